@@ -1,0 +1,33 @@
+"""Shared vocabulary of the rules: how a game ended and at which level it was won.
+
+Sources: ``rules/backgammon-rules-cube-crawford.txt`` (gammon, backgammon, the cube),
+``rules/hoyle-modernized-backgammon.txt`` (backgammon "thrice or four times, as agreed").
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Level(StrEnum):
+    """How much a game is won by, before the cube: 1, 2 or 3 (or 4 by agreement)."""
+
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+
+
+class Ending(StrEnum):
+    """How a game ended."""
+
+    PLAYED = "played"  # played out to the last checker
+    DROPPED = "dropped"  # a double was refused: the doubler wins the cube before the double
+    RESIGNED = "resigned"  # a resignation at a level was accepted
+
+
+LEVEL_MULTIPLIER: dict[Level, int] = {Level.SINGLE: 1, Level.GAMMON: 2, Level.BACKGAMMON: 3}
+
+
+def is_power_of_two(value: int) -> bool:
+    """Cube values are 1, 2, 4, 8, ...: the cube only ever doubles."""
+    return value >= 1 and value & (value - 1) == 0

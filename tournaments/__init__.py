@@ -1,0 +1,1 @@
+"""Events, entries, stages, rounds and pairings; standings; pairing jobs."""
