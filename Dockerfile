@@ -1,0 +1,20 @@
+# Production image: gunicorn serving Boxcars; the same image runs the worker and beat.
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_ENV=production
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY config ./config
+COPY games ./games
+COPY tournaments ./tournaments
+COPY chouette ./chouette
+COPY bench ./bench
+COPY templates ./templates
+COPY static ./static
+COPY manage.py ./
+RUN pip install --no-cache-dir . \
+    && SECRET_KEY=build-only-build-only-build-only-build-only-build-only \
+       ALLOWED_HOSTS=localhost python manage.py collectstatic --noinput
+RUN useradd --create-home boxcars
+USER boxcars
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]

@@ -1,0 +1,1 @@
+"""Benchmarks: ``python -m bench SCENARIO [--json] [--quick]``; never part of the test suite."""

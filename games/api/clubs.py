@@ -1,0 +1,157 @@
+"""Clubs and players: list, detail, create, update."""
+
+from __future__ import annotations
+
+from django.db.models import Count, QuerySet
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games import access
+from games.models import Club, Player
+from games.models.clubs import RatingBoost
+from games.services import clubs as club_services
+
+from .permissions import ClubDirectorOrReadOnly, PlayerEditorOrReadOnly
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    player_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Club
+        fields = [
+            "id",
+            "name",
+            "slug",
+            "description",
+            "rating_initial",
+            "rating_boost",
+            "player_count",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+
+class ClubInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    slug = serializers.SlugField(max_length=60, required=False, allow_blank=True)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    rating_initial = serializers.IntegerField(min_value=1, max_value=10000, default=1500)
+    rating_boost = serializers.ChoiceField(choices=RatingBoost.choices, default=RatingBoost.FIBS)
+
+
+class ClubUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+    description = serializers.CharField(required=False, allow_blank=True)
+    rating_initial = serializers.IntegerField(min_value=1, max_value=10000, required=False)
+    rating_boost = serializers.ChoiceField(choices=RatingBoost.choices, required=False)
+
+
+class ClubViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Clubs. Any signed-in user may found a club and becomes its director."""
+
+    lookup_field = "slug"
+    serializer_class = ClubSerializer
+    permission_classes = [ClubDirectorOrReadOnly]
+
+    def get_queryset(self) -> QuerySet[Club]:
+        return Club.objects.annotate(player_count=Count("memberships")).order_by("name")
+
+    @extend_schema(request=ClubInputSerializer, responses={201: ClubSerializer})
+    def create(self, request: Request, *args: object, **kwargs: object) -> Response:
+        data = ClubInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        club = club_services.create_club(created_by=request.user, **data.validated_data)
+        club = self.get_queryset().get(pk=club.pk)
+        return Response(ClubSerializer(club).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=ClubUpdateSerializer, responses={200: ClubSerializer})
+    def update(self, request: Request, *args: object, **kwargs: object) -> Response:
+        club = self.get_object()
+        data = ClubUpdateSerializer(data=request.data, partial=kwargs.get("partial", False))
+        data.is_valid(raise_exception=True)
+        club_services.update_club(club=club, **data.validated_data)
+        return Response(ClubSerializer(self.get_queryset().get(pk=club.pk)).data)
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    clubs = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "display_name", "slug", "clubs", "created_at"]
+        read_only_fields = fields
+
+
+class PlayerInputSerializer(serializers.Serializer):
+    display_name = serializers.CharField(max_length=80)
+    slug = serializers.SlugField(max_length=90, required=False, allow_blank=True)
+    clubs = serializers.SlugRelatedField(
+        slug_field="slug", many=True, queryset=Club.objects.all(), allow_empty=False
+    )
+
+
+class PlayerUpdateSerializer(serializers.Serializer):
+    display_name = serializers.CharField(max_length=80, required=False)
+
+
+class PlayerFilter(filters.FilterSet):
+    club = filters.CharFilter(field_name="clubs__slug")
+    name = filters.CharFilter(field_name="display_name", lookup_expr="icontains")
+
+    class Meta:
+        model = Player
+        fields = ["club", "name"]
+
+
+class PlayerViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Players. A club's directors register players in their club."""
+
+    serializer_class = PlayerSerializer
+    permission_classes = [PlayerEditorOrReadOnly]
+    filterset_class = PlayerFilter
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return Player.objects.prefetch_related("clubs").order_by("display_name", "id").distinct()
+
+    @extend_schema(request=PlayerInputSerializer, responses={201: PlayerSerializer})
+    def create(self, request: Request, *args: object, **kwargs: object) -> Response:
+        data = PlayerInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        clubs = data.validated_data["clubs"]
+        for club in clubs:
+            if not access.is_director(request.user, club):
+                raise PermissionDenied(f"Only the directors of {club.slug} register its players.")
+        player = club_services.create_player(
+            display_name=data.validated_data["display_name"],
+            slug=data.validated_data.get("slug", ""),
+            clubs=clubs,
+        )
+        return Response(
+            PlayerSerializer(self.get_queryset().get(pk=player.pk)).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+    @extend_schema(request=PlayerUpdateSerializer, responses={200: PlayerSerializer})
+    def update(self, request: Request, *args: object, **kwargs: object) -> Response:
+        player = self.get_object()
+        data = PlayerUpdateSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        club_services.update_player(player=player, **data.validated_data)
+        return Response(PlayerSerializer(self.get_queryset().get(pk=player.pk)).data)

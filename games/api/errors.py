@@ -1,0 +1,57 @@
+"""One error shape for the whole API: ``{"code": ..., "detail": ..., "field": ...}``.
+
+Domain errors (``games.rules.errors.BoxcarsError``) carry their own code and status;
+DRF's validation errors are flattened to the first field in error, with every field's
+messages kept under ``errors`` so a client can show them all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from games.rules.errors import BoxcarsError
+
+
+def _first_error(detail: Any, prefix: str = "") -> tuple[str | None, str, str]:
+    """Walk a nested ValidationError detail to its first leaf: (field, code, message)."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = key if key != "non_field_errors" else ""
+            path = f"{prefix}.{name}" if prefix and name else (name or prefix)
+            return _first_error(value, path)
+    if isinstance(detail, list):
+        for index, value in enumerate(detail):
+            if isinstance(value, dict | list):
+                return _first_error(value, f"{prefix}[{index}]" if prefix else str(index))
+            return _first_error(value, prefix)
+    code = getattr(detail, "code", "invalid") or "invalid"
+    return (prefix or None, str(code), str(detail))
+
+
+def boxcars_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Map every error to the documented body; let DRF set headers (WWW-Authenticate...)."""
+    if isinstance(exc, BoxcarsError):
+        return Response(exc.as_dict(), status=exc.status_code)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        field, code, message = _first_error(exc.detail)
+        response.data = {"code": code, "detail": message, "field": field, "errors": exc.detail}
+        response.status_code = status.HTTP_400_BAD_REQUEST
+        return response
+    detail = getattr(exc, "detail", str(exc))
+    code = detail.code if hasattr(detail, "code") else getattr(exc, "default_code", "error")
+    response.data = {"code": str(code), "detail": str(detail), "field": None}
+    return response

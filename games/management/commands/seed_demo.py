@@ -1,0 +1,71 @@
+"""Load demo data for a local start: idempotent, safe to run on every ``make run``."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from games.models import Club, Player
+from games.services import clubs as club_services
+
+DEMO_USERNAME = "director"
+DEMO_PASSWORD = "boxcars-demo"  # noqa: S105 - a documented local demo credential
+DEMO_PLAYERS = [
+    "Alice Archer",
+    "Bruno Bianchi",
+    "Chen Wei",
+    "Dana Doyle",
+    "Emre Yilmaz",
+    "Freya Falk",
+    "Gus Grant",
+    "Hana Sato",
+    "Ivan Petrov",
+    "Jun Park",
+    "Kira Novak",
+    "Lars Lund",
+    "Mia Moreau",
+]
+
+
+class Command(BaseCommand):
+    help = "Create the demo club, its director and players (idempotent)."
+
+    @transaction.atomic
+    def handle(self, *args: object, **options: object) -> None:
+        User = get_user_model()
+        user, created = User.objects.get_or_create(
+            username=DEMO_USERNAME, defaults={"is_staff": True, "is_superuser": True}
+        )
+        if created:
+            user.set_password(DEMO_PASSWORD)
+            user.save()
+        club = Club.objects.filter(slug="demo").first() or club_services.create_club(
+            created_by=user,
+            name="Demo Backgammon Club",
+            slug="demo",
+            description="A club to try Boxcars with: players, a tournament and a chouette.",
+        )
+        for name in DEMO_PLAYERS:
+            if not Player.objects.filter(display_name=name, clubs=club).exists():
+                club_services.create_player(display_name=name, clubs=[club])
+        for extension in self._extensions():
+            extension(club=club, director=user, stdout=self.stdout)
+        self.stdout.write(
+            self.style.SUCCESS(
+                "Demo ready: http://127.0.0.1:8000/ - log in at /accounts/login/ "
+                f"as '{DEMO_USERNAME}' with password '{DEMO_PASSWORD}' (also /admin/)."
+            )
+        )
+
+    def _extensions(self) -> list:
+        """Demo content other apps add (matches, a tournament, a chouette), when present."""
+        from importlib import import_module
+
+        found = []
+        for module in ("games.demo", "tournaments.demo", "chouette.demo"):
+            try:
+                found.append(import_module(module).seed)
+            except ModuleNotFoundError:
+                continue
+        return found

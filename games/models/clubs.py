@@ -1,0 +1,86 @@
+"""Clubs and the players who belong to them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from simple_history.models import HistoricalRecords
+
+
+class RatingBoost(models.TextChoices):
+    """The experience boost of a rating list (DESIGN.md 3.5)."""
+
+    FIBS = "fibs", "FIBS (K = max(1, 5 − E/100), E before the match)"
+    FIBS_INCLUDING_MATCH = "fibs_including_match", "FIBS, counting the current match"
+    NONE = "none", "None (K = 1)"
+
+
+class Club(models.Model):
+    """A backgammon club: it runs events and chouettes and keeps its own rating list."""
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    description = models.TextField(blank=True)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="directed_clubs", blank=True
+    )
+    rating_initial = models.PositiveIntegerField(default=1500)
+    rating_boost = models.CharField(
+        max_length=24, choices=RatingBoost.choices, default=RatingBoost.FIBS
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("club-detail", kwargs={"slug": self.slug})
+
+
+class Player(models.Model):
+    """A person who plays: with or without an account, in any number of clubs."""
+
+    display_name = models.CharField(max_length=80)
+    slug = models.SlugField(max_length=90, unique=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    clubs = models.ManyToManyField(Club, through="Membership", related_name="players")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["display_name"]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    def get_absolute_url(self) -> str:
+        return reverse("player-detail", kwargs={"slug": self.slug})
+
+
+class Membership(models.Model):
+    """A player's membership of a club."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "player"], name="unique_membership")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.club}"

@@ -1,0 +1,25 @@
+"""Server-rendered pages: thin views over selectors."""
+
+from __future__ import annotations
+
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from .models import Club, Player
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    clubs = Club.objects.annotate(player_count=Count("memberships")).order_by("name")
+    return render(request, "games/home.html", {"clubs": clubs})
+
+
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    players = club.players.order_by("display_name")
+    return render(request, "games/club_detail.html", {"club": club, "players": players})
+
+
+def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    player = get_object_or_404(Player.objects.prefetch_related("clubs"), slug=slug)
+    return render(request, "games/player_detail.html", {"player": player})

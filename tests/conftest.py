@@ -1,0 +1,56 @@
+"""Fixtures shared by the whole suite."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from games.services import clubs as club_services
+
+
+@pytest.fixture
+def api_client() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def make_user(db):
+    User = get_user_model()
+    counter = {"n": 0}
+
+    def make(username: str | None = None, **extra):
+        counter["n"] += 1
+        return User.objects.create_user(
+            username=username or f"user{counter['n']}", password="pw-for-tests-1", **extra
+        )
+
+    return make
+
+
+@pytest.fixture
+def director(make_user):
+    return make_user("director")
+
+
+@pytest.fixture
+def admin_user(make_user):
+    return make_user("root", is_superuser=True, is_staff=True)
+
+
+@pytest.fixture
+def club(director):
+    return club_services.create_club(created_by=director, name="Test Club", slug="test-club")
+
+
+@pytest.fixture
+def client_for(api_client):
+    """An API client authenticated as the given user (None: anonymous)."""
+
+    def make(user):
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user)
+        return client
+
+    return make
