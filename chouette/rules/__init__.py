@@ -1,0 +1,63 @@
+"""The chouette's rules in pure Python (no Django): order, rotation, payouts, settlement.
+
+Implements DESIGN.md 3.3 and 3.4 from ``rules/thorne-1930-backgammon-in-20-minutes-
+chouette.txt`` and ``rules/backgammon-rules-cube-crawford.txt``; the money-play options
+and the value of a cube come from :mod:`games.rules.money`. Each module says which
+rule it implements and the decisions it takes where the sources are silent.
+"""
+
+from .house_rules import (
+    BoxRetention,
+    ChouetteRules,
+    Consultation,
+    CubeMode,
+    PartnerChoice,
+)
+from .ledger import Ledger, LedgerRow
+from .order import Lineup, order_from_rolls
+from .payouts import (
+    GameRecord,
+    GameScore,
+    MemberRecord,
+    Position,
+    partner_for_game,
+    score_game,
+    split_with_partner,
+)
+from .rotation import lineup_after, rotate
+from .session import GameReplay, Join, Leave, SessionReplay, next_game, replay_session
+from .settlement import Transfer, minimum_transfers, money_totals, settle
+from .types import Player, Side
+
+__all__ = [
+    "BoxRetention",
+    "ChouetteRules",
+    "Consultation",
+    "CubeMode",
+    "GameRecord",
+    "GameReplay",
+    "GameScore",
+    "Join",
+    "Leave",
+    "Ledger",
+    "LedgerRow",
+    "Lineup",
+    "MemberRecord",
+    "PartnerChoice",
+    "Player",
+    "Position",
+    "SessionReplay",
+    "Side",
+    "Transfer",
+    "lineup_after",
+    "minimum_transfers",
+    "money_totals",
+    "next_game",
+    "order_from_rolls",
+    "partner_for_game",
+    "replay_session",
+    "rotate",
+    "score_game",
+    "settle",
+    "split_with_partner",
+]

@@ -1,0 +1,144 @@
+"""The house rules a chouette table agrees before the first game.
+
+Sources: DESIGN.md 3.3 and 3.4 (normative);
+``rules/thorne-1930-backgammon-in-20-minutes-chouette.txt`` (one cube for the team, a
+refuser "must pay his loss up to the time of the double, and the Captain of the team
+takes over his position", "The team may consult as to plays and doubling", the
+Philadelphia method); ``rules/backgammon-rules-cube-crawford.txt`` (Jacoby, beavers,
+raccoons, automatic doubles). The money-play options are the shared
+:class:`games.rules.money.MoneyRules`, so a chouette and an unlimited session agree
+on what "Jacoby" or "a backgammon counts 4" means.
+
+Options are recorded even where the rules do not enforce them (consultation): the
+table sees what was agreed, and the Django layer shows it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from games.rules.errors import RuleViolation
+from games.rules.money import MoneyRules
+
+
+class CubeMode(StrEnum):
+    """How many cubes the team plays with."""
+
+    MULTIPLE = "multiple"  # modern default: each member has an own cube against the box
+    SINGLE = "single"  # Thorne 1930: one cube for the whole team
+
+
+class PartnerChoice(StrEnum):
+    """Who becomes the box's partner when the table is large enough."""
+
+    BOTTOM = "bottom"  # the last member in line (never the captain)
+    GIVEN = "given"  # named in each game's record
+
+
+class BoxRetention(StrEnum):
+    """When the box keeps the box after a game."""
+
+    BEAT_CAPTAIN = "beat_captain"  # Thorne 1930 and modern default: beat the board's captain
+    NET_WIN = "net_win"  # beat the board's captain AND win net over the whole team
+
+
+class Consultation(StrEnum):
+    """Who may talk to whom during a game: recorded, never enforced."""
+
+    FREE = "free"  # Thorne 1930: "The team may consult as to plays and doubling"
+    CHECKER_PLAY = "checker_play"  # checker play only; every cube decision alone
+    NONE = "none"
+
+
+#: Stake multiples a member may start a game with when ``allow_starting_cube`` is on.
+STARTING_MULTIPLES: tuple[int, ...] = (1, 2, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class ChouetteRules:
+    """Everything a chouette table agrees before play; the default is :meth:`modern`.
+
+    ``partner_threshold`` is the number of seated players (box included) from which
+    the box takes a partner; None means never. It must be at least 4 so that the team
+    keeps a captain and one more member once the partner has left it.
+    ``captain_takeover`` is Thorne's option: when a member refuses the box's double,
+    the captain of the board takes over that position at the doubled stake.
+    ``allow_starting_cube`` lets a member play a game at double or quadruple stakes
+    (see :mod:`chouette.rules.payouts` for why that is a stake multiple, not the cube).
+    """
+
+    cubes: CubeMode = CubeMode.MULTIPLE
+    money: MoneyRules = field(default_factory=MoneyRules)
+    partner_threshold: int | None = None
+    partner_choice: PartnerChoice = PartnerChoice.BOTTOM
+    captain_takeover: bool = False
+    box_retention: BoxRetention = BoxRetention.BEAT_CAPTAIN
+    consultation: Consultation = Consultation.CHECKER_PLAY
+    allow_starting_cube: bool = False
+
+    def __post_init__(self) -> None:
+        for name, kind in (
+            ("cubes", CubeMode),
+            ("partner_choice", PartnerChoice),
+            ("box_retention", BoxRetention),
+            ("consultation", Consultation),
+        ):
+            value = getattr(self, name)
+            try:
+                object.__setattr__(self, name, kind(value))
+            except ValueError:
+                allowed = ", ".join(member.value for member in kind)
+                raise RuleViolation(
+                    f"invalid_{name}", f"{value!r} is not one of: {allowed}.", field=name
+                ) from None
+        if not isinstance(self.money, MoneyRules):
+            raise RuleViolation("invalid_money_rules", "money must be a MoneyRules.", field="money")
+        threshold = self.partner_threshold
+        if threshold is not None and (
+            isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 4
+        ):
+            raise RuleViolation(
+                "partner_threshold",
+                "The box takes a partner only at 4 or more players (often 6 or 7): the "
+                "team must keep a captain and another member.",
+                field="partner_threshold",
+            )
+
+    @classmethod
+    def modern(cls, **overrides: object) -> ChouetteRules:
+        """The common modern chouette: a cube per member, Jacoby, beavers, no raccoons,
+        checker-play consultation only, the box kept by beating the captain."""
+        return cls(**overrides)  # type: ignore[arg-type]
+
+    @classmethod
+    def thorne_1930(cls, *, philadelphia: bool = False, **overrides: object) -> ChouetteRules:
+        """Thorne's 1930 chouette as a rule profile.
+
+        One cube for the team; "anyone of the team may elect to refuse the double ...
+        the rejector must pay his loss up to the time of the double, and the Captain of
+        the team takes over his position"; "The team may consult as to plays and
+        doubling"; doubles are unlimited and alternate; gammon doubles and backgammon
+        triples the doubles made in play (no Jacoby, no beavers, no automatic doubles);
+        ``philadelphia=True`` scores by "the Philadelphia method" instead.
+        """
+        money = MoneyRules(
+            jacoby=False,
+            beavers=False,
+            raccoons=False,
+            automatic_doubles=False,
+            philadelphia=philadelphia,
+            backgammon_value=3,
+            cube_limit=None,
+        )
+        values: dict[str, object] = {
+            "cubes": CubeMode.SINGLE,
+            "money": money,
+            "captain_takeover": True,
+            "box_retention": BoxRetention.BEAT_CAPTAIN,
+            "consultation": Consultation.FREE,
+            "partner_threshold": None,
+            "allow_starting_cube": False,
+        }
+        values.update(overrides)
+        return cls(**values)  # type: ignore[arg-type]
