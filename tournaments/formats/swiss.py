@@ -1,0 +1,337 @@
+"""Swiss pairing by minimum-cost perfect matching over penalties.
+
+DESIGN.md section 3.6 "Swiss": a fixed number of rounds, or "out after k losses"; pair
+within score groups, floating the fewest players; never a rematch when one can be
+avoided; odd numbers give one bye, to the lowest-ranked player without one; optimal
+pairing by minimum-cost perfect matching over penalties (score difference, rematch,
+repeated byes). ``shared/data/tournaments/club_formats_and_results.md`` notes clubs
+differ on whether a bye is a win; here a bye counts as a match win (the caller adds it
+to ``wins``).
+
+Following the Tabbycat model (``draw/generator/graph.py``): a pure generator over plain
+player records and a penalty function, solved as a matching (networkx's blossom). The
+penalty is one integer whose tiers never trade against each other, highest first:
+
+1. rematches (pairs who have met before);
+2. repeated byes (a bye to a player who already had one);
+3. the bye's rank (the lowest-ranked player without a bye gets it);
+4. floats (pairs across score groups: the fewest players leave their group);
+5. score gap squared (a float goes to the nearest group);
+6. the within-group "slide" (1 meets the middle of the group, as in Dutch Swiss; a
+   floater meets the top of the group below), which only orders equal pairings.
+
+Big events: a complete graph on 1,024 players has ~520k edges, too many for the
+blossom in pure Python. The matching is solved on a sparse graph (each player's
+neighbours in ranking order, its slide partners, and every player for the bye) and
+widened, up to the full graph, whenever the sparse answer is not a perfect matching,
+holds a rematch, or floats more players than score groups force.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+import networkx as nx
+
+from .errors import FormatError
+
+E = TypeVar("E", bound=Hashable)
+
+_BYE = ("__bye__",)  # the bye's node in the matching graph
+
+
+@dataclass(frozen=True, slots=True)
+class SwissPlayer(Generic[E]):
+    """A player's record before a round: what the pairing needs and nothing more.
+
+    ``wins`` counts match wins including byes; ``opponents`` are the ids already met;
+    ``byes`` how many byes the player has had; ``losses`` decides elimination in an
+    "out after k losses" event.
+    """
+
+    id: E
+    wins: int
+    losses: int = 0
+    opponents: frozenset[E] = field(default_factory=frozenset)
+    byes: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyBreakdown:
+    """The tiers of a pairing's penalty, for reports and the director's preview."""
+
+    rematches: int = 0
+    repeated_byes: int = 0
+    bye_rank: int = 0  # how many bye-less players rank below the bye (0 = the lowest)
+    floats: int = 0
+    score_gap: int = 0  # sum of squared score differences
+    slide: int = 0
+
+
+@dataclass(frozen=True)
+class SwissPairing(Generic[E]):
+    """One round's pairing: pairs in board order (better-ranked player first), the bye."""
+
+    pairs: tuple[tuple[E, E], ...]
+    bye: E | None
+    penalty: int
+    breakdown: PenaltyBreakdown
+    edges: int  # edges in the matching graph actually solved
+    widenings: int  # how many times the sparse graph had to be widened
+
+
+def active_players(
+    players: Iterable[SwissPlayer[E]], max_losses: int | None
+) -> list[SwissPlayer[E]]:
+    """The players still in: all of them, or those with fewer than ``max_losses`` losses."""
+    return [p for p in players if max_losses is None or p.losses < max_losses]
+
+
+def swiss_is_finished(
+    rounds_played: int,
+    players: Sequence[SwissPlayer[E]],
+    *,
+    rounds: int | None = None,
+    max_losses: int | None = None,
+) -> bool:
+    """A fixed-rounds event ends after ``rounds``; a k-losses event when one player is left."""
+    if rounds is not None and rounds_played >= rounds:
+        return True
+    if max_losses is not None:
+        return len(active_players(players, max_losses)) <= 1
+    return rounds is None and rounds_played > 0 and len(players) < 2
+
+
+class _Penalty:
+    """Integer penalty of pairs and byes for one round, tiers scaled so none trade."""
+
+    def __init__(self, players: Sequence[SwissPlayer[E]]) -> None:
+        self.players = players
+        n = len(players)
+        self.n = n
+        wins = [p.wins for p in players]
+        spread = (max(wins) - min(wins)) if wins else 0
+        # position within the score group and the group's size, for the slide
+        self.position: list[int] = []
+        self.group_size: list[int] = []
+        start = 0
+        while start < n:
+            end = start
+            while end < n and wins[end] == wins[start]:
+                end += 1
+            for index in range(start, end):
+                self.position.append(index - start)
+                self.group_size.append(end - start)
+            start = end
+        # bye rank: bye-less players ranked below each index
+        self.byeless_below = [0] * n
+        below = 0
+        for index in range(n - 1, -1, -1):
+            self.byeless_below[index] = below
+            if players[index].byes == 0:
+                below += 1
+        most_byes = max((p.byes for p in players), default=0)
+        half = n // 2 + 1
+        self.w_slide = 1
+        self.w_gap = 2 * n * n + 1
+        self.w_float = self.w_gap * (half * spread * spread + 1)
+        self.w_bye_rank = self.w_float * (half + 1)
+        self.w_repeat_bye = self.w_bye_rank * (n + 1)
+        self.w_rematch = self.w_repeat_bye * (most_byes + 1)
+        self.ceiling = self.w_rematch * (half + 1)  # above any total penalty
+
+    def pair_parts(self, i: int, j: int) -> PenaltyBreakdown:
+        """The parts of pairing the players ranked ``i`` < ``j``."""
+        a, b = self.players[i], self.players[j]
+        gap = a.wins - b.wins
+        if gap == 0:
+            slide = abs(abs(self.position[i] - self.position[j]) - self.group_size[i] // 2)
+        else:
+            # the upper player should be from the bottom of its group, the lower from the top
+            slide = (self.group_size[i] - 1 - self.position[i]) + self.position[j]
+        return PenaltyBreakdown(
+            rematches=1 if b.id in a.opponents or a.id in b.opponents else 0,
+            floats=1 if gap else 0,
+            score_gap=gap * gap,
+            slide=slide,
+        )
+
+    def bye_parts(self, i: int) -> PenaltyBreakdown:
+        return PenaltyBreakdown(repeated_byes=self.players[i].byes, bye_rank=self.byeless_below[i])
+
+    def total(self, parts: PenaltyBreakdown) -> int:
+        return (
+            parts.rematches * self.w_rematch
+            + parts.repeated_byes * self.w_repeat_bye
+            + parts.bye_rank * self.w_bye_rank
+            + parts.floats * self.w_float
+            + parts.score_gap * self.w_gap
+            + parts.slide * self.w_slide
+        )
+
+    def pair(self, i: int, j: int) -> int:
+        return self.total(self.pair_parts(i, j))
+
+    def bye(self, i: int) -> int:
+        return self.total(self.bye_parts(i))
+
+
+def rank_for_pairing(players: Sequence[SwissPlayer[E]]) -> list[SwissPlayer[E]]:
+    """The players by wins, best first, keeping the caller's order (its tie-breaks) within."""
+    return sorted(players, key=lambda p: -p.wins)
+
+
+def pairing_penalty(
+    players: Sequence[SwissPlayer[E]], pairs: Iterable[tuple[E, E]], bye: E | None
+) -> tuple[int, PenaltyBreakdown]:
+    """The penalty of any pairing of ``players`` (same ranking rules as the pairer).
+
+    Used to report a pairing's cost and, in tests, to compare with brute force.
+    """
+    ranked = rank_for_pairing(players)
+    penalty = _Penalty(ranked)
+    index = {p.id: i for i, p in enumerate(ranked)}
+    parts = [penalty.pair_parts(*sorted((index[a], index[b]))) for a, b in pairs]
+    if bye is not None:
+        parts.append(penalty.bye_parts(index[bye]))
+    total = _sum_parts(parts)
+    return penalty.total(total), total
+
+
+def _sum_parts(parts: Iterable[PenaltyBreakdown]) -> PenaltyBreakdown:
+    sums = [0] * 6
+    for part in parts:
+        for k, value in enumerate(
+            (
+                part.rematches,
+                part.repeated_byes,
+                part.bye_rank,
+                part.floats,
+                part.score_gap,
+                part.slide,
+            )
+        ):
+            sums[k] += value
+    return PenaltyBreakdown(*sums)
+
+
+def min_floats(players: Sequence[SwissPlayer[E]], bye: E | None = None) -> int:
+    """A lower bound on cross-group pairs: every boundary between score groups with an
+    odd number of players above it must be crossed by at least one pair.
+
+    ``players`` in ranking order; the ``bye`` (if any) is left out first.
+    """
+    ranked = [p for p in rank_for_pairing(players) if p.id != bye]
+    count = 0
+    for index, player in enumerate(ranked[:-1]):
+        if ranked[index + 1].wins != player.wins and (index + 1) % 2:
+            count += 1
+    return count
+
+
+def pair_swiss_round(
+    players: Sequence[SwissPlayer[E]],
+    *,
+    max_losses: int | None = None,
+    neighbours: int = 12,
+    full_graph: bool = False,
+) -> SwissPairing[E]:
+    """Pair one Swiss round optimally; ``players`` in ranking order, best first.
+
+    Players out of an "out after k losses" event are left out. ``neighbours`` sets how
+    many players on each side in ranking order (and around the slide partner) get an
+    edge in the sparse graph; ``full_graph`` solves the complete graph instead (small
+    events, and the reference the benchmark checks the sparse graph against).
+    """
+    ranked = rank_for_pairing(active_players(players, max_losses))
+    ids = [p.id for p in ranked]
+    if len(set(ids)) != len(ids):
+        raise FormatError("duplicate_player", "A player appears twice in the round.", "players")
+    n = len(ranked)
+    if n < 2:
+        raise FormatError("too_few_players", "A Swiss round needs at least two players.")
+    penalty = _Penalty(ranked)
+    with_bye = n % 2 == 1
+    best_bye = min((penalty.bye(i), i) for i in range(n))[1] if with_bye else None
+    width = n if full_graph else neighbours
+    widenings = 0
+    while True:
+        graph = _matching_graph(penalty, width, with_bye)
+        mate = nx.max_weight_matching(graph, maxcardinality=True)
+        result = _read_matching(penalty, ranked, mate, graph.number_of_edges(), widenings)
+        complete = len(result.pairs) == n // 2 and (result.bye is not None) == with_bye
+        # Optimal in the top tiers for certain: no rematch, the best possible bye, and
+        # no more floats than the score groups force. Otherwise look at more edges.
+        good = (
+            complete
+            and result.breakdown.rematches == 0
+            and result.bye == (None if best_bye is None else ranked[best_bye].id)
+            and result.breakdown.floats <= min_floats(ranked, result.bye)
+        )
+        if good or width >= n:
+            if not complete:
+                raise FormatError("no_pairing", "No pairing exists for these players.")
+            return result
+        width = min(n, width * 4)
+        widenings += 1
+
+
+def _matching_graph(penalty: _Penalty, width: int, with_bye: bool) -> nx.Graph:
+    """The sparse (or, at ``width >= n``, complete) graph, weights ``ceiling − penalty``."""
+    n = penalty.n
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    ceiling = penalty.ceiling
+
+    def add(i: int, j: int) -> None:
+        if i != j and 0 <= j < n:
+            low, high = (i, j) if i < j else (j, i)
+            if not graph.has_edge(low, high):
+                graph.add_edge(low, high, weight=ceiling - penalty.pair(low, high))
+
+    for i in range(n):
+        for j in range(i + 1, min(n, i + width + 1)):
+            add(i, j)
+        if width < n:
+            # the slide partner and its neighbours within the score group
+            group_start = i - penalty.position[i]
+            partner = group_start + penalty.position[i] + penalty.group_size[i] // 2
+            for j in range(partner - width // 2, partner + width // 2 + 1):
+                if group_start <= j < group_start + penalty.group_size[i]:
+                    add(i, j)
+    if with_bye:
+        for i in range(n):
+            graph.add_edge(i, _BYE, weight=ceiling - penalty.bye(i))
+    return graph
+
+
+def _read_matching(
+    penalty: _Penalty,
+    ranked: Sequence[SwissPlayer[E]],
+    mate: set[tuple[object, object]],
+    edges: int,
+    widenings: int,
+) -> SwissPairing[E]:
+    pairs: list[tuple[int, int]] = []
+    bye: int | None = None
+    parts: list[PenaltyBreakdown] = []
+    for u, v in mate:
+        if u == _BYE or v == _BYE:
+            bye = v if u == _BYE else u  # type: ignore[assignment]
+            parts.append(penalty.bye_parts(bye))  # type: ignore[arg-type]
+            continue
+        i, j = sorted((u, v))  # type: ignore[type-var]
+        pairs.append((i, j))  # type: ignore[arg-type]
+        parts.append(penalty.pair_parts(i, j))  # type: ignore[arg-type]
+    pairs.sort()
+    total = _sum_parts(parts)
+    return SwissPairing(
+        pairs=tuple((ranked[i].id, ranked[j].id) for i, j in pairs),
+        bye=None if bye is None else ranked[bye].id,
+        penalty=penalty.total(total),
+        breakdown=total,
+        edges=edges,
+        widenings=widenings,
+    )
