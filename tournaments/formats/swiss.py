@@ -15,16 +15,20 @@ penalty is one integer whose tiers never trade against each other, highest first
 1. rematches (pairs who have met before);
 2. repeated byes (a bye to a player who already had one);
 3. the bye's rank (the lowest-ranked player without a bye gets it);
-4. floats (pairs across score groups: the fewest players leave their group);
-5. score gap squared (a float goes to the nearest group);
-6. the within-group "slide" (1 meets the middle of the group, as in Dutch Swiss; a
+4. the score gap squared, summed over pairs: a pair within a score group costs 0, a
+   float to the next group 1, a float two groups down 4, so the fewest players leave
+   their group and those who must go to the nearest one (an odd group floats one
+   player down, as in Dutch Swiss, rather than one player jumping two groups);
+5. the within-group "slide" (1 meets the middle of the group, as in Dutch Swiss; a
    floater meets the top of the group below), which only orders equal pairings.
 
 Big events: a complete graph on 1,024 players has ~520k edges, too many for the
 blossom in pure Python. The matching is solved on a sparse graph (each player's
 neighbours in ranking order, its slide partners, and every player for the bye) and
 widened, up to the full graph, whenever the sparse answer is not a perfect matching,
-holds a rematch, or floats more players than score groups force.
+holds a rematch, gives the bye to the wrong player, or has a larger score gap than the
+score groups force (:func:`min_score_gap`, a lower bound that is met whenever each odd
+group floats one player to the next group).
 """
 
 from __future__ import annotations
@@ -64,8 +68,8 @@ class PenaltyBreakdown:
 
     rematches: int = 0
     repeated_byes: int = 0
-    bye_rank: int = 0  # how many bye-less players rank below the bye (0 = the lowest)
-    floats: int = 0
+    bye_rank: int = 0  # players ranked below the bye with no more byes (0 = rightful)
+    floats: int = 0  # pairs across score groups (reported; priced through score_gap)
     score_gap: int = 0  # sum of squared score differences
     slide: int = 0
 
@@ -125,19 +129,18 @@ class _Penalty:
                 self.position.append(index - start)
                 self.group_size.append(end - start)
             start = end
-        # bye rank: bye-less players ranked below each index
-        self.byeless_below = [0] * n
-        below = 0
+        # bye rank: players ranked below with no more byes (0 for the rightful bye)
+        self.bye_rank = [0] * n
+        below: dict[int, int] = {}
         for index in range(n - 1, -1, -1):
-            self.byeless_below[index] = below
-            if players[index].byes == 0:
-                below += 1
+            own = players[index].byes
+            self.bye_rank[index] = sum(c for b, c in below.items() if b <= own)
+            below[own] = below.get(own, 0) + 1
         most_byes = max((p.byes for p in players), default=0)
         half = n // 2 + 1
         self.w_slide = 1
         self.w_gap = 2 * n * n + 1
-        self.w_float = self.w_gap * (half * spread * spread + 1)
-        self.w_bye_rank = self.w_float * (half + 1)
+        self.w_bye_rank = self.w_gap * (half * spread * spread + 1)
         self.w_repeat_bye = self.w_bye_rank * (n + 1)
         self.w_rematch = self.w_repeat_bye * (most_byes + 1)
         self.ceiling = self.w_rematch * (half + 1)  # above any total penalty
@@ -159,14 +162,13 @@ class _Penalty:
         )
 
     def bye_parts(self, i: int) -> PenaltyBreakdown:
-        return PenaltyBreakdown(repeated_byes=self.players[i].byes, bye_rank=self.byeless_below[i])
+        return PenaltyBreakdown(repeated_byes=self.players[i].byes, bye_rank=self.bye_rank[i])
 
     def total(self, parts: PenaltyBreakdown) -> int:
         return (
             parts.rematches * self.w_rematch
             + parts.repeated_byes * self.w_repeat_bye
             + parts.bye_rank * self.w_bye_rank
-            + parts.floats * self.w_float
             + parts.score_gap * self.w_gap
             + parts.slide * self.w_slide
         )
@@ -217,18 +219,22 @@ def _sum_parts(parts: Iterable[PenaltyBreakdown]) -> PenaltyBreakdown:
     return PenaltyBreakdown(*sums)
 
 
-def min_floats(players: Sequence[SwissPlayer[E]], bye: E | None = None) -> int:
-    """A lower bound on cross-group pairs: every boundary between score groups with an
-    odd number of players above it must be crossed by at least one pair.
+def min_score_gap(players: Sequence[SwissPlayer[E]], bye: E | None = None) -> int:
+    """A lower bound on the pairing's summed squared score gaps.
 
-    ``players`` in ranking order; the ``bye`` (if any) is left out first.
+    Every boundary between score groups with an odd number of players above it must be
+    crossed by at least one pair, and a pair crossing boundaries with gaps g1, g2, ...
+    costs (g1 + g2 + ...)^2 >= g1^2 + g2^2 + ...: so the sum of the squared gaps of the
+    odd boundaries is a lower bound. ``players`` in ranking order; the ``bye`` (if any)
+    is left out first.
     """
     ranked = [p for p in rank_for_pairing(players) if p.id != bye]
-    count = 0
+    bound = 0
     for index, player in enumerate(ranked[:-1]):
-        if ranked[index + 1].wins != player.wins and (index + 1) % 2:
-            count += 1
-    return count
+        gap = player.wins - ranked[index + 1].wins
+        if gap and (index + 1) % 2:
+            bound += gap * gap
+    return bound
 
 
 def pair_swiss_round(
@@ -263,12 +269,12 @@ def pair_swiss_round(
         result = _read_matching(penalty, ranked, mate, graph.number_of_edges(), widenings)
         complete = len(result.pairs) == n // 2 and (result.bye is not None) == with_bye
         # Optimal in the top tiers for certain: no rematch, the best possible bye, and
-        # no more floats than the score groups force. Otherwise look at more edges.
+        # no larger score gaps than the score groups force. Otherwise widen the graph.
         good = (
             complete
             and result.breakdown.rematches == 0
             and result.bye == (None if best_bye is None else ranked[best_bye].id)
-            and result.breakdown.floats <= min_floats(ranked, result.bye)
+            and result.breakdown.score_gap <= min_score_gap(ranked, result.bye)
         )
         if good or width >= n:
             if not complete:
