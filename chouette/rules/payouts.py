@@ -219,6 +219,12 @@ def _check_member(record: MemberRecord, rules: ChouetteRules, initial: int, wher
     """Validate one member's record alone; return the member's cube."""
     money = rules.money
     cube = initial if record.cube is None else record.cube
+    if isinstance(cube, bool) or not isinstance(cube, int):
+        raise _violation(
+            "cube_not_power_of_two",
+            f"The cube value {cube!r} is not a power of two (1, 2, 4, 8, ...).",
+            f"{where}.cube",
+        )
     check_cube(cube, money, field=f"{where}.cube")
     if cube < initial:
         raise _violation(

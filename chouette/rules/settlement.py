@@ -34,7 +34,7 @@ from .payouts import check_zero_sum
 from .types import Player
 
 #: Up to this many non-zero balances the settlement is the proven minimum.
-EXACT_LIMIT = 14
+EXACT_LIMIT = 16
 
 CENT = Decimal("0.01")
 

@@ -284,6 +284,7 @@ def test_beaver_and_raccoon_refusals(rules, spec, code, field):
         (0, MODERN, "cube_not_power_of_two"),
         (-2, MODERN, "cube_not_power_of_two"),
         (2.0, MODERN, "cube_not_power_of_two"),
+        (True, MODERN, "cube_not_power_of_two"),
         (16, ChouetteRules(money=MoneyRules(cube_limit=8)), "cube_above_limit"),
     ],
 )
