@@ -202,7 +202,9 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    "sweep-unhandled-events": {"task": "games.tasks.sweep_events", "schedule": 60.0},
+}
 
 LOGGING = {
     "version": 1,

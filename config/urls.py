@@ -13,10 +13,8 @@ from .health import healthz
 api_v1 = [
     path("auth/token/", TokenLoginView.as_view(), name="api-token-login"),
     path("auth/token/revoke/", knox_views.LogoutView.as_view(), name="api-token-revoke"),
-    path(
-        "auth/token/revoke-all/", knox_views.LogoutAllView.as_view(), name="api-token-revoke-all"
-    ),
-    path("", include("games.api.urls")),
+    path("auth/token/revoke-all/", knox_views.LogoutAllView.as_view(), name="api-token-revoke-all"),
+    path("", include("games.api.urls", namespace="api")),
 ]
 
 urlpatterns = [

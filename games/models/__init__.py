@@ -1,5 +1,28 @@
 """Models of the games app, one module per subject."""
 
-from .clubs import Club, Membership, Player
+from .clubs import Club, Membership, Player, RatingBoost
+from .matches import (
+    Confirmation,
+    Dispute,
+    DomainEvent,
+    Game,
+    IdempotentRequest,
+    Match,
+    MatchSource,
+    MatchStatus,
+)
 
-__all__ = ["Club", "Membership", "Player"]
+__all__ = [
+    "Club",
+    "Confirmation",
+    "Dispute",
+    "DomainEvent",
+    "Game",
+    "IdempotentRequest",
+    "Match",
+    "MatchSource",
+    "MatchStatus",
+    "Membership",
+    "Player",
+    "RatingBoost",
+]

@@ -78,9 +78,7 @@ class Membership(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["club", "player"], name="unique_membership")
-        ]
+        constraints = [models.UniqueConstraint(fields=["club", "player"], name="unique_membership")]
 
     def __str__(self) -> str:
         return f"{self.player} in {self.club}"

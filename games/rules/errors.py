@@ -42,3 +42,9 @@ class StaleVersionError(BoxcarsError):
     """An ``If-Match`` precondition failed: the client saw an older version."""
 
     status_code = 412
+
+
+class NotAllowed(BoxcarsError):
+    """The actor is known but may not do this (a player writing someone else's match)."""
+
+    status_code = 403

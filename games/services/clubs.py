@@ -104,9 +104,7 @@ def create_player(
             "display_name_blank", "A player needs a display name.", field="display_name"
         )
     if slug and Player.objects.filter(slug=slug).exists():
-        raise ConflictError(
-            "slug_taken", f"A player with the slug '{slug}' exists.", field="slug"
-        )
+        raise ConflictError("slug_taken", f"A player with the slug '{slug}' exists.", field="slug")
     if user is not None and Player.objects.filter(user=user).exists():
         raise ConflictError("user_has_player", "That account already has a player.", field="user")
     player = Player.objects.create(

@@ -10,7 +10,7 @@ from games.models import Club, Player
 from games.services import clubs as club_services
 
 DEMO_USERNAME = "director"
-DEMO_PASSWORD = "boxcars-demo"  # noqa: S105 - a documented local demo credential
+DEMO_PASSWORD = "boxcars-demo"
 DEMO_PLAYERS = [
     "Alice Archer",
     "Bruno Bianchi",

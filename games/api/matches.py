@@ -1,0 +1,548 @@
+"""The match API: create, read, record games or a final score, confirm, dispute, undo,
+director corrections, voids and forfeits, private score links and the audit trail.
+
+Views only parse input, resolve the actor, call one service and render the match.
+Every write answers with the match and its ``ETag`` (the version); ``If-Match`` with a
+stale version answers 412; ``Idempotency-Key`` makes retries safe.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.shortcuts import get_object_or_404
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+
+from games import score_links
+from games.models import Club, Game, Match, MatchStatus, Player
+from games.rules.errors import RuleViolation, StaleVersionError
+from games.selectors import matches_queryset
+from games.services import matches as match_services
+from games.services.actors import (
+    Actor,
+    actor_for_score_link,
+    actor_for_user,
+    is_match_director,
+    participant_side,
+)
+
+from .idempotency import idempotent
+
+SCORE_LINK_HEADER = "X-Score-Link"
+
+
+# --- serializers -----------------------------------------------------------------------------
+
+
+class PlayerRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "display_name", "slug"]
+
+
+class GameSerializer(serializers.ModelSerializer):
+    score_before = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "number",
+            "score_before",
+            "winner",
+            "cube",
+            "cube_owner",
+            "ending",
+            "level",
+            "points",
+            "crawford",
+            "post_crawford",
+            "confirmed",
+            "entered_by",
+        ]
+
+    def get_score_before(self, game: Game) -> list[int]:
+        return [game.score1_before, game.score2_before]
+
+
+class MatchSummarySerializer(serializers.ModelSerializer):
+    player1 = PlayerRefSerializer()
+    player2 = PlayerRefSerializer()
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    score = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "club",
+            "player1",
+            "player2",
+            "length",
+            "crawford",
+            "rated",
+            "cube_limit",
+            "status",
+            "source",
+            "score",
+            "winner",
+            "confirmation",
+            "awaiting",
+            "final_score_only",
+            "label",
+            "played_on",
+            "version",
+            "created_at",
+            "finished_at",
+        ]
+
+    def get_score(self, match: Match) -> list[int]:
+        return [match.score1, match.score2]
+
+
+class MatchDetailSerializer(MatchSummarySerializer):
+    games = GameSerializer(many=True)
+    crawford_game = serializers.SerializerMethodField()
+    next_game = serializers.SerializerMethodField()
+    next_game_is_crawford = serializers.SerializerMethodField()
+    post_crawford = serializers.SerializerMethodField()
+
+    class Meta(MatchSummarySerializer.Meta):
+        fields = [
+            *MatchSummarySerializer.Meta.fields,
+            "games",
+            "crawford_game",
+            "next_game",
+            "next_game_is_crawford",
+            "post_crawford",
+        ]
+
+    def _state(self, match: Match):
+        cache = self.context.setdefault("_states", {})
+        if match.pk not in cache:
+            cache[match.pk] = match_services.match_state(match, list(match.games.all()))
+        return cache[match.pk]
+
+    def get_crawford_game(self, match: Match) -> int | None:
+        return self._state(match).crawford_game
+
+    def get_next_game(self, match: Match) -> int | None:
+        state = self._state(match)
+        return None if state.finished or match.final_score_only else state.next_game_number
+
+    def get_next_game_is_crawford(self, match: Match) -> bool:
+        state = self._state(match)
+        return bool(not state.finished and state.next_game_is_crawford)
+
+    def get_post_crawford(self, match: Match) -> bool:
+        state = self._state(match)
+        return bool(state.next_game_post_crawford or any(g.post_crawford for g in state.games))
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
+    player1 = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    player2 = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    length = serializers.IntegerField(min_value=0, max_value=99)
+    crawford = serializers.BooleanField(default=True)
+    rated = serializers.BooleanField(default=True)
+    cube_limit = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    label = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    played_on = serializers.DateField(required=False, allow_null=True)
+
+
+class GameInputSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(help_text="Player id of the game's winner.")
+    cube = serializers.IntegerField(min_value=1, default=1)
+    cube_owner = serializers.ChoiceField(choices=Game.CubeOwner.choices, default="centre")
+    ending = serializers.ChoiceField(choices=Game.Ending.choices, default="played")
+    level = serializers.ChoiceField(choices=Game.Level.choices, default="single")
+    points = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    number = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        allow_null=True,
+        help_text="Which game this is; if it is already recorded the answer is 409.",
+    )
+
+    def to_game_input(self) -> match_services.GameInput:
+        data = self.validated_data
+        return match_services.GameInput(
+            winner_id=data["winner"],
+            cube=data["cube"],
+            cube_owner=data["cube_owner"],
+            ending=data["ending"],
+            level=data["level"],
+            points=data.get("points"),
+        )
+
+
+class FinalScoreSerializer(serializers.Serializer):
+    score = serializers.ListField(
+        child=serializers.IntegerField(min_value=0), min_length=2, max_length=2
+    )
+
+
+class DisputeSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000)
+
+
+class ResolveSerializer(serializers.Serializer):
+    resolution = serializers.CharField(max_length=2000)
+
+
+class ForfeitSerializer(serializers.Serializer):
+    winner = serializers.IntegerField()
+
+
+class MatchFilter(filters.FilterSet):
+    club = filters.CharFilter(field_name="club__slug")
+    player = filters.NumberFilter(method="filter_player")
+    status = filters.ChoiceFilter(choices=MatchStatus.choices)
+
+    class Meta:
+        model = Match
+        fields = ["club", "player", "status"]
+
+    def filter_player(self, queryset: QuerySet[Match], name: str, value: int) -> QuerySet[Match]:
+        return queryset.filter(Q(player1_id=value) | Q(player2_id=value))
+
+
+def _expected_version(request: Request) -> int | None:
+    header = request.headers.get("If-Match")
+    if not header or header.strip() == "*":
+        return None
+    value = header.strip().removeprefix("W/").strip('"')
+    try:
+        return int(value)
+    except ValueError:
+        raise StaleVersionError(
+            "if_match_invalid", 'If-Match must be the match\'s ETag, e.g. "3".', "If-Match"
+        ) from None
+
+
+MATCH_WRITE_PARAMS = [
+    OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
+    OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
+    OpenApiParameter(SCORE_LINK_HEADER, str, OpenApiParameter.HEADER, required=False),
+]
+
+
+class MatchViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Matches of the clubs: public reads, writes by participants and directors."""
+
+    permission_classes = [AllowAny]  # each write resolves its actor and asks the service
+    filterset_class = MatchFilter
+    throttle_scope = "score"
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return matches_queryset().order_by("-created_at", "-id")
+
+    def get_serializer_class(self) -> type[serializers.Serializer]:
+        return MatchSummarySerializer if self.action == "list" else MatchDetailSerializer
+
+    def get_throttles(self) -> list[Any]:
+        if self.request.method == "POST":
+            return [ScopedRateThrottle()]
+        return super().get_throttles()
+
+    # -- who is asking ---------------------------------------------------------------------
+
+    def _actor(self, request: Request, match_id: int | None = None) -> Actor:
+        token = request.headers.get(SCORE_LINK_HEADER) or request.query_params.get("link")
+        if token and not request.user.is_authenticated:
+            parsed = score_links.read_token(token)
+            if parsed is None or (match_id is not None and parsed[0] != int(match_id)):
+                raise PermissionDenied("This score link is not valid for this match.")
+            match = get_object_or_404(Match, pk=parsed[0])
+            if not score_links.link_is_live(match):
+                raise PermissionDenied("This score link has expired: the result is final.")
+            request.score_link = parsed  # type: ignore[attr-defined]
+            return actor_for_score_link(get_object_or_404(Player, pk=parsed[1]))
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        return actor_for_user(request.user)
+
+    def _respond(self, match: Match, code: int = status.HTTP_200_OK) -> Response:
+        match = self.get_queryset().get(pk=match.pk)
+        response = Response(MatchDetailSerializer(match).data, status=code)
+        response["ETag"] = match.etag
+        return response
+
+    # -- reads -------------------------------------------------------------------------------
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self._respond(self.get_object())
+
+    # -- writes ------------------------------------------------------------------------------
+
+    @extend_schema(
+        request=MatchCreateSerializer,
+        responses={201: MatchDetailSerializer},
+        parameters=MATCH_WRITE_PARAMS[1:2],
+    )
+    @idempotent
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = MatchCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = match_services.create_match(actor=self._actor(request), **data.validated_data)
+        return self._respond(match, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=GameInputSerializer,
+        responses={201: MatchDetailSerializer},
+        parameters=MATCH_WRITE_PARAMS,
+    )
+    @action(detail=True, methods=["post"], url_path="games")
+    @idempotent
+    def record_game(self, request: Request, pk: str) -> Response:
+        actor = self._actor(request, int(pk))
+        data = GameInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = match_services.record_game(
+            actor=actor,
+            match_id=int(pk),
+            game=data.to_game_input(),
+            number=data.validated_data.get("number"),
+            expected_version=_expected_version(request),
+        )
+        return self._respond(match, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=FinalScoreSerializer,
+        responses={200: MatchDetailSerializer},
+        parameters=MATCH_WRITE_PARAMS,
+    )
+    @action(detail=True, methods=["post"], url_path="result")
+    @idempotent
+    def record_result(self, request: Request, pk: str) -> Response:
+        actor = self._actor(request, int(pk))
+        data = FinalScoreSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        score = tuple(data.validated_data["score"])
+        expected = _expected_version(request)
+        current = get_object_or_404(Match.objects.select_related("club"), pk=pk)
+        if current.final_score_only and is_match_director(actor, current):
+            match = match_services.correct_final_score(
+                actor=actor, match_id=current.pk, score=score, expected_version=expected
+            )
+        else:
+            match = match_services.record_final_score(
+                actor=actor, match_id=current.pk, score=score, expected_version=expected
+            )
+        return self._respond(match)
+
+    @extend_schema(
+        request=None, responses={200: MatchDetailSerializer}, parameters=MATCH_WRITE_PARAMS
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def confirm(self, request: Request, pk: str) -> Response:
+        match = match_services.confirm_match(
+            actor=self._actor(request, int(pk)),
+            match_id=int(pk),
+            expected_version=_expected_version(request),
+        )
+        return self._respond(match)
+
+    @extend_schema(
+        request=DisputeSerializer,
+        responses={200: MatchDetailSerializer},
+        parameters=MATCH_WRITE_PARAMS,
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def dispute(self, request: Request, pk: str) -> Response:
+        actor = self._actor(request, int(pk))
+        data = DisputeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match_services.dispute_match(
+            actor=actor,
+            match_id=int(pk),
+            reason=data.validated_data["reason"],
+            expected_version=_expected_version(request),
+        )
+        return self._respond(get_object_or_404(Match, pk=pk))
+
+    @extend_schema(
+        request=ResolveSerializer,
+        responses={200: MatchDetailSerializer},
+        parameters=MATCH_WRITE_PARAMS,
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def resolve(self, request: Request, pk: str) -> Response:
+        actor = self._actor(request, int(pk))
+        data = ResolveSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = match_services.resolve_dispute(
+            actor=actor,
+            match_id=int(pk),
+            resolution=data.validated_data["resolution"],
+            expected_version=_expected_version(request),
+        )
+        return self._respond(match)
+
+    @extend_schema(
+        request=None, responses={200: MatchDetailSerializer}, parameters=MATCH_WRITE_PARAMS
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def undo(self, request: Request, pk: str) -> Response:
+        match = match_services.undo_last_game(
+            actor=self._actor(request, int(pk)),
+            match_id=int(pk),
+            expected_version=_expected_version(request),
+        )
+        return self._respond(match)
+
+    @extend_schema(
+        request=None, responses={200: MatchDetailSerializer}, parameters=MATCH_WRITE_PARAMS
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def void(self, request: Request, pk: str) -> Response:
+        match = match_services.void_match(
+            actor=self._actor(request, int(pk)),
+            match_id=int(pk),
+            expected_version=_expected_version(request),
+        )
+        return self._respond(match)
+
+    @extend_schema(
+        request=ForfeitSerializer,
+        responses={200: MatchDetailSerializer},
+        parameters=MATCH_WRITE_PARAMS,
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def forfeit(self, request: Request, pk: str) -> Response:
+        actor = self._actor(request, int(pk))
+        data = ForfeitSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = match_services.forfeit_match(
+            actor=actor,
+            match_id=int(pk),
+            winner_id=data.validated_data["winner"],
+            expected_version=_expected_version(request),
+        )
+        return self._respond(match)
+
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "ScoreLinks",
+                {"links": serializers.ListField(child=serializers.DictField())},
+            )
+        },
+        request=None,
+    )
+    @action(detail=True, methods=["post"], url_path="score-links")
+    def score_links(self, request: Request, pk: str) -> Response:
+        """Directors and participants get each player's private score link."""
+        match = get_object_or_404(Match.objects.select_related("player1", "player2", "club"), pk=pk)
+        actor = self._actor(request, match.pk)
+        if actor.via_score_link or not (
+            is_match_director(actor, match) or participant_side(actor, match) is not None
+        ):
+            raise PermissionDenied("Only the match's players and directors get its score links.")
+        links = []
+        for player in (match.player1, match.player2):
+            token = score_links.make_token(match, player)
+            links.append(
+                {
+                    "player": player.pk,
+                    "token": token,
+                    "url": request.build_absolute_uri(f"/score/{token}/"),
+                }
+            )
+        return Response({"links": links})
+
+    @extend_schema(responses={200: serializers.ListField(child=serializers.DictField())})
+    @action(detail=True, methods=["get"])
+    def audit(self, request: Request, pk: str) -> Response:
+        """Every change to the match and its games: who, when, what before, what after."""
+        match = get_object_or_404(Match.objects.select_related("club"), pk=pk)
+        actor = self._actor(request, match.pk)
+        if not (is_match_director(actor, match) or participant_side(actor, match) is not None):
+            raise PermissionDenied("The audit trail is for the players and the club's directors.")
+        from games.audit import match_audit_trail
+
+        return Response(match_audit_trail(match))
+
+
+class GameCorrectionView(viewsets.ViewSet):
+    """``PATCH /api/v1/matches/{id}/games/{n}/``: a director corrects game n;
+    ``DELETE`` voids it (later games renumbered and re-derived)."""
+
+    permission_classes = [AllowAny]
+
+    def _actor(self, request: Request) -> Actor:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        return actor_for_user(request.user)
+
+    @extend_schema(
+        request=GameInputSerializer,
+        responses={200: MatchDetailSerializer},
+        parameters=MATCH_WRITE_PARAMS[:2],
+    )
+    def partial_update(self, request: Request, match_pk: str, number: str) -> Response:
+        actor = self._actor(request)
+        match = get_object_or_404(Match, pk=match_pk)
+        current = get_object_or_404(Game, match=match, number=number)
+        merged = {
+            "winner": current.winner_id,
+            "cube": current.cube,
+            "cube_owner": current.cube_owner,
+            "ending": current.ending,
+            "level": current.level,
+        }
+        merged.update({k: v for k, v in request.data.items() if k != "points"})
+        if "points" in request.data:
+            merged["points"] = request.data["points"]
+        data = GameInputSerializer(data=merged)
+        data.is_valid(raise_exception=True)
+        updated = match_services.correct_game(
+            actor=actor,
+            match_id=match.pk,
+            number=int(number),
+            game=data.to_game_input(),
+            expected_version=_expected_version(request),
+        )
+        response = Response(MatchDetailSerializer(matches_queryset().get(pk=updated.pk)).data)
+        response["ETag"] = updated.etag
+        return response
+
+    @extend_schema(
+        request=None, responses={200: MatchDetailSerializer}, parameters=MATCH_WRITE_PARAMS[:1]
+    )
+    def destroy(self, request: Request, match_pk: str, number: str) -> Response:
+        try:
+            n = int(number)
+        except ValueError:
+            raise RuleViolation(
+                "number_invalid", "The game number is a whole number.", "number"
+            ) from None
+        updated = match_services.remove_game(
+            actor=self._actor(request),
+            match_id=int(match_pk),
+            number=n,
+            expected_version=_expected_version(request),
+        )
+        response = Response(MatchDetailSerializer(matches_queryset().get(pk=updated.pk)).data)
+        response["ETag"] = updated.etag
+        return response

@@ -1,0 +1,61 @@
+"""Domain events: in-transaction signals and the after-commit outbox.
+
+Two kinds of listeners hook into match results without ``games`` importing them:
+
+* ``match_result_changed`` is a Django signal sent **inside** the writing transaction,
+  for consequences that must commit or fail with the result (bracket advancement).
+* ``emit()`` writes a :class:`~games.models.DomainEvent` row in the same transaction
+  and enqueues its handler task on commit, for follow-up jobs (ratings). If the broker
+  is down the row stays unhandled and the periodic sweep enqueues it again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+from django.dispatch import Signal
+
+logger = logging.getLogger(__name__)
+
+#: sent with ``match`` (locked, saved) and ``previous`` (dict: status, winner_id, score)
+match_result_changed = Signal()
+
+MATCH_FINISHED = "match.finished"
+MATCH_RESULT_CHANGED = "match.result_changed"
+
+_handlers: dict[str, list[Callable[[dict[str, Any]], None]]] = defaultdict(list)
+
+
+def on_event(kind: str) -> Callable[[Callable[[dict[str, Any]], None]], Callable]:
+    """Register an after-commit handler for an event kind (idempotent handlers only)."""
+
+    def register(handler: Callable[[dict[str, Any]], None]) -> Callable:
+        if handler not in _handlers[kind]:
+            _handlers[kind].append(handler)
+        return handler
+
+    return register
+
+
+def handlers_for(kind: str) -> list[Callable[[dict[str, Any]], None]]:
+    return list(_handlers.get(kind, ()))
+
+
+def emit(kind: str, **payload: Any) -> None:
+    """Record an event in the current transaction and enqueue its handling on commit."""
+    from .models import DomainEvent
+    from .tasks import handle_event
+
+    event = DomainEvent.objects.create(kind=kind, payload=payload)
+
+    def enqueue() -> None:
+        try:
+            handle_event.delay(event.pk)
+        except Exception:  # the broker is down: the sweep will pick the row up
+            logger.warning("could not enqueue event %s; the sweep will retry", event.pk)
+
+    transaction.on_commit(enqueue)

@@ -1,0 +1,245 @@
+"""Matches and their games, disputes, idempotent requests and the event outbox."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from simple_history.models import HistoricalRecords
+
+from .clubs import Club, Player
+
+
+class MatchStatus(models.TextChoices):
+    SCHEDULED = "scheduled", "Scheduled"
+    IN_PROGRESS = "in_progress", "In progress"
+    FINISHED = "finished", "Finished"
+    FORFEIT = "forfeit", "Forfeit"
+    VOID = "void", "Void"
+
+
+class MatchSource(models.TextChoices):
+    ENTERED = "entered", "Entered"
+    IMPORTED = "imported", "Imported"
+
+
+class Confirmation(models.TextChoices):
+    """Where the participants stand on what has been entered so far."""
+
+    NONE = "none", "Nothing to confirm"
+    PENDING = "pending", "Awaiting the opponent's confirmation"
+    CONFIRMED = "confirmed", "Confirmed"
+    DISPUTED = "disputed", "Disputed"
+
+
+class Match(models.Model):
+    """A match between two players to ``length`` points (0 = an unlimited session).
+
+    The score, the winner and the status are derived from the games by the rules in
+    ``games.rules.scoring`` and kept in step by the services; ``version`` grows with
+    every change and is the ETag clients send back in ``If-Match``.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="matches")
+    player1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    length = models.PositiveSmallIntegerField()
+    crawford = models.BooleanField(default=True)
+    cube_limit = models.PositiveIntegerField(null=True, blank=True)
+    rated = models.BooleanField(default=True)
+    status = models.CharField(
+        max_length=12, choices=MatchStatus.choices, default=MatchStatus.SCHEDULED
+    )
+    source = models.CharField(
+        max_length=10, choices=MatchSource.choices, default=MatchSource.ENTERED
+    )
+    score1 = models.PositiveIntegerField(default=0)
+    score2 = models.PositiveIntegerField(default=0)
+    winner = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    final_score_only = models.BooleanField(
+        default=False, help_text="Recorded as a final score, with no game detail."
+    )
+    confirmation = models.CharField(
+        max_length=10, choices=Confirmation.choices, default=Confirmation.NONE
+    )
+    awaiting = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The participant whose confirmation is awaited.",
+    )
+    version = models.PositiveIntegerField(default=1)
+    label = models.CharField(max_length=120, blank=True)
+    played_on = models.DateField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    transcript = models.TextField(blank=True)
+    transcript_hash = models.CharField(max_length=64, blank=True, db_index=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name_plural = "matches"
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["club", "status"]),
+            models.Index(fields=["player1", "status"]),
+            models.Index(fields=["player2", "status"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(player1=models.F("player2")), name="match_two_players"
+            )
+        ]
+
+    def __str__(self) -> str:
+        length = f"{self.length}-point" if self.length else "unlimited"
+        return f"{self.player1} v {self.player2} ({length})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("match-detail", kwargs={"pk": self.pk})
+
+    @property
+    def etag(self) -> str:
+        return f'"{self.version}"'
+
+    def side_of(self, player: Player | None) -> int | None:
+        """0 for player1, 1 for player2, None for anyone else."""
+        if player is None:
+            return None
+        if player.pk == self.player1_id:
+            return 0
+        if player.pk == self.player2_id:
+            return 1
+        return None
+
+    def player_at(self, side: int) -> Player:
+        return self.player1 if side == 0 else self.player2
+
+
+class Game(models.Model):
+    """One game of a match, in order. Points are derived from cube × level by the rules."""
+
+    class CubeOwner(models.TextChoices):
+        CENTRE = "centre", "Centre"
+        PLAYER1 = "player1", "Player 1"
+        PLAYER2 = "player2", "Player 2"
+
+    class Level(models.TextChoices):
+        SINGLE = "single", "Single"
+        GAMMON = "gammon", "Gammon"
+        BACKGAMMON = "backgammon", "Backgammon"
+
+    class Ending(models.TextChoices):
+        PLAYED = "played", "Played out"
+        DROPPED = "dropped", "Double dropped"
+        RESIGNED = "resigned", "Resigned"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    cube = models.PositiveIntegerField(default=1)
+    cube_owner = models.CharField(max_length=8, choices=CubeOwner.choices, default=CubeOwner.CENTRE)
+    ending = models.CharField(max_length=8, choices=Ending.choices, default=Ending.PLAYED)
+    level = models.CharField(max_length=10, choices=Level.choices, default=Level.SINGLE)
+    points = models.PositiveIntegerField()
+    score1_before = models.PositiveIntegerField()
+    score2_before = models.PositiveIntegerField()
+    crawford = models.BooleanField(default=False)
+    post_crawford = models.BooleanField(default=False)
+    entered_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    entered_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed = models.BooleanField(default=False)
+    moves = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="unique_game_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.number} of {self.match_id}"
+
+
+class Dispute(models.Model):
+    """A participant's objection to what the opponent entered; directors resolve it."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        RESOLVED = "resolved", "Resolved"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="disputes")
+    raised_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    reason = models.TextField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    resolution = models.TextField(blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Dispute on match {self.match_id} ({self.status})"
+
+
+class IdempotentRequest(models.Model):
+    """The first response to a POST carrying an ``Idempotency-Key``, replayed on retries."""
+
+    scope = models.CharField(max_length=80, help_text="Whose key: a user or a score link.")
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64, help_text="Hash of method, path and body.")
+    status_code = models.PositiveSmallIntegerField()
+    body = models.JSONField(null=True)
+    headers = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "key"], name="unique_idempotency_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scope}:{self.key}"
+
+
+class DomainEvent(models.Model):
+    """Transactional outbox: an event written with the change, handled after commit.
+
+    A handler task is enqueued on commit; if the broker was down, the periodic sweep
+    finds the unhandled rows and enqueues them again, so no follow-up job is lost.
+    """
+
+    kind = models.CharField(max_length=60)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    handled_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["handled_at", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk}"

@@ -1,0 +1,609 @@
+"""Match play use cases: create a match, record games or a final score, confirm,
+dispute, undo, correct, void and forfeit.
+
+Each function is one transaction: it locks the match row (``select_for_update``),
+checks the caller's ``expected_version`` (``If-Match``), validates the whole record
+with the pure rules in ``games.rules.scoring`` before writing anything, writes, bumps
+the version, and announces result changes (``games.events``). The score, winner and
+status stored on the match are always re-derived from the games, never patched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import events
+from games.models import Club, Confirmation, Dispute, Game, Match, MatchStatus, Player
+from games.rules.errors import ConflictError, NotAllowed, RuleViolation, StaleVersionError
+from games.rules.scoring import (
+    GameRecord,
+    MatchRules,
+    MatchState,
+    check_final_score,
+    record_next_game,
+    replay_match,
+)
+from games.rules.types import Ending, Level
+
+from .actors import Actor, is_match_director, participant_side
+
+CUBE_OWNER_TO_INDEX = {"centre": None, "player1": 0, "player2": 1}
+INDEX_TO_CUBE_OWNER = {None: "centre", 0: "player1", 1: "player2"}
+
+
+@dataclass(frozen=True)
+class GameInput:
+    """A game as a client describes it; ``points`` optional, checked when given."""
+
+    winner_id: int
+    cube: int = 1
+    cube_owner: str = "centre"
+    ending: str = Ending.PLAYED
+    level: str = Level.SINGLE
+    points: int | None = None
+
+
+# --- reading the rules' view of a match -------------------------------------------------
+
+
+def match_rules(match: Match) -> MatchRules:
+    return MatchRules(length=match.length, crawford=match.crawford, cube_limit=match.cube_limit)
+
+
+def _record_from_row(match: Match, game: Game) -> GameRecord:
+    return GameRecord(
+        winner=0 if game.winner_id == match.player1_id else 1,
+        cube=game.cube,
+        cube_owner=CUBE_OWNER_TO_INDEX[game.cube_owner],
+        ending=Ending(game.ending),
+        level=Level(game.level),
+        points=game.points,
+    )
+
+
+def _record_from_input(match: Match, data: GameInput, field_prefix: str = "") -> GameRecord:
+    side = {match.player1_id: 0, match.player2_id: 1}.get(data.winner_id)
+    if side is None:
+        raise RuleViolation(
+            "winner_not_in_match",
+            "The winner must be one of the two players of this match.",
+            field=f"{field_prefix}winner",
+        )
+    if data.cube_owner not in CUBE_OWNER_TO_INDEX:
+        raise RuleViolation(
+            "cube_owner_invalid",
+            "The cube owner is 'centre', 'player1' or 'player2'.",
+            field=f"{field_prefix}cube_owner",
+        )
+    return GameRecord(
+        winner=side,
+        cube=data.cube,
+        cube_owner=CUBE_OWNER_TO_INDEX[data.cube_owner],
+        ending=Ending(data.ending),
+        level=Level(data.level),
+        points=data.points,
+    )
+
+
+def match_state(match: Match, games: list[Game] | None = None) -> MatchState:
+    """The rules' derivation of a match from its stored games."""
+    rows = games if games is not None else list(match.games.order_by("number"))
+    return replay_match(match_rules(match), [_record_from_row(match, g) for g in rows])
+
+
+# --- guards -------------------------------------------------------------------------------
+
+
+def _lock(match_id: int) -> Match:
+    match = (
+        Match.objects.select_for_update()
+        .select_related("club", "player1", "player2")
+        .filter(pk=match_id)
+        .first()
+    )
+    if match is None:
+        raise RuleViolation("match_not_found", f"There is no match {match_id}.", field="match")
+    return match
+
+
+def _check_version(match: Match, expected_version: int | None) -> None:
+    if expected_version is not None and expected_version != match.version:
+        raise StaleVersionError(
+            "stale_version",
+            f"The match changed since you read it (your version {expected_version}, "
+            f"now {match.version}): reload and try again.",
+            field="If-Match",
+        )
+
+
+def _require_writer(actor: Actor, match: Match) -> bool:
+    """Participants, the club's directors and site admins write; returns is_director."""
+    director = is_match_director(actor, match)
+    if not director and participant_side(actor, match) is None:
+        raise NotAllowed(
+            "not_a_participant",
+            "Only the two players of this match and its club's directors may change it.",
+        )
+    return director
+
+
+def _require_director(actor: Actor, match: Match) -> None:
+    if not is_match_director(actor, match):
+        raise NotAllowed(
+            "directors_only", "Only the club's directors may do this (corrections, voids)."
+        )
+
+
+def _require_open(match: Match) -> None:
+    if match.status in (MatchStatus.VOID, MatchStatus.FORFEIT):
+        raise ConflictError(
+            "match_closed", f"The match is {match.get_status_display().lower()}: nothing to enter."
+        )
+
+
+def _snapshot(match: Match) -> dict:
+    return {
+        "status": match.status,
+        "winner_id": match.winner_id,
+        "score": [match.score1, match.score2],
+    }
+
+
+def _result_changed(match: Match, previous: dict) -> bool:
+    return previous != _snapshot(match)
+
+
+def _announce(match: Match, previous: dict) -> None:
+    """After a write: tell listeners in-transaction, and queue follow-up jobs."""
+    if not _result_changed(match, previous):
+        return
+    events.match_result_changed.send(sender=Match, match=match, previous=previous)
+    was_final = previous["status"] in (MatchStatus.FINISHED, MatchStatus.FORFEIT)
+    if match.status == MatchStatus.FINISHED and not was_final:
+        events.emit(events.MATCH_FINISHED, match_id=match.pk, club_id=match.club_id)
+    elif was_final:
+        events.emit(events.MATCH_RESULT_CHANGED, match_id=match.pk, club_id=match.club_id)
+
+
+def _apply_state(match: Match, state: MatchState) -> None:
+    """Copy the derived score, winner and status onto the match row."""
+    match.score1, match.score2 = state.score
+    if state.finished and state.winner is not None:
+        match.winner = match.player_at(state.winner)
+        match.status = MatchStatus.FINISHED
+        match.finished_at = match.finished_at or timezone.now()
+    else:
+        match.winner = None
+        match.finished_at = None
+        match.status = MatchStatus.IN_PROGRESS if state.games else MatchStatus.SCHEDULED
+
+
+def _rewrite_games(match: Match, rows: list[Game], state: MatchState) -> None:
+    """Store every game's derived facts (score before, Crawford flags, points)."""
+    changed = []
+    for row, outcome in zip(rows, state.games, strict=True):
+        facts = {
+            "number": outcome.number,
+            "score1_before": outcome.score_before[0],
+            "score2_before": outcome.score_before[1],
+            "crawford": outcome.crawford,
+            "post_crawford": outcome.post_crawford,
+            "points": outcome.points,
+        }
+        if any(getattr(row, key) != value for key, value in facts.items()):
+            for key, value in facts.items():
+                setattr(row, key, value)
+            changed.append(row)
+    for row in changed:  # save() keeps the audit history (bulk_update would not)
+        row.save()
+
+
+def _bump(match: Match) -> None:
+    match.version += 1
+    match.save()
+
+
+# --- use cases -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_match(
+    *,
+    actor: Actor,
+    club: Club,
+    player1: Player,
+    player2: Player,
+    length: int,
+    crawford: bool = True,
+    rated: bool = True,
+    cube_limit: int | None = None,
+    label: str = "",
+    played_on: date | None = None,
+) -> Match:
+    """Directors create any match of their club; players an unrated friendly of their own."""
+    from games import access
+
+    if player1.pk == player2.pk:
+        raise RuleViolation("same_player_twice", "A match needs two different players.", "player2")
+    MatchRules(length=length, crawford=crawford, cube_limit=cube_limit)  # validates
+    director = actor.user is not None and access.is_director(actor.user, club)
+    if not director:
+        if actor.player is None or actor.player.pk not in (player1.pk, player2.pk):
+            raise NotAllowed(
+                "directors_only",
+                "Only the club's directors create matches for others; players may create "
+                "an unrated friendly match they play in.",
+            )
+        if rated:
+            raise NotAllowed(
+                "friendly_matches_are_unrated",
+                "Players may only create unrated friendly matches; ask a director for a rated one.",
+                field="rated",
+            )
+    for player, field in ((player1, "player1"), (player2, "player2")):
+        if not player.memberships.filter(club=club).exists():
+            raise RuleViolation(
+                "player_not_in_club", f"{player} is not a member of {club}.", field=field
+            )
+    return Match.objects.create(
+        club=club,
+        player1=player1,
+        player2=player2,
+        length=length,
+        crawford=crawford,
+        rated=rated and length > 0,
+        cube_limit=cube_limit,
+        label=label,
+        played_on=played_on,
+        created_by=actor.user,
+    )
+
+
+@transaction.atomic
+def record_game(
+    *,
+    actor: Actor,
+    match_id: int,
+    game: GameInput,
+    number: int | None = None,
+    expected_version: int | None = None,
+) -> Match:
+    """Record the next game. ``number`` says which game the client means: if another
+    entry got there first, the answer is 409 rather than a second game."""
+    match = _lock(match_id)
+    director = _require_writer(actor, match)
+    _check_version(match, expected_version)
+    _require_open(match)
+    if match.final_score_only:
+        raise ConflictError(
+            "final_score_recorded",
+            "This match was recorded as a final score; a director corrects it.",
+        )
+    if match.confirmation == Confirmation.DISPUTED and not director:
+        raise ConflictError(
+            "match_disputed", "The match is disputed: the club's directors must resolve it first."
+        )
+    rows = list(match.games.order_by("number"))
+    state = match_state(match, rows)
+    if number is not None and number != state.next_game_number:
+        raise ConflictError(
+            "game_already_recorded",
+            f"Game {number} is already recorded (the next game is {state.next_game_number}): "
+            "reload the match and confirm or dispute it instead.",
+            field="number",
+        )
+    record = _record_from_input(match, game)
+    new_state = record_next_game(state, record)  # raises the rule that forbids it
+    outcome = new_state.games[-1]
+    previous = _snapshot(match)
+    Game.objects.create(
+        match=match,
+        number=outcome.number,
+        winner=match.player_at(record.winner),
+        cube=record.cube,
+        cube_owner=INDEX_TO_CUBE_OWNER[record.cube_owner],
+        ending=record.ending,
+        level=record.level,
+        points=outcome.points,
+        score1_before=outcome.score_before[0],
+        score2_before=outcome.score_before[1],
+        crawford=outcome.crawford,
+        post_crawford=outcome.post_crawford,
+        entered_by=actor.player,
+        entered_by_user=actor.user,
+        confirmed=director,
+    )
+    _apply_state(match, new_state)
+    _mark_entered(match, actor, director)
+    _bump(match)
+    _announce(match, previous)
+    return match
+
+
+def _mark_entered(match: Match, actor: Actor, director: bool) -> None:
+    """A participant's entry awaits the opponent; a director's entry stands confirmed."""
+    side = participant_side(actor, match)
+    if director and side is None:
+        if match.confirmation != Confirmation.DISPUTED:
+            match.confirmation = Confirmation.CONFIRMED
+            match.awaiting = None
+        return
+    match.confirmation = Confirmation.PENDING
+    match.awaiting = match.player_at(1 - side) if side is not None else None
+
+
+@transaction.atomic
+def record_final_score(
+    *, actor: Actor, match_id: int, score: tuple[int, int], expected_version: int | None = None
+) -> Match:
+    """Record only the final score (clubs with paper score sheets): no game detail."""
+    match = _lock(match_id)
+    director = _require_writer(actor, match)
+    _check_version(match, expected_version)
+    _require_open(match)
+    if match.length == 0:
+        raise RuleViolation(
+            "unlimited_session_has_no_final_score",
+            "An unlimited session has no final score: record its games.",
+            field="score",
+        )
+    if match.games.exists() or match.final_score_only:
+        raise ConflictError(
+            "result_already_recorded",
+            "Games or a result are already recorded for this match; a director corrects it.",
+            field="score",
+        )
+    winner = check_final_score(match_rules(match), tuple(score))
+    previous = _snapshot(match)
+    match.score1, match.score2 = score
+    match.winner = match.player_at(winner)
+    match.status = MatchStatus.FINISHED
+    match.finished_at = timezone.now()
+    match.final_score_only = True
+    _mark_entered(match, actor, director)
+    _bump(match)
+    _announce(match, previous)
+    return match
+
+
+@transaction.atomic
+def confirm_match(*, actor: Actor, match_id: int, expected_version: int | None = None) -> Match:
+    """The opponent (or a director) confirms everything entered so far."""
+    match = _lock(match_id)
+    director = _require_writer(actor, match)
+    _check_version(match, expected_version)
+    if match.confirmation != Confirmation.PENDING:
+        raise ConflictError(
+            "nothing_to_confirm",
+            f"There is nothing awaiting confirmation (the match is {match.confirmation}).",
+        )
+    if not director and match.awaiting_id != getattr(actor.player, "pk", None):
+        raise NotAllowed("confirm_own_entry", "Your opponent confirms what you entered, not you.")
+    match.games.filter(confirmed=False).update(confirmed=True)
+    match.confirmation = Confirmation.CONFIRMED
+    match.awaiting = None
+    _bump(match)
+    return match
+
+
+@transaction.atomic
+def dispute_match(
+    *, actor: Actor, match_id: int, reason: str, expected_version: int | None = None
+) -> Dispute:
+    """The opponent objects to what was entered; the club's directors are asked to rule."""
+    match = _lock(match_id)
+    _require_writer(actor, match)
+    _check_version(match, expected_version)
+    side = participant_side(actor, match)
+    if side is None:
+        raise NotAllowed("participants_only", "Only a player of the match raises a dispute.")
+    if match.confirmation != Confirmation.PENDING or match.awaiting_id != actor.player.pk:
+        raise ConflictError(
+            "nothing_to_dispute", "Only an entry awaiting your confirmation can be disputed."
+        )
+    if not reason.strip():
+        raise RuleViolation("reason_required", "Say what is wrong with the entry.", "reason")
+    match.confirmation = Confirmation.DISPUTED
+    match.awaiting = None
+    _bump(match)
+    dispute = Dispute.objects.create(match=match, raised_by=actor.player, reason=reason.strip())
+    events.emit("match.disputed", match_id=match.pk, club_id=match.club_id, dispute_id=dispute.pk)
+    return dispute
+
+
+@transaction.atomic
+def resolve_dispute(
+    *, actor: Actor, match_id: int, resolution: str, expected_version: int | None = None
+) -> Match:
+    """A director closes the open dispute (after correcting the games if needed)."""
+    match = _lock(match_id)
+    _require_director(actor, match)
+    _check_version(match, expected_version)
+    open_disputes = match.disputes.filter(status=Dispute.Status.OPEN)
+    if not open_disputes.exists():
+        raise ConflictError("no_open_dispute", "This match has no open dispute.")
+    open_disputes.update(
+        status=Dispute.Status.RESOLVED,
+        resolution=resolution,
+        resolved_by=actor.user,
+        resolved_at=timezone.now(),
+    )
+    match.games.filter(confirmed=False).update(confirmed=True)
+    match.confirmation = Confirmation.CONFIRMED
+    match.awaiting = None
+    _bump(match)
+    return match
+
+
+@transaction.atomic
+def undo_last_game(*, actor: Actor, match_id: int, expected_version: int | None = None) -> Match:
+    """The person who entered the last game takes it back, until the opponent confirms."""
+    match = _lock(match_id)
+    director = _require_writer(actor, match)
+    _check_version(match, expected_version)
+    _require_open(match)
+    last = match.games.order_by("-number").first()
+    if last is None:
+        raise ConflictError("no_game_to_undo", "No game has been recorded yet.")
+    if not director:
+        if last.confirmed:
+            raise ConflictError(
+                "game_confirmed", "Your opponent confirmed this game: ask a director to correct it."
+            )
+        if last.entered_by_id != getattr(actor.player, "pk", None):
+            raise NotAllowed(
+                "undo_own_entry_only", "Only the player who entered the last game may undo it."
+            )
+    previous = _snapshot(match)
+    last.delete()
+    rows = list(match.games.order_by("number"))
+    state = match_state(match, rows)
+    _apply_state(match, state)
+    if not rows or all(g.confirmed for g in rows):
+        match.confirmation = Confirmation.CONFIRMED if rows else Confirmation.NONE
+        match.awaiting = None
+    _bump(match)
+    _announce(match, previous)
+    return match
+
+
+@transaction.atomic
+def correct_game(
+    *,
+    actor: Actor,
+    match_id: int,
+    number: int,
+    game: GameInput,
+    expected_version: int | None = None,
+) -> Match:
+    """A director replaces game ``number``; every later game is re-derived from it.
+
+    If the correction makes a later game impossible (the match would have ended
+    earlier, or a later game would become the Crawford game with a double in it),
+    the whole correction is refused with that rule; nothing is written.
+    """
+    match = _lock(match_id)
+    _require_director(actor, match)
+    _check_version(match, expected_version)
+    rows = list(match.games.order_by("number"))
+    if not 1 <= number <= len(rows):
+        raise RuleViolation(
+            "no_such_game", f"The match has no game {number} (it has {len(rows)}).", "number"
+        )
+    records = [_record_from_row(match, g) for g in rows]
+    records[number - 1] = _record_from_input(match, game)
+    state = replay_match(match_rules(match), records)
+    previous = _snapshot(match)
+    row = rows[number - 1]
+    record = records[number - 1]
+    row.winner = match.player_at(record.winner)
+    row.cube = record.cube
+    row.cube_owner = INDEX_TO_CUBE_OWNER[record.cube_owner]
+    row.ending = record.ending
+    row.level = record.level
+    row.points = state.games[number - 1].points
+    row.confirmed = True
+    row.save()
+    _rewrite_games(match, rows, state)
+    _apply_state(match, state)
+    _bump(match)
+    _announce(match, previous)
+    return match
+
+
+@transaction.atomic
+def remove_game(
+    *, actor: Actor, match_id: int, number: int, expected_version: int | None = None
+) -> Match:
+    """A director voids one game; later games are renumbered and re-derived."""
+    match = _lock(match_id)
+    _require_director(actor, match)
+    _check_version(match, expected_version)
+    rows = list(match.games.order_by("number"))
+    if not 1 <= number <= len(rows):
+        raise RuleViolation(
+            "no_such_game", f"The match has no game {number} (it has {len(rows)}).", "number"
+        )
+    remaining = rows[: number - 1] + rows[number:]
+    state = match_state(match, remaining)
+    previous = _snapshot(match)
+    rows[number - 1].delete()
+    # Renumber from the top down is unsafe with the unique constraint; shift via offsets.
+    for row in remaining[number - 1 :]:
+        row.number = row.number + 10000
+        row.save(update_fields=["number"])
+    _rewrite_games(match, remaining, state)
+    _apply_state(match, state)
+    _bump(match)
+    _announce(match, previous)
+    return match
+
+
+@transaction.atomic
+def correct_final_score(
+    *, actor: Actor, match_id: int, score: tuple[int, int], expected_version: int | None = None
+) -> Match:
+    """A director sets the final score of a match recorded without games."""
+    match = _lock(match_id)
+    _require_director(actor, match)
+    _check_version(match, expected_version)
+    if match.games.exists():
+        raise ConflictError(
+            "match_has_games", "This match has game records: correct the games instead."
+        )
+    winner = check_final_score(match_rules(match), tuple(score))
+    previous = _snapshot(match)
+    match.score1, match.score2 = score
+    match.winner = match.player_at(winner)
+    match.status = MatchStatus.FINISHED
+    match.final_score_only = True
+    match.finished_at = match.finished_at or timezone.now()
+    match.confirmation = Confirmation.CONFIRMED
+    match.awaiting = None
+    _bump(match)
+    _announce(match, previous)
+    return match
+
+
+@transaction.atomic
+def void_match(*, actor: Actor, match_id: int, expected_version: int | None = None) -> Match:
+    """A director voids the match: it keeps its games for the record but counts for nothing."""
+    match = _lock(match_id)
+    _require_director(actor, match)
+    _check_version(match, expected_version)
+    if match.status == MatchStatus.VOID:
+        raise ConflictError("already_void", "The match is already void.")
+    previous = _snapshot(match)
+    match.status = MatchStatus.VOID
+    match.winner = None
+    _bump(match)
+    _announce(match, previous)
+    return match
+
+
+@transaction.atomic
+def forfeit_match(
+    *, actor: Actor, match_id: int, winner_id: int, expected_version: int | None = None
+) -> Match:
+    """A director awards the match by forfeit; forfeits are never rated."""
+    match = _lock(match_id)
+    _require_director(actor, match)
+    _check_version(match, expected_version)
+    side = {match.player1_id: 0, match.player2_id: 1}.get(winner_id)
+    if side is None:
+        raise RuleViolation(
+            "winner_not_in_match", "The winner must be one of the two players.", "winner"
+        )
+    previous = _snapshot(match)
+    match.status = MatchStatus.FORFEIT
+    match.winner = match.player_at(side)
+    match.finished_at = timezone.now()
+    match.confirmation = Confirmation.CONFIRMED
+    match.awaiting = None
+    _bump(match)
+    _announce(match, previous)
+    return match

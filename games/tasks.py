@@ -1,0 +1,19 @@
+"""Celery tasks of the games app: thin wrappers that take ids and call services."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from .services import outbox
+
+
+@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
+def handle_event(event_id: int) -> str:
+    """Run the handlers of one outbox event; a no-op if it was already handled."""
+    return outbox.handle_event(event_id=event_id)
+
+
+@shared_task(acks_late=True)
+def sweep_events(older_than_seconds: int = 30) -> int:
+    """Enqueue again every event left unhandled (the broker was down at commit time)."""
+    return outbox.sweep_events(older_than_seconds=older_than_seconds)
