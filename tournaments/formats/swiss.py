@@ -24,7 +24,8 @@ penalty is one integer whose tiers never trade against each other, highest first
 
 Big events: a complete graph on 1,024 players has ~520k edges, too many for the
 blossom in pure Python. The matching is solved on a sparse graph (each player's
-neighbours in ranking order, its slide partners, and every player for the bye) and
+neighbours in ranking order, its slide partners, and the best few candidates for the
+bye) and
 widened, up to the full graph, whenever the sparse answer is not a perfect matching,
 holds a rematch, gives the bye to the wrong player, or has a larger score gap than the
 score groups force (:func:`min_score_gap`, a lower bound that is met whenever each odd
@@ -308,7 +309,9 @@ def _matching_graph(penalty: _Penalty, width: int, with_bye: bool) -> nx.Graph:
                 if group_start <= j < group_start + penalty.group_size[i]:
                     add(i, j)
     if with_bye:
-        for i in range(n):
+        # the bye only to the best candidates (fewest byes, lowest ranked) until widened
+        candidates = sorted(range(n), key=penalty.bye)[: max(2, width) if width < n else n]
+        for i in candidates:
             graph.add_edge(i, _BYE, weight=ceiling - penalty.bye(i))
     return graph
 
