@@ -17,3 +17,11 @@ def handle_event(event_id: int) -> str:
 def sweep_events(older_than_seconds: int = 30) -> int:
     """Enqueue again every event left unhandled (the broker was down at commit time)."""
     return outbox.sweep_events(older_than_seconds=older_than_seconds)
+
+
+@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=3)
+def run_job(job_id: int) -> str:
+    """Run one long job (see ``games.jobs``); safe to deliver twice."""
+    from games import jobs
+
+    return jobs.run(job_id)

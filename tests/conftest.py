@@ -54,3 +54,16 @@ def client_for(api_client):
         return client
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager_unless_integration(request):
+    """Unit tests run tasks in-process; tests marked ``integration`` use a real worker."""
+    from config.celery import app
+
+    eager = request.node.get_closest_marker("integration") is None
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = eager
+    app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager = previous

@@ -1,6 +1,7 @@
 """Models of the games app, one module per subject."""
 
 from .clubs import Club, Membership, Player, RatingBoost
+from .jobs import Job, JobStatus
 from .matches import (
     Confirmation,
     Dispute,
@@ -19,6 +20,8 @@ __all__ = [
     "DomainEvent",
     "Game",
     "IdempotentRequest",
+    "Job",
+    "JobStatus",
     "Match",
     "MatchSource",
     "MatchStatus",

@@ -1,0 +1,68 @@
+"""``GET /api/v1/jobs/{id}/``: a long job's status and progress."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import IsAuthenticated
+
+from games import access
+from games.models import Job
+
+
+class JobSerializer(serializers.ModelSerializer):
+    percent = serializers.FloatField(read_only=True, allow_null=True)
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Job
+        fields = [
+            "id",
+            "kind",
+            "status",
+            "done",
+            "total",
+            "percent",
+            "message",
+            "params",
+            "result",
+            "error",
+            "attempts",
+            "club",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+
+class JobViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """A job is visible to whoever started it, the club's directors and site admins."""
+
+    serializer_class = JobSerializer
+    permission_classes = [IsAuthenticated]
+
+    def get_queryset(self) -> QuerySet[Job]:
+        return Job.objects.select_related("club")
+
+    def get_object(self) -> Job:
+        job = super().get_object()
+        user = self.request.user
+        allowed = (
+            access.is_site_admin(user)
+            or job.created_by_id == user.pk
+            or (job.club is not None and access.is_director(user, job.club))
+        )
+        if not allowed:
+            raise PermissionDenied("This job belongs to someone else.")
+        return job
+
+
+def job_accepted_response(job: Job):
+    """202 with the job resource and its Location, as long jobs answer."""
+    from rest_framework.response import Response
+
+    response = Response(JobSerializer(job).data, status=202)
+    response["Location"] = f"/api/v1/jobs/{job.pk}/"
+    return response

@@ -1,0 +1,52 @@
+"""Long jobs (imports, rating recomputations, pairings) and their progress."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class JobStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    SUCCEEDED = "succeeded", "Succeeded"
+    FAILED = "failed", "Failed"
+
+
+class Job(models.Model):
+    """A long-running piece of work that the API answers with 202 and pages poll.
+
+    ``dedupe_key`` makes asking twice for the same thing (pair round 4) give one job.
+    """
+
+    kind = models.CharField(max_length=60)
+    params = models.JSONField(default=dict)
+    status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    message = models.CharField(max_length=255, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    error = models.JSONField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    dedupe_key = models.CharField(max_length=120, null=True, blank=True, unique=True)
+    club = models.ForeignKey(
+        "games.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="jobs"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} ({self.status})"
+
+    @property
+    def percent(self) -> float | None:
+        if not self.total:
+            return 100.0 if self.status == JobStatus.SUCCEEDED else None
+        return round(100.0 * min(self.done, self.total) / self.total, 1)

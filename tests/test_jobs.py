@@ -1,0 +1,68 @@
+"""Long jobs: dedupe, progress, idempotent reruns, failures carried as domain errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import jobs
+from games.models import Job
+from games.rules.errors import RuleViolation
+
+pytestmark = pytest.mark.django_db
+
+calls: list[int] = []
+
+
+@jobs.job_handler("test.count")
+def _count(job, progress):
+    for i in range(job.params["n"]):
+        progress(i + 1, job.params["n"], f"step {i + 1}")
+    calls.append(job.pk)
+    return {"counted": job.params["n"]}
+
+
+@jobs.job_handler("test.refuse")
+def _refuse(job, progress):
+    raise RuleViolation("nope", "This job is refused.", field="n")
+
+
+def test_job_runs_on_commit_and_reports_progress(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        job, created = jobs.start_job(kind="test.count", params={"n": 3})
+    job.refresh_from_db()
+    assert created
+    assert (job.status, job.done, job.total, job.percent) == ("succeeded", 3, 3, 100.0)
+    assert job.result == {"counted": 3}
+
+
+def test_same_dedupe_key_gives_one_job(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        first, _ = jobs.start_job(kind="test.count", params={"n": 1}, dedupe_key="k")
+        second, created = jobs.start_job(kind="test.count", params={"n": 1}, dedupe_key="k")
+    assert first.pk == second.pk and not created
+    assert Job.objects.count() == 1
+
+
+def test_a_finished_job_delivered_again_does_nothing(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        job, _ = jobs.start_job(kind="test.count", params={"n": 2})
+    before = calls.count(job.pk)
+    assert jobs.run(job.pk) == "succeeded"
+    assert calls.count(job.pk) == before
+
+
+def test_domain_error_fails_the_job_with_its_code(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        job, _ = jobs.start_job(kind="test.refuse")
+    job.refresh_from_db()
+    assert job.status == "failed"
+    assert job.error == {"code": "nope", "detail": "This job is refused.", "field": "n"}
+
+
+def test_job_api_is_for_its_owner(client_for, make_user, django_capture_on_commit_callbacks):
+    owner, other = make_user(), make_user()
+    with django_capture_on_commit_callbacks(execute=True):
+        job, _ = jobs.start_job(kind="test.count", params={"n": 1}, created_by=owner)
+    assert client_for(owner).get(f"/api/v1/jobs/{job.pk}/").json()["status"] == "succeeded"
+    assert client_for(other).get(f"/api/v1/jobs/{job.pk}/").status_code == 403
+    assert client_for(None).get(f"/api/v1/jobs/{job.pk}/").status_code == 401
