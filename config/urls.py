@@ -15,6 +15,8 @@ api_v1 = [
     path("auth/token/revoke/", knox_views.LogoutView.as_view(), name="api-token-revoke"),
     path("auth/token/revoke-all/", knox_views.LogoutAllView.as_view(), name="api-token-revoke-all"),
     path("", include("games.api.urls", namespace="api")),
+    path("", include("tournaments.api_urls")),
+    path("chouette/", include("chouette.api_urls")),
 ]
 
 urlpatterns = [
@@ -25,5 +27,7 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("tournaments/", include("tournaments.urls")),
+    path("chouette/", include("chouette.urls")),
     path("", include("games.urls")),
 ]

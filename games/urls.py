@@ -2,10 +2,10 @@
 
 from django.urls import path
 
-from . import views
+from .pages import clubs
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("clubs/<slug:slug>/", views.club_detail, name="club-detail"),
-    path("players/<slug:slug>/", views.player_detail, name="player-detail"),
+    path("", clubs.home, name="home"),
+    path("clubs/<slug:slug>/", clubs.club_detail, name="club-detail"),
+    path("players/<slug:slug>/", clubs.player_detail, name="player-detail"),
 ]

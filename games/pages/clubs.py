@@ -6,7 +6,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from .models import Club, Player
+from games.models import Club, Player
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -1,0 +1,3 @@
+"""Routes of the chouette API under /api/v1/chouette/."""
+
+urlpatterns: list = []

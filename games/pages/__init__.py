@@ -1,0 +1,1 @@
+"""Server-rendered pages of the games app, one module per subject."""

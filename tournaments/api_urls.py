@@ -1,0 +1,3 @@
+"""Routes of the tournaments API under /api/v1/."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""Pages of the tournaments app."""
+
+urlpatterns: list = []
