@@ -67,3 +67,15 @@ def _celery_eager_unless_integration(request):
     app.conf.task_eager_propagates = True
     yield
     app.conf.task_always_eager = previous
+
+
+def pytest_collection_modifyitems(config, items):
+    """Skip ``postgres`` tests on SQLite: their point is real row locks and concurrency."""
+    from django.conf import settings
+
+    if "postgresql" in settings.DATABASES["default"]["ENGINE"]:
+        return
+    skip = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL)")
+    for item in items:
+        if item.get_closest_marker("postgres"):
+            item.add_marker(skip)
