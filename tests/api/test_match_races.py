@@ -1,0 +1,91 @@
+"""Real concurrency on PostgreSQL: two clients entering the same game at once.
+
+Threads with their own connections post at the same moment (a barrier releases
+them); the row lock serialises them, so exactly one game is recorded and the other
+client is told 409, never both recorded.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from games.models import Game, Match
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def _race(requests):
+    barrier = threading.Barrier(len(requests))
+    results: list = [None] * len(requests)
+
+    def run(index, send):
+        try:
+            barrier.wait()
+            results[index] = send()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, s)) for i, s in enumerate(requests)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def _client(user):
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_entries_of_the_same_game_record_one(attempt, alice_user, bob_user, match, alice, bob):
+    url = f"/api/v1/matches/{match.pk}/games/"
+    responses = _race(
+        [
+            lambda: _client(alice_user).post(url, {"winner": alice.pk, "number": 1}, format="json"),
+            lambda: _client(bob_user).post(url, {"winner": bob.pk, "number": 1}, format="json"),
+        ]
+    )
+    codes = sorted(r.status_code for r in responses)
+    assert codes == [201, 409], [r.json() for r in responses]
+    assert Game.objects.filter(match=match).count() == 1
+    assert Match.objects.get(pk=match.pk).version == 2
+
+
+def test_idempotent_twins_record_once(director, match, alice):
+    url = f"/api/v1/matches/{match.pk}/games/"
+    send = lambda: _client(director).post(  # noqa: E731
+        url, {"winner": alice.pk}, format="json", HTTP_IDEMPOTENCY_KEY="same-key"
+    )
+    responses = _race([send, send])
+    assert [r.status_code for r in responses] == [201, 201]
+    assert responses[0].json()["games"] == responses[1].json()["games"]
+    assert Game.objects.filter(match=match).count() == 1
+
+
+def test_entry_racing_a_correction_ends_in_a_serial_order(director, alice_user, match, alice, bob):
+    client = _client(director)
+    client.post(f"/api/v1/matches/{match.pk}/games/", {"winner": alice.pk}, format="json")
+    responses = _race(
+        [
+            lambda: _client(alice_user).post(
+                f"/api/v1/matches/{match.pk}/games/", {"winner": alice.pk}, format="json"
+            ),
+            lambda: _client(director).patch(
+                f"/api/v1/matches/{match.pk}/games/1/", {"winner": bob.pk}, format="json"
+            ),
+        ]
+    )
+    assert all(r.status_code in (200, 201) for r in responses)
+    games = list(Game.objects.filter(match=match).order_by("number"))
+    assert [g.winner_id for g in games] == [bob.pk, alice.pk]
+    assert [(g.score1_before, g.score2_before) for g in games] == [(0, 0), (0, 1)]
+    final = Match.objects.get(pk=match.pk)
+    assert (final.score1, final.score2) == (1, 1)
+    assert final.version == 4
