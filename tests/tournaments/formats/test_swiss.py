@@ -174,3 +174,19 @@ def test_a_small_field_forced_into_a_rematch_says_so():
     result = pair_swiss_round(players, neighbours=1)
     assert result.breakdown.rematches == 2
     assert result.widenings >= 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(swiss_fields(min_size=2, max_size=40))
+def test_rustworkx_and_networkx_find_equally_good_pairings(players):
+    """rustworkx solves the matching; networkx stays as an independent cross-check."""
+    fast = pair_swiss_round(players, full_graph=True)
+    reference = pair_swiss_round(players, full_graph=True, solver="networkx")
+    assert fast.penalty == reference.penalty
+
+
+def test_unknown_solver_is_refused():
+    players = [SwissPlayer(1, 0), SwissPlayer(2, 0)]
+    with pytest.raises(FormatError) as error:
+        pair_swiss_round(players, solver="scipy")
+    assert error.value.code == "unknown_solver"
