@@ -2,10 +2,14 @@
 
 from django.urls import path
 
-from .pages import clubs
+from .pages import clubs, matches
 
 urlpatterns = [
     path("", clubs.home, name="home"),
     path("clubs/<slug:slug>/", clubs.club_detail, name="club-detail"),
     path("players/<slug:slug>/", clubs.player_detail, name="player-detail"),
+    path("matches/<int:pk>/", matches.match_detail, name="match-detail"),
+    path("matches/<int:pk>/enter/", matches.match_entry, name="match-entry"),
+    path("matches/<int:pk>/card/", matches.match_card, name="match-card"),
+    path("score/<str:token>/", matches.score_link_entry, name="score-link"),
 ]

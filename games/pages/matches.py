@@ -1,0 +1,208 @@
+"""Match pages: the score sheet, and score entry from a phone (signed in or by a
+private score link). The forms call the same services as the API, so the rules
+refuse the same things with the same words."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from games import score_links
+from games.models import Confirmation, Game, Match, MatchStatus, Player
+from games.rules.errors import BoxcarsError
+from games.selectors import matches_queryset
+from games.services import matches as match_services
+from games.services.actors import (
+    Actor,
+    actor_for_score_link,
+    actor_for_user,
+    is_match_director,
+    participant_side,
+)
+
+CUBE_CHOICES = [(v, str(v)) for v in (1, 2, 4, 8, 16, 32, 64)]
+
+
+class GameForm(forms.Form):
+    """One game, as a player reports it at the table."""
+
+    number = forms.IntegerField(widget=forms.HiddenInput)
+    winner = forms.TypedChoiceField(coerce=int, widget=forms.RadioSelect, label="Who won?")
+    level = forms.ChoiceField(
+        choices=Game.Level.choices, initial="single", widget=forms.RadioSelect, label="Won by"
+    )
+    cube = forms.TypedChoiceField(
+        coerce=int, choices=CUBE_CHOICES, initial=1, widget=forms.RadioSelect, label="Cube"
+    )
+    cube_owner = forms.ChoiceField(
+        choices=Game.CubeOwner.choices, initial="centre", widget=forms.RadioSelect,
+        label="Cube owned by",
+    )
+    ending = forms.ChoiceField(
+        choices=Game.Ending.choices, initial="played", widget=forms.RadioSelect, label="Ended by"
+    )
+
+    def __init__(self, *args: object, match: Match, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        players = [(match.player1_id, match.player1.display_name),
+                   (match.player2_id, match.player2.display_name)]
+        self.fields["winner"].choices = players
+        self.fields["cube_owner"].choices = [
+            ("centre", "Centre"),
+            ("player1", match.player1.display_name),
+            ("player2", match.player2.display_name),
+        ]
+
+
+class FinalScoreForm(forms.Form):
+    score1 = forms.IntegerField(min_value=0, label="Score")
+    score2 = forms.IntegerField(min_value=0, label="Score")
+
+
+class DisputeForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
+
+
+def _load(pk: int) -> Match:
+    match = matches_queryset().filter(pk=pk).first()
+    if match is None:
+        raise Http404("No such match.")
+    return match
+
+
+def _sheet_context(match: Match, actor: Actor) -> dict:
+    state = match_services.match_state(match, list(match.games.all()))
+    director = is_match_director(actor, match)
+    side = participant_side(actor, match)
+    return {
+        "match": match,
+        "games": list(match.games.all()),
+        "state": state,
+        "is_director": director,
+        "side": side,
+        "can_enter": (director or side is not None)
+        and match.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
+        and not match.final_score_only,
+        "can_confirm": match.confirmation == Confirmation.PENDING
+        and (director or (actor.player is not None and match.awaiting_id == actor.player.pk)),
+        "can_see_audit": director or side is not None,
+    }
+
+
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The score sheet: game by game, the Crawford game marked, the transcript if any."""
+    match = _load(pk)
+    actor = actor_for_user(request.user)
+    context = _sheet_context(match, actor)
+    if context["can_see_audit"]:
+        from games.audit import match_audit_trail
+
+        context["audit"] = match_audit_trail(match)
+    return render(request, "games/match_detail.html", context)
+
+
+def match_card(request: HttpRequest, pk: int) -> HttpResponse:
+    """A printable score card: the paper form a club uses at the table."""
+    match = _load(pk)
+    rows = list(match.games.all())
+    blanks = range(max(0, 15 - len(rows)))
+    return render(request, "games/match_card.html", {"match": match, "games": rows,
+                                                     "blanks": blanks})
+
+
+def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpResponse:
+    """Shared by the signed-in entry page and the score-link page."""
+    context = _sheet_context(match, actor)
+    if not (context["is_director"] or context["side"] is not None):
+        raise Http404("Only the players of this match and its directors enter its score.")
+    state = context["state"]
+    game_form = GameForm(match=match, initial={"number": state.next_game_number})
+    final_form = FinalScoreForm()
+    dispute_form = DisputeForm()
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "game":
+                game_form = GameForm(request.POST, match=match)
+                if game_form.is_valid():
+                    data = game_form.cleaned_data
+                    match_services.record_game(
+                        actor=actor,
+                        match_id=match.pk,
+                        number=data["number"],
+                        game=match_services.GameInput(
+                            winner_id=data["winner"],
+                            cube=data["cube"],
+                            cube_owner=data["cube_owner"],
+                            ending=data["ending"],
+                            level=data["level"],
+                        ),
+                    )
+                    messages.success(request, f"Game {data['number']} recorded.")
+                    return redirect(here)
+            elif action == "final":
+                final_form = FinalScoreForm(request.POST)
+                if final_form.is_valid():
+                    match_services.record_final_score(
+                        actor=actor,
+                        match_id=match.pk,
+                        score=(final_form.cleaned_data["score1"],
+                               final_form.cleaned_data["score2"]),
+                    )
+                    messages.success(request, "Final score recorded.")
+                    return redirect(here)
+            elif action == "confirm":
+                match_services.confirm_match(actor=actor, match_id=match.pk)
+                messages.success(request, "Confirmed. Thank you!")
+                return redirect(here)
+            elif action == "undo":
+                match_services.undo_last_game(actor=actor, match_id=match.pk)
+                messages.success(request, "Last game taken back.")
+                return redirect(here)
+            elif action == "dispute":
+                dispute_form = DisputeForm(request.POST)
+                if dispute_form.is_valid():
+                    match_services.dispute_match(
+                        actor=actor, match_id=match.pk, reason=dispute_form.cleaned_data["reason"]
+                    )
+                    messages.warning(request, "Disputed: the club's directors will rule.")
+                    return redirect(here)
+        except BoxcarsError as error:
+            context["rule_error"] = error
+        match = _load(match.pk)
+        context.update(_sheet_context(match, actor))
+    context.update(
+        {
+            "game_form": game_form,
+            "final_form": final_form,
+            "dispute_form": dispute_form,
+            "here": here,
+            "actor": actor,
+            "last_game": context["games"][-1] if context["games"] else None,
+        }
+    )
+    status = 400 if context.get("rule_error") else 200
+    return render(request, "games/match_entry.html", context, status=status)
+
+
+def match_entry(request: HttpRequest, pk: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    match = _load(pk)
+    return _entry(request, match, actor_for_user(request.user), request.path)
+
+
+def score_link_entry(request: HttpRequest, token: str) -> HttpResponse:
+    """A player without an account enters and confirms through a private link."""
+    parsed = score_links.read_token(token)
+    if parsed is None:
+        return render(request, "games/score_link_invalid.html", status=403)
+    match = _load(parsed[0])
+    if not score_links.link_is_live(match):
+        return render(request, "games/score_link_invalid.html", {"match": match, "expired": True},
+                      status=403)
+    player = get_object_or_404(Player, pk=parsed[1])
+    return _entry(request, match, actor_for_score_link(player), request.path)

@@ -1,0 +1,88 @@
+"""Match pages: the score sheet, phone entry (signed in and by score link), the card."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import score_links
+from games.models import Game, Match
+from games.services import matches as match_services
+from games.services.actors import actor_for_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _record(match, director, winner, **kwargs):
+    return match_services.record_game(
+        actor=actor_for_user(director),
+        match_id=match.pk,
+        game=match_services.GameInput(winner_id=winner.pk, **kwargs),
+    )
+
+
+def test_score_sheet_marks_the_crawford_game(client, director, make_match, alice, bob):
+    match = make_match(3)
+    _record(match, director, alice, cube=2, cube_owner="player2")  # 2-0: Crawford next
+    _record(match, director, bob)
+    response = client.get(f"/matches/{match.pk}/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'class="crawford"' in html
+    assert "Crawford</span>" in html
+    assert "Audit trail" not in html  # anonymous visitors do not see the audit
+
+
+def test_phone_entry_records_a_game_and_shows_rule_refusals(client, alice_user, match, alice):
+    client.force_login(alice_user)
+    page = client.get(f"/matches/{match.pk}/enter/")
+    assert page.status_code == 200
+    assert b"Record game 1" in page.content
+    refused = client.post(
+        f"/matches/{match.pk}/enter/",
+        {"action": "game", "number": 1, "winner": alice.pk, "level": "single", "cube": 2,
+         "cube_owner": "centre", "ending": "played"},
+    )
+    assert refused.status_code == 400
+    assert b"Not recorded." in refused.content
+    assert not Game.objects.exists()
+    ok = client.post(
+        f"/matches/{match.pk}/enter/",
+        {"action": "game", "number": 1, "winner": alice.pk, "level": "gammon", "cube": 1,
+         "cube_owner": "centre", "ending": "played"},
+    )
+    assert ok.status_code == 302
+    assert Match.objects.get(pk=match.pk).score1 == 2
+
+
+def test_opponent_confirms_through_the_score_link(client, alice_user, match, alice, bob):
+    client.force_login(alice_user)
+    client.post(f"/matches/{match.pk}/enter/", {"action": "final", "score1": 5, "score2": 2})
+    client.logout()
+    token = score_links.make_token(match, bob)
+    page = client.get(f"/score/{token}/")
+    assert b"is it right?" in page.content
+    assert client.post(f"/score/{token}/", {"action": "confirm"}).status_code == 302
+    assert Match.objects.get(pk=match.pk).confirmation == "confirmed"
+    expired = client.get(f"/score/{token}/")
+    assert expired.status_code == 403
+    assert b"expired" in expired.content
+
+
+def test_forged_link_is_refused(client):
+    assert client.get("/score/not-a-token/").status_code == 403
+
+
+def test_outsider_gets_no_entry_page(client, make_user, match):
+    client.force_login(make_user())
+    assert client.get(f"/matches/{match.pk}/enter/").status_code == 404
+
+
+def test_score_sheet_query_count_does_not_grow(client, director, make_match, alice, bob,
+                                               django_assert_max_num_queries):
+    match = make_match(0)  # an unlimited session never ends
+    for i in range(30):
+        _record(match, director, alice if i % 2 else bob)
+    with django_assert_max_num_queries(12):
+        assert client.get(f"/matches/{match.pk}/").status_code == 200
+    with django_assert_max_num_queries(12):
+        assert client.get(f"/matches/{match.pk}/card/").status_code == 200
