@@ -33,12 +33,13 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
     files = corpus_files()
     if quick:
         files = files[::10]
-    moves = errors = 0
+    moves = errors = warnings = 0
     started = time.perf_counter()
     for path in files:
         result = check_file(path)
         moves += result.moves_checked
         errors += len(result.errors)
+        warnings += len(result.warnings)
     seconds = time.perf_counter() - started
     return {
         "files": len(files),
@@ -46,4 +47,5 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
         "seconds": round(seconds, 3),
         "moves_per_second": round(moves / seconds) if seconds > 0 else 0,
         "errors": errors,
+        "warnings": warnings,
     }

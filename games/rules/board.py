@@ -247,21 +247,35 @@ def match_play(
     A segment ``(from, to)`` may span several dice (a merged move such as ``13/6`` for
     6-1, or ``22/13`` for 3-3), whose intermediate points must be open, as gnubg's
     ExpandMatMove does. Segments may be played in any order (entering first, for
-    instance). Returns the single-die steps and the resulting position (other side on
-    roll). Maximality (all dice used when possible, the higher die) is checked by
-    :func:`validate_play`.
+    instance). A segment that ends borne off may use several dice whose *last* step bears
+    off with a die larger than needed: ``41: 4/off`` is ``4/3 3/off`` (the 1, then the 4
+    from the 3 when no checker stands higher), which uses both dice, while reading it as
+    ``4/off`` with the 4 alone would leave the 1 unplayed. So realisations that use more
+    dice are preferred: the search first asks for every die, then allows one fewer, and
+    so on (the full play, by far the most common, costs a single search). Within the same
+    number of dice, paths that hit nothing in passing come first (a hit in passing would
+    have been written ``24/18*/14``). Returns the single-die steps and the resulting
+    position (other side on roll). Maximality (all dice used when possible, the higher
+    die) is checked by :func:`validate_play`.
     """
-    found = _match(position, dice, segments, avoid_passing_hits=True)
-    if found is None:
-        found = _match(position, dice, segments, avoid_passing_hits=False)
-    return found
+    rolled = len(dice_list(dice))
+    for unused in range(rolled + 1):
+        for avoid in (True, False):
+            found = _match(position, dice, segments, avoid_passing_hits=avoid, unused=unused)
+            if found is not None:
+                return found
+    return None
 
 
 def _match(
-    position: Position, dice: tuple[int, int], segments: Sequence[Step], *, avoid_passing_hits: bool
+    position: Position,
+    dice: tuple[int, int],
+    segments: Sequence[Step],
+    *,
+    avoid_passing_hits: bool,
+    unused: int,
 ) -> tuple[Play, Position] | None:
-    """:func:`match_play`; a merged move first tries paths that hit nothing in passing
-    (a hit in passing would have been written ``24/18*/14``)."""
+    """One realisation of ``segments`` that leaves exactly ``unused`` dice unplayed."""
     me, opp = list(position.me), list(position.opp)
     ds = dice_list(dice)
     steps: list[Step] = []
@@ -273,7 +287,9 @@ def _match(
         # advance any unfinished segment by one die; segments may interleave (both
         # checkers enter before either moves on, as in ``bar/21(2)`` for 2-2)
         if left == 0:
-            return True
+            return len(rest) == unused
+        if len(rest) <= unused:
+            return False
         seen: set[tuple[int, int, int]] = set()
         for i in range(n):
             c, t = cur[i], target[i]
@@ -303,6 +319,16 @@ def _match(
     if not pick(ds, n):
         return None
     return tuple(steps), Position(tuple(opp), tuple(me), 1 - position.player)
+
+
+def hit_points(position: Position, steps: Iterable[Step]) -> frozenset[int]:
+    """The points (mover's numbering) where ``steps`` hit a blot, to check ``*`` marks."""
+    me, opp = list(position.me), list(position.opp)
+    hits = set()
+    for frm, to in steps:
+        if _do(me, opp, frm, to):
+            hits.add(to)
+    return frozenset(hits)
 
 
 def validate_play(

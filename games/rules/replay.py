@@ -17,7 +17,12 @@ Rules checked, with their sources:
   the double; resigned (``????`` or ``Wins`` with the game still in play) -> the level
   read from the declared points n and the cube c the way gnubg does (n <= c single,
   n <= 2c gammon, else backgammon; FORMAT.md §1.6);
-* each score line equals the previous one plus the points won.
+* each score line equals the previous one plus the points won;
+* the ``*`` hit marks agree with the hits the moves really make: a mark where nothing
+  was hit is an error (``false_hit_mark``), and so is a hit left unmarked
+  (``unmarked_hit``) in a file that marks hits. Galaxy never writes ``*`` at all, so a
+  file without a single mark gets one ``hits_not_marked`` warning instead (over the
+  corpus, Studio and gnubg files agree with every hit, Galaxy files mark none).
 
 Documented quirks that are tolerated and reported as *warnings*, not errors
 (FORMAT.md §3): Galaxy's final ``Wins n … and the match`` capped at the points the winner
@@ -33,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .board import Position, match_play, maximality_violation, result_level
+from .board import Play, Position, hit_points, match_play, maximality_violation, result_level
 from .matfile import (
     BEAVER,
     DOUBLE,
@@ -42,6 +47,7 @@ from .matfile import (
     RESIGN,
     ROLL,
     TAKE,
+    Action,
     MatParseError,
     ParsedGame,
     ParsedMatch,
@@ -153,6 +159,10 @@ class _Replayer:
         self.match = match
         self.name = name
         self.result = ReplayResult(name, match.length, match.players, match.is_money, match=match)
+        self.marks_hits = any(
+            any(a.move.hits) for g in match.games for a in g.actions if a.move is not None
+        )
+        self.unmarked_hits = 0
 
     def issue(
         self, game: ParsedGame | None, move: int | None, code: str, msg: str, line: int
@@ -197,6 +207,16 @@ class _Replayer:
                 s = list(score)
                 s[summary.winner] += summary.points
                 expected = (s[0], s[1])
+        if self.unmarked_hits:
+            res.warnings.append(
+                ReplayIssue(
+                    self.name,
+                    None,
+                    None,
+                    "hits_not_marked",
+                    f"the file marks no hits with '*' ({self.unmarked_hits} hits)",
+                )
+            )
         res.final_score = expected
         if money:
             a, b = expected
@@ -259,6 +279,7 @@ class _Replayer:
                     pos = pos.flip()
                     continue
                 steps, after = found
+                self.check_hit_marks(game, k, a, pos, steps)
                 problem = maximality_violation(pos, a.dice, steps, after)
                 if problem is not None:
                     if not steps and k == len(game.actions) and game.declared_winner is not None:
@@ -349,6 +370,31 @@ class _Replayer:
         elif n_decl is not None and n_decl != points and ending != Ending.RESIGNED:
             self.check_points(game, n_decl, points, cube, winner, score, money, last)
         return GameSummary(game.number, score, winner, points, cube, level, ending, crawford)
+
+    def check_hit_marks(
+        self, game: ParsedGame, k: int, action: Action, pos: Position, steps: Play
+    ) -> None:
+        """Compare the written ``*`` marks with the blots the steps really hit."""
+        assert action.move is not None
+        move = action.move
+        written = {seg[1] for seg, mark in zip(move.segments, move.hits, strict=True) if mark}
+        real = hit_points(pos, steps)
+        for point in sorted(written - real):
+            self.issue(
+                game,
+                k,
+                "false_hit_mark",
+                f"{point}* marks a hit but no blot was there",
+                action.line,
+            )
+        missing = real - written
+        if missing and self.marks_hits:
+            for point in sorted(missing):
+                self.issue(
+                    game, k, "unmarked_hit", f"the move hits on {point} without '*'", action.line
+                )
+        elif missing:
+            self.unmarked_hits += len(missing)
 
     def check_points(
         self,

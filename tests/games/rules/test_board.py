@@ -19,6 +19,7 @@ from games.rules.board import (
     Position,
     apply_play,
     legal_plays,
+    match_play,
     max_dice_usable,
     result_level,
     validate_play,
@@ -160,6 +161,32 @@ def test_higher_die_may_move_inside_and_bear_off_from_highest() -> None:
     validate_play(p, (6, 1), [(4, 3), (3, 0)])  # or the 1 first, then the 6 from the 3
     with pytest.raises(RuleViolation):
         validate_play(p, (6, 1), [(2, 0), (4, 3)])  # the 6 cannot bear off from the 2
+
+
+def test_merged_bear_off_uses_both_dice_when_the_last_step_bears_off_higher() -> None:
+    """``41: 4/off`` with men on the 4 and the 2: 4/3 (the 1), then 3/off with the 4.
+
+    Bearing off from the 3 with a 4 is legal once no man stands higher (Hoyle); read as
+    the 4 alone, the 1 would be left unplayed although 2/1 could play it.
+    """
+    p = pos({4: 1, 2: 1}, far_opp())
+    steps, _after = match_play(p, (4, 1), [(4, OFF)])
+    assert steps == ((4, 3), (3, OFF))
+    after, _ = validate_play(p, (4, 1), [(4, OFF)])
+    assert after.opp[2] == 1 and after.opp[OFF] == 14
+    # ``31: 3/off`` with men on the 3 and the 2: 3/2, then 2/off with the 3
+    steps, _after = match_play(pos({3: 1, 2: 1}, far_opp()), (3, 1), [(3, OFF)])
+    assert steps == ((3, 2), (2, OFF))
+
+
+def test_merged_bear_off_cannot_pass_a_higher_man() -> None:
+    """With a man on the 6, 3/2 then 2/off with the 3 is illegal: ``3/off`` leaves the 1."""
+    p = pos({6: 1, 3: 1}, far_opp())
+    steps, _after = match_play(p, (3, 1), [(3, OFF)])
+    assert steps == ((3, OFF),)
+    with pytest.raises(RuleViolation) as exc:
+        validate_play(p, (3, 1), [(3, OFF)])
+    assert exc.value.code == "not_maximal"
 
 
 def test_result_levels() -> None:

@@ -19,15 +19,6 @@ from .shared_data import MAT, mat_files
 
 ALL = mat_files()
 
-# Genuine errors in the data: Backgammon Studio recorded a bear-off that leaves a die
-# unplayed although it could be played (e.g. 31: 3/off with checkers left on the 2 and
-# the 3); every later move of these games replays from the written position.
-KNOWN_DATA_ERRORS = {
-    ("Llabba_Llabba_-_FARHANG_13pt_Backgammon_Studio_2023_02_17_14_56_01.mat", 2, "not_maximal"),
-    ("Llabba_adidan_-_Llabba_7pt_Backgammon_Studio_2023_09_27_07_15_16.mat", 3, "not_maximal"),
-    ("Llabba_leochili75_-_Llabba_7pt_Backgammon_Studio_2023_05_07_18_12_00.mat", 4, "not_maximal"),
-}
-
 
 @cache
 def replayed(path: Path) -> ReplayResult:
@@ -50,8 +41,44 @@ def test_every_file_parses_and_replays_without_error() -> None:
         for issue in result.errors:
             found.add((path.name, issue.game, issue.code))
         assert result.games, path
-    assert found == KNOWN_DATA_ERRORS
+    # Every transcript is legal, including Studio's merged bear-offs such as
+    # ``41: 4/off`` (4/3 with the 1, then 3/off with the 4) that once looked non-maximal.
+    assert found == set()
     assert moves > 50_000
+
+
+STUDIO_MERGED_BEAR_OFFS = [
+    # (file, game, line, written): once flagged ``not_maximal``, legal with both dice
+    ("Llabba_Llabba_-_FARHANG_13pt_Backgammon_Studio_2023_02_17_14_56_01.mat", 2, 61, "41: 4/off"),
+    ("Llabba_adidan_-_Llabba_7pt_Backgammon_Studio_2023_09_27_07_15_16.mat", 3, 114, "31: 3/off"),
+    (
+        "Llabba_leochili75_-_Llabba_7pt_Backgammon_Studio_2023_05_07_18_12_00.mat",
+        4,
+        109,
+        "31: 2/off",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "game", "line", "written"), STUDIO_MERGED_BEAR_OFFS)
+def test_merged_bear_offs_of_the_corpus_use_both_dice(
+    name: str, game: int, line: int, written: str
+) -> None:
+    path = MAT / "bgstudio" / name
+    assert written in path.read_text().splitlines()[line - 1]
+    result = replayed(path)
+    assert not result.errors
+    assert result.games[game - 1].winner is not None
+
+
+def test_hit_marks_agree_with_real_hits_in_marking_dialects() -> None:
+    """Studio and gnubg files mark every hit; Galaxy marks none (one warning per file)."""
+    for path in mat_files("bgstudio")[::10] + mat_files("gnubg"):
+        result = replayed(path)
+        assert not [w for w in result.warnings if w.code == "hits_not_marked"], path
+    galaxy = replayed(mat_files("galaxy")[0])
+    assert "*" not in mat_files("galaxy")[0].read_text()
+    assert [w.code for w in galaxy.warnings].count("hits_not_marked") == 1
 
 
 def test_coin_games_are_single_money_games() -> None:
@@ -201,6 +228,24 @@ def test_score_mismatch_and_wrong_owner() -> None:
     assert "cube_owner" in codes  # bob doubled, alice took: only alice may redouble
     assert "score_mismatch" in codes  # bob won 2 (the cube before the double), not 0
     assert result.games[0].points == 2 and result.games[0].ending == "dropped"
+
+
+def test_false_and_missing_hit_marks() -> None:
+    # alice 31: 8/5 6/5; bob 62: 24/18 24/22 leaves blots on alice's 7 and 3
+    opening = "  1) 31: 8/5 6/5                 62: 24/18 24/22\n"
+    end = "      Wins 3 points\n"  # bob resigns a backgammon: alice takes the match
+
+    def codes(reply: str) -> tuple[list[str], list[str]]:
+        result = check_text(game_text(opening + f"  2) {reply}\n" + end), "h.mat")
+        return [e.code for e in result.errors], [w.code for w in result.warnings]
+
+    # 13/8* marks a hit on the 8, where no blot stood (8/7* is a real hit)
+    assert codes("51: 8/7* 13/8*") == (["false_hit_mark"], [])
+    # 8/3 hits bob's blot on alice's 3: unmarked in a file that marks hits is an error
+    assert codes("51: 8/7* 8/3") == (["unmarked_hit"], [])
+    # a file that marks no hit at all (the Galaxy dialect) only earns a warning
+    assert codes("51: 8/7 8/3") == ([], ["hits_not_marked"])
+    assert codes("51: 8/7* 8/3*") == ([], [])
 
 
 def test_money_beaver_is_fine() -> None:
