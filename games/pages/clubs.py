@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from games.models import Club, Player
+from games.selectors import head_to_head, matches_of_player
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -22,4 +23,15 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:
     player = get_object_or_404(Player.objects.prefetch_related("clubs"), slug=slug)
-    return render(request, "games/player_detail.html", {"player": player})
+    matches = list(
+        matches_of_player(player)
+        .select_related(None)
+        .select_related("club", "player1", "player2", "winner")
+        .prefetch_related(None)
+        .order_by("-created_at", "-id")[:50]
+    )
+    return render(
+        request,
+        "games/player_detail.html",
+        {"player": player, "matches": matches, "head_to_head": head_to_head(player)},
+    )

@@ -39,16 +39,30 @@ def test_phone_entry_records_a_game_and_shows_rule_refusals(client, alice_user, 
     assert b"Record game 1" in page.content
     refused = client.post(
         f"/matches/{match.pk}/enter/",
-        {"action": "game", "number": 1, "winner": alice.pk, "level": "single", "cube": 2,
-         "cube_owner": "centre", "ending": "played"},
+        {
+            "action": "game",
+            "number": 1,
+            "winner": alice.pk,
+            "level": "single",
+            "cube": 2,
+            "cube_owner": "centre",
+            "ending": "played",
+        },
     )
     assert refused.status_code == 400
     assert b"Not recorded." in refused.content
     assert not Game.objects.exists()
     ok = client.post(
         f"/matches/{match.pk}/enter/",
-        {"action": "game", "number": 1, "winner": alice.pk, "level": "gammon", "cube": 1,
-         "cube_owner": "centre", "ending": "played"},
+        {
+            "action": "game",
+            "number": 1,
+            "winner": alice.pk,
+            "level": "gammon",
+            "cube": 1,
+            "cube_owner": "centre",
+            "ending": "played",
+        },
     )
     assert ok.status_code == 302
     assert Match.objects.get(pk=match.pk).score1 == 2
@@ -77,8 +91,9 @@ def test_outsider_gets_no_entry_page(client, make_user, match):
     assert client.get(f"/matches/{match.pk}/enter/").status_code == 404
 
 
-def test_score_sheet_query_count_does_not_grow(client, director, make_match, alice, bob,
-                                               django_assert_max_num_queries):
+def test_score_sheet_query_count_does_not_grow(
+    client, director, make_match, alice, bob, django_assert_max_num_queries
+):
     match = make_match(0)  # an unlimited session never ends
     for i in range(30):
         _record(match, director, alice if i % 2 else bob)
@@ -86,3 +101,16 @@ def test_score_sheet_query_count_does_not_grow(client, director, make_match, ali
         assert client.get(f"/matches/{match.pk}/").status_code == 200
     with django_assert_max_num_queries(12):
         assert client.get(f"/matches/{match.pk}/card/").status_code == 200
+
+
+def test_player_page_lists_matches_and_head_to_head(
+    client, director, make_match, alice, bob, django_assert_max_num_queries
+):
+    for _ in range(3):
+        _record(make_match(1), director, alice)
+    _record(make_match(1), director, bob)
+    with django_assert_max_num_queries(10):
+        response = client.get(f"/players/{alice.slug}/")
+    html = response.content.decode()
+    assert html.count("Alice v Bob") == 4
+    assert "<td>4</td><td>3</td><td>1</td>" in html.replace("\n", "")
