@@ -12,6 +12,7 @@ from .matches import (
     MatchSource,
     MatchStatus,
 )
+from .ratings import Rating, RatingChange, RatingList, RatingListKind
 
 __all__ = [
     "Club",
@@ -27,5 +28,9 @@ __all__ = [
     "MatchStatus",
     "Membership",
     "Player",
+    "Rating",
     "RatingBoost",
+    "RatingChange",
+    "RatingList",
+    "RatingListKind",
 ]

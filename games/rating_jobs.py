@@ -1,0 +1,76 @@
+"""Rating follow-ups of match results: event handlers, long jobs and the nightly check.
+
+* ``match.finished`` (outbox, after commit, in the ``handle_event`` task): apply the
+  match to its club's list and the site list. The task is idempotent (see
+  ``games.services.ratings.apply_match``), so a retried delivery changes nothing.
+* ``match.result_changed``: a correction, void or undo of a result starts a
+  ``ratings.recompute_from`` job that replays the match's lists from it, in order,
+  with progress.
+* ``ratings.recompute`` (a director's request) and ``ratings.recompute_all`` (the
+  nightly beat task) recompute lists from scratch; the job result reports drift.
+
+Registered at startup by ``GamesConfig.ready``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+from django.utils import timezone
+
+from games import events, jobs
+from games.models import Club, Job
+from games.services import ratings as rating_services
+
+RECOMPUTE_FROM = "ratings.recompute_from"
+RECOMPUTE_LIST = "ratings.recompute"
+RECOMPUTE_ALL = "ratings.recompute_all"
+
+
+@events.on_event(events.MATCH_FINISHED)
+def apply_finished_match(payload: dict[str, Any]) -> None:
+    rating_services.apply_match(match_id=payload["match_id"])
+
+
+@events.on_event(events.MATCH_RESULT_CHANGED)
+def recompute_after_result_change(payload: dict[str, Any]) -> None:
+    jobs.start_job(
+        kind=RECOMPUTE_FROM,
+        params={"match_id": payload["match_id"]},
+        club=Club.objects.filter(pk=payload.get("club_id")).first(),
+    )
+
+
+@jobs.job_handler(RECOMPUTE_FROM)
+def _recompute_from(job: Job, progress: jobs.Progress) -> dict[str, Any]:
+    return {
+        "lists": rating_services.recompute_after_change(
+            match_id=job.params["match_id"], progress=progress
+        )
+    }
+
+
+@jobs.job_handler(RECOMPUTE_LIST)
+def _recompute_list(job: Job, progress: jobs.Progress) -> dict[str, Any]:
+    report = rating_services.recompute_list(rating_list_id=job.params["list"], progress=progress)
+    return report.as_dict()
+
+
+@jobs.job_handler(RECOMPUTE_ALL)
+def _recompute_all(job: Job, progress: jobs.Progress) -> dict[str, Any]:
+    reports = rating_services.recompute_all_lists(progress=progress)
+    return {
+        "lists": reports,
+        "drifted_lists": sum(1 for r in reports if r["drifted_players"]),
+        "max_drift": max((r["max_drift"] for r in reports), default=0.0),
+    }
+
+
+@shared_task(acks_late=True, name="games.rating_jobs.nightly_recompute")
+def nightly_recompute() -> int:
+    """Beat entry point: one ``ratings.recompute_all`` job per night (deduplicated)."""
+    job, _ = jobs.start_job(
+        kind=RECOMPUTE_ALL, dedupe_key=f"ratings-nightly-{timezone.now().date().isoformat()}"
+    )
+    return job.pk
