@@ -48,7 +48,7 @@ class Transfer:
     amount: Decimal
 
 
-def _stake_in_cents(stake: Decimal) -> int:
+def stake_in_cents(stake: Decimal) -> int:
     if isinstance(stake, bool) or not isinstance(stake, Decimal | int):
         raise RuleViolation(
             "invalid_stake", "The stake per point is a Decimal such as 1.00.", field="stake"
@@ -71,7 +71,7 @@ def _stake_in_cents(stake: Decimal) -> int:
 def money_totals(totals: Mapping[Player, int], stake: Decimal) -> dict[Player, Decimal]:
     """Each player's result in money: points x stake per point, exact to the cent."""
     check_zero_sum(totals.values(), field="totals")
-    cents = _stake_in_cents(stake)
+    cents = stake_in_cents(stake)
     return {p: (Decimal(points * cents) * CENT).quantize(CENT) for p, points in totals.items()}
 
 
@@ -171,7 +171,7 @@ def settle(
 ) -> list[Transfer]:
     """The fewest money transfers that square everyone at ``stake`` per point."""
     check_zero_sum(totals.values(), field="totals")
-    cents = _stake_in_cents(stake)
+    cents = stake_in_cents(stake)
     transfers = minimum_transfers(
         {p: points * cents for p, points in totals.items()}, exact_limit=exact_limit
     )
