@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -204,6 +205,10 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-unhandled-events": {"task": "games.tasks.sweep_events", "schedule": 60.0},
+    "recompute-rating-lists-nightly": {
+        "task": "games.rating_jobs.nightly_recompute",
+        "schedule": crontab(hour=3, minute=30),
+    },
 }
 
 LOGGING = {

@@ -631,3 +631,28 @@ def import_results(*, user: Any, club: Club, text: str) -> ImportReport:
         first_date=min(r.played_on for r in rows).isoformat(),
         last_date=max(r.played_on for r in rows).isoformat(),
     )
+
+
+def request_recompute(*, user: Any, club: Club) -> tuple[Any, bool]:
+    """A director asks for the club's list to be recomputed from scratch: a long job.
+    Asking again while one is queued or running returns that job."""
+    from games import jobs
+    from games.models import Job, JobStatus
+
+    if user is None or not access.is_director(user, club):
+        raise NotAllowed("directors_only", "Only the club's directors recompute its ratings.")
+    rating_list = club_list(club)
+    pending = (
+        Job.objects.filter(
+            kind="ratings.recompute",
+            params__list=rating_list.pk,
+            status__in=[JobStatus.QUEUED, JobStatus.RUNNING],
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if pending is not None:
+        return pending, False
+    return jobs.start_job(
+        kind="ratings.recompute", params={"list": rating_list.pk}, club=club, created_by=user
+    )

@@ -1,0 +1,291 @@
+"""Ratings API: a club's list, a player's history, a match preview, a director's
+recomputation (202 and a job) and the import of a club's past results.
+
+Views parse the request, call one selector or service, and render.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors_ratings as selectors
+from games.models import Club, Player, Rating, RatingChange, RatingList
+from games.models.ratings import SITE_INITIAL_RATING
+from games.rules.errors import RuleViolation
+from games.services import ratings as rating_services
+
+from .jobs import JobSerializer, job_accepted_response
+
+
+def _r(value: float) -> float:
+    return round(value, 2)
+
+
+class PlayerRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "display_name", "slug"]
+
+
+class RatingRowSerializer(serializers.ModelSerializer):
+    rank = serializers.SerializerMethodField()
+    player = PlayerRefSerializer()
+    rating = serializers.SerializerMethodField()
+    last_change = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Rating
+        fields = [
+            "rank",
+            "player",
+            "rating",
+            "experience",
+            "last_change",
+            "matches_played",
+            "last_played_at",
+        ]
+
+    def get_rank(self, rating: Rating) -> int:
+        return self.context["first_rank"] + self.context["rows"].index(rating)
+
+    def get_rating(self, rating: Rating) -> float:
+        return _r(rating.rating)
+
+    def get_last_change(self, rating: Rating) -> float:
+        return _r(rating.last_change)
+
+
+class RatingChangeSerializer(serializers.ModelSerializer):
+    opponent = PlayerRefSerializer()
+    rating_before = serializers.SerializerMethodField()
+    rating_after = serializers.SerializerMethodField()
+    change = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RatingChange
+        fields = [
+            "match",
+            "at",
+            "opponent",
+            "won",
+            "length",
+            "rating_before",
+            "rating_after",
+            "change",
+            "experience_before",
+            "experience_after",
+        ]
+
+    def get_rating_before(self, c: RatingChange) -> float:
+        return _r(c.rating_before)
+
+    def get_rating_after(self, c: RatingChange) -> float:
+        return _r(c.rating_after)
+
+    def get_change(self, c: RatingChange) -> float:
+        return _r(c.change)
+
+
+def _list_info(rating_list: RatingList | None, club: Club | None) -> dict[str, Any]:
+    return {
+        "club": club.slug if club else None,
+        "initial": club.rating_initial if club else SITE_INITIAL_RATING,
+        "boost": club.rating_boost if club else "fibs",
+        "recomputed_at": rating_list.recomputed_at if rating_list else None,
+    }
+
+
+def _club_param(request: Request) -> Club | None:
+    slug = request.query_params.get("club")
+    if not slug:
+        return None
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise RuleViolation("club_not_found", f"There is no club '{slug}'.", field="club")
+    return club
+
+
+class ClubRatingsView(APIView):
+    """``GET /api/v1/clubs/{slug}/ratings/``: the club's list, best first, paginated."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: RatingRowSerializer(many=True)})
+    def get(self, request: Request, slug: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        rating_list = selectors.find_list(club)
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(selectors.ranked_ratings(rating_list), request, self)
+        rows = list(page or [])
+        first_rank = (paginator.page.start_index() if rows else 1) if page is not None else 1
+        data = RatingRowSerializer(
+            rows, many=True, context={"rows": rows, "first_rank": first_rank}
+        ).data
+        response = paginator.get_paginated_response(data)
+        response.data["list"] = _list_info(rating_list, club)
+        return response
+
+
+class PlayerRatingsView(APIView):
+    """``GET /api/v1/players/{id}/ratings/?club=SLUG``: the player's rating history on
+    the club's list (the site list without ``club``)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("club", str, required=False)],
+        responses={200: RatingChangeSerializer(many=True)},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        player = get_object_or_404(Player, pk=pk)
+        club = _club_param(request)
+        rating_list = selectors.find_list(club)
+        history = list(selectors.player_history(rating_list, player))
+        current = history[-1] if history else None
+        initial = club.rating_initial if club else SITE_INITIAL_RATING
+        return Response(
+            {
+                "player": PlayerRefSerializer(player).data,
+                "list": _list_info(rating_list, club),
+                "rating": _r(current.rating_after if current else initial),
+                "experience": current.experience_after if current else 0,
+                "matches_played": len(history),
+                "history": RatingChangeSerializer(history, many=True).data,
+            }
+        )
+
+
+class PreviewQuerySerializer(serializers.Serializer):
+    club = serializers.SlugField(required=False)
+    player_a = serializers.IntegerField()
+    player_b = serializers.IntegerField()
+    length = serializers.IntegerField(min_value=1, max_value=99)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if data["player_a"] == data["player_b"]:
+            raise serializers.ValidationError({"player_b": "A match needs two different players."})
+        return data
+
+
+class RatingPreviewView(APIView):
+    """``GET /api/v1/ratings/preview/?club=&player_a=&player_b=&length=``: each
+    player's chance and what each outcome would do to both ratings."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=[PreviewQuerySerializer])
+    def get(self, request: Request) -> Response:
+        query = PreviewQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        data = query.validated_data
+        club = _club_param(request)
+        players = {
+            p.pk: p for p in Player.objects.filter(pk__in=[data["player_a"], data["player_b"]])
+        }
+        for field in ("player_a", "player_b"):
+            if data[field] not in players:
+                raise RuleViolation("player_not_found", f"There is no player {data[field]}.", field)
+        rating_list = selectors.find_list(club)
+        initial = float(club.rating_initial if club else SITE_INITIAL_RATING)
+        policy = club.rating_boost if club else "fibs"
+        a, b = players[data["player_a"]], players[data["player_b"]]
+        p = selectors.preview(
+            a=selectors.standing_of(rating_list, a, initial),
+            b=selectors.standing_of(rating_list, b, initial),
+            length=data["length"],
+            policy=policy,
+        )
+
+        def side(player: Player, standing: selectors.Standing, chance: float) -> dict:
+            return {
+                **PlayerRefSerializer(player).data,
+                "rating": _r(standing.rating),
+                "experience": standing.experience,
+                "win_probability": round(chance, 4),
+            }
+
+        def outcome(change: Any, winner: selectors.Standing, loser: selectors.Standing) -> dict:
+            return {
+                "winner_change": _r(change.winner_delta),
+                "loser_change": _r(change.loser_delta),
+                "winner_after": _r(winner.rating + change.winner_delta),
+                "loser_after": _r(loser.rating + change.loser_delta),
+            }
+
+        return Response(
+            {
+                "list": _list_info(rating_list, club),
+                "length": data["length"],
+                "player_a": side(a, p.a, p.p_a),
+                "player_b": side(b, p.b, p.p_b),
+                "if_a_wins": outcome(p.if_a_wins, p.a, p.b),
+                "if_b_wins": outcome(p.if_b_wins, p.b, p.a),
+            }
+        )
+
+
+class ClubRatingsRecomputeView(APIView):
+    """``POST /api/v1/clubs/{slug}/ratings/recompute/``: directors; 202 and the job."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=None, responses={202: JobSerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        club = get_object_or_404(Club, slug=slug)
+        job, _ = rating_services.request_recompute(user=request.user, club=club)
+        return job_accepted_response(job)
+
+
+class ClubResultsImportView(APIView):
+    """``POST /api/v1/clubs/{slug}/results/import/``: directors upload a club's past
+    results (``file``: CSV or a Markdown table; or ``text``). Every unreadable row is
+    reported with its line number and nothing of the file is written."""
+
+    permission_classes = [AllowAny]
+    parser_classes = [MultiPartParser, FormParser, JSONParser]
+
+    @extend_schema(
+        request=inline_serializer(
+            "ResultsImport",
+            {
+                "file": serializers.FileField(required=False),
+                "text": serializers.CharField(required=False),
+            },
+        ),
+        responses={
+            201: inline_serializer("ResultsImported", {"matches": serializers.IntegerField()})
+        },
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        club = get_object_or_404(Club, slug=slug)
+        upload = request.FILES.get("file")
+        if upload is not None:
+            try:
+                text = upload.read().decode("utf-8")
+            except UnicodeDecodeError:
+                raise RuleViolation(
+                    "file_not_utf8", "The file must be UTF-8 text (CSV or Markdown).", "file"
+                ) from None
+        else:
+            text = request.data.get("text") or ""
+        if not text.strip():
+            raise RuleViolation(
+                "file_required", "Upload a results file (CSV or a Markdown table).", "file"
+            )
+        report = rating_services.import_results(user=request.user, club=club, text=text)
+        return Response(report.as_dict(), status=status.HTTP_201_CREATED)
