@@ -8,10 +8,14 @@ from games.models import Game, Match, Player
 
 
 def matches_queryset() -> QuerySet[Match]:
-    """Matches with everything a list or detail shows, in a constant number of queries."""
-    return Match.objects.select_related(
-        "club", "player1", "player2", "winner", "awaiting"
-    ).prefetch_related(
+    """Matches with everything a list or the API detail shows, in a constant number of
+    queries (the API reads a match's games as plain values itself)."""
+    return Match.objects.select_related("club", "player1", "player2", "winner", "awaiting")
+
+
+def match_sheet_queryset() -> QuerySet[Match]:
+    """Matches with their games as models, for the score sheet pages."""
+    return matches_queryset().prefetch_related(
         Prefetch("games", queryset=Game.objects.select_related("winner").order_by("number"))
     )
 

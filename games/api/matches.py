@@ -13,7 +13,12 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
@@ -25,6 +30,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from games import score_links
 from games.models import Club, Game, Match, MatchStatus, Player
 from games.rules.errors import RuleViolation, StaleVersionError
+from games.rules.scoring import next_game_facts
 from games.selectors import matches_queryset
 from games.services import matches as match_services
 from games.services.actors import (
@@ -108,8 +114,32 @@ class MatchSummarySerializer(serializers.ModelSerializer):
         return [match.score1, match.score2]
 
 
+GAME_FIELDS = (
+    "number",
+    "score1_before",
+    "score2_before",
+    "winner_id",
+    "cube",
+    "cube_owner",
+    "ending",
+    "level",
+    "points",
+    "crawford",
+    "post_crawford",
+    "confirmed",
+    "entered_by_id",
+)
+
+
 class MatchDetailSerializer(MatchSummarySerializer):
-    games = GameSerializer(many=True)
+    """The match with its games and the Crawford facts a client needs to enter the next.
+
+    Games are read as plain values in one query (no model instances): this is the
+    body of every score-entry response, so its cost must stay flat as games grow.
+    The Crawford facts come from the per-game facts the services keep in step.
+    """
+
+    games = serializers.SerializerMethodField()
     crawford_game = serializers.SerializerMethodField()
     next_game = serializers.SerializerMethodField()
     next_game_is_crawford = serializers.SerializerMethodField()
@@ -125,26 +155,59 @@ class MatchDetailSerializer(MatchSummarySerializer):
             "post_crawford",
         ]
 
-    def _state(self, match: Match):
-        cache = self.context.setdefault("_states", {})
+    def _rows(self, match: Match) -> list[dict[str, Any]]:
+        cache = self.context.setdefault("_games", {})
         if match.pk not in cache:
-            cache[match.pk] = match_services.match_state(match, list(match.games.all()))
+            cache[match.pk] = list(
+                Game.objects.filter(match_id=match.pk).order_by("number").values(*GAME_FIELDS)
+            )
         return cache[match.pk]
 
+    def _open(self, match: Match) -> bool:
+        return match.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS) and not (
+            match.final_score_only
+        )
+
+    def _next_facts(self, match: Match) -> tuple[bool, bool]:
+        crawford_played = any(g["crawford"] for g in self._rows(match))
+        return next_game_facts(
+            match_services.match_rules(match), (match.score1, match.score2), crawford_played
+        )
+
+    @extend_schema_field(GameSerializer(many=True))
+    def get_games(self, match: Match) -> list[dict[str, Any]]:
+        return [
+            {
+                "number": g["number"],
+                "score_before": [g["score1_before"], g["score2_before"]],
+                "winner": g["winner_id"],
+                "cube": g["cube"],
+                "cube_owner": g["cube_owner"],
+                "ending": g["ending"],
+                "level": g["level"],
+                "points": g["points"],
+                "crawford": g["crawford"],
+                "post_crawford": g["post_crawford"],
+                "confirmed": g["confirmed"],
+                "entered_by": g["entered_by_id"],
+            }
+            for g in self._rows(match)
+        ]
+
     def get_crawford_game(self, match: Match) -> int | None:
-        return self._state(match).crawford_game
+        return next((g["number"] for g in self._rows(match) if g["crawford"]), None)
 
     def get_next_game(self, match: Match) -> int | None:
-        state = self._state(match)
-        return None if state.finished or match.final_score_only else state.next_game_number
+        return len(self._rows(match)) + 1 if self._open(match) else None
 
     def get_next_game_is_crawford(self, match: Match) -> bool:
-        state = self._state(match)
-        return bool(not state.finished and state.next_game_is_crawford)
+        return self._open(match) and self._next_facts(match)[0]
 
     def get_post_crawford(self, match: Match) -> bool:
-        state = self._state(match)
-        return bool(state.next_game_post_crawford or any(g.post_crawford for g in state.games))
+        rows = self._rows(match)
+        if any(g["post_crawford"] for g in rows):
+            return True
+        return self._open(match) and self._next_facts(match)[1]
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -277,7 +340,7 @@ class MatchViewSet(
         return actor_for_user(request.user)
 
     def _respond(self, match: Match, code: int = status.HTTP_200_OK) -> Response:
-        match = self.get_queryset().get(pk=match.pk)
+        """Render the match a service returned (its club and players are loaded)."""
         response = Response(MatchDetailSerializer(match).data, status=code)
         response["ETag"] = match.etag
         return response

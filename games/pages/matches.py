@@ -13,7 +13,7 @@ from django.urls import reverse
 from games import score_links
 from games.models import Confirmation, Game, Match, MatchStatus, Player
 from games.rules.errors import BoxcarsError
-from games.selectors import matches_queryset
+from games.selectors import match_sheet_queryset
 from games.services import matches as match_services
 from games.services.actors import (
     Actor,
@@ -38,7 +38,9 @@ class GameForm(forms.Form):
         coerce=int, choices=CUBE_CHOICES, initial=1, widget=forms.RadioSelect, label="Cube"
     )
     cube_owner = forms.ChoiceField(
-        choices=Game.CubeOwner.choices, initial="centre", widget=forms.RadioSelect,
+        choices=Game.CubeOwner.choices,
+        initial="centre",
+        widget=forms.RadioSelect,
         label="Cube owned by",
     )
     ending = forms.ChoiceField(
@@ -47,8 +49,10 @@ class GameForm(forms.Form):
 
     def __init__(self, *args: object, match: Match, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
-        players = [(match.player1_id, match.player1.display_name),
-                   (match.player2_id, match.player2.display_name)]
+        players = [
+            (match.player1_id, match.player1.display_name),
+            (match.player2_id, match.player2.display_name),
+        ]
         self.fields["winner"].choices = players
         self.fields["cube_owner"].choices = [
             ("centre", "Centre"),
@@ -67,7 +71,7 @@ class DisputeForm(forms.Form):
 
 
 def _load(pk: int) -> Match:
-    match = matches_queryset().filter(pk=pk).first()
+    match = match_sheet_queryset().filter(pk=pk).first()
     if match is None:
         raise Http404("No such match.")
     return match
@@ -109,8 +113,9 @@ def match_card(request: HttpRequest, pk: int) -> HttpResponse:
     match = _load(pk)
     rows = list(match.games.all())
     blanks = range(max(0, 15 - len(rows)))
-    return render(request, "games/match_card.html", {"match": match, "games": rows,
-                                                     "blanks": blanks})
+    return render(
+        request, "games/match_card.html", {"match": match, "games": rows, "blanks": blanks}
+    )
 
 
 def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpResponse:
@@ -149,8 +154,10 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
                     match_services.record_final_score(
                         actor=actor,
                         match_id=match.pk,
-                        score=(final_form.cleaned_data["score1"],
-                               final_form.cleaned_data["score2"]),
+                        score=(
+                            final_form.cleaned_data["score1"],
+                            final_form.cleaned_data["score2"],
+                        ),
                     )
                     messages.success(request, "Final score recorded.")
                     return redirect(here)
@@ -202,7 +209,8 @@ def score_link_entry(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "games/score_link_invalid.html", status=403)
     match = _load(parsed[0])
     if not score_links.link_is_live(match):
-        return render(request, "games/score_link_invalid.html", {"match": match, "expired": True},
-                      status=403)
+        return render(
+            request, "games/score_link_invalid.html", {"match": match, "expired": True}, status=403
+        )
     player = get_object_or_404(Player, pk=parsed[1])
     return _entry(request, match, actor_for_score_link(player), request.path)

@@ -205,6 +205,35 @@ def start_match(rules: MatchRules) -> MatchState:
     )
 
 
+def resume_match(
+    rules: MatchRules, *, score: Score, games_played: int, crawford_game: int | None
+) -> MatchState:
+    """The state after ``games_played`` games, from stored facts instead of a replay.
+
+    Recording one more game needs only the score, how many games were played and
+    whether the Crawford game was one of them, so a service that keeps those facts
+    need not load every earlier game. ``games`` of the result is empty: it holds only
+    what is recorded from here on.
+    """
+    score = _check_score(score)
+    winner = _winner_of(rules, score)
+    if winner is None:
+        is_crawford, is_post = next_game_facts(rules, score, crawford_game is not None)
+    else:
+        is_crawford, is_post = False, False
+    return MatchState(
+        rules=rules,
+        games=(),
+        score=score,
+        winner=winner,
+        finished=winner is not None,
+        crawford_game=crawford_game,
+        next_game_number=games_played + 1,
+        next_game_is_crawford=is_crawford,
+        next_game_post_crawford=is_post,
+    )
+
+
 def _level_points(level: Level, backgammon_value: int) -> int:
     return backgammon_value if level is Level.BACKGAMMON else LEVEL_MULTIPLIER[level]
 
@@ -393,7 +422,7 @@ def record_next_game(state: MatchState, record: GameRecord) -> MatchState:
     game in the match).
     """
     rules = state.rules
-    index = len(state.games)
+    index = state.next_game_number - 1
     prefix = f"games[{index}]"
     if state.finished:
         raise _bad(

@@ -26,6 +26,7 @@ from games.rules.scoring import (
     check_final_score,
     record_next_game,
     replay_match,
+    resume_match,
 )
 from games.rules.types import Ending, Level
 
@@ -86,6 +87,26 @@ def _record_from_input(match: Match, data: GameInput, field_prefix: str = "") ->
         ending=Ending(data.ending),
         level=Level(data.level),
         points=data.points,
+    )
+
+
+def stored_state(match: Match) -> MatchState:
+    """The state to record the next game from, read from stored facts in one query.
+
+    Each game row keeps its derived facts (the services re-derive them on every
+    correction), so the count of games and the Crawford game's number, with the
+    score on the match, are all the rules need: cost does not grow with the games.
+    """
+    from django.db.models import Count, Max, Q
+
+    facts = match.games.aggregate(
+        played=Count("id"), crawford=Max("number", filter=Q(crawford=True))
+    )
+    return resume_match(
+        match_rules(match),
+        score=(match.score1, match.score2),
+        games_played=facts["played"],
+        crawford_game=facts["crawford"],
     )
 
 
@@ -154,7 +175,14 @@ def _snapshot(match: Match) -> dict:
 
 
 def _result_changed(match: Match, previous: dict) -> bool:
-    return previous != _snapshot(match)
+    """A result is the status and the winner, and the score once the match is over;
+    the running score of a match in progress is not a result (nothing downstream of
+    it, a bracket or a rating, moves)."""
+    now = _snapshot(match)
+    if (previous["status"], previous["winner_id"]) != (now["status"], now["winner_id"]):
+        return True
+    final = (MatchStatus.FINISHED, MatchStatus.FORFEIT)
+    return now["status"] in final and previous["score"] != now["score"]
 
 
 def _announce(match: Match, previous: dict) -> None:
@@ -287,8 +315,7 @@ def record_game(
         raise ConflictError(
             "match_disputed", "The match is disputed: the club's directors must resolve it first."
         )
-    rows = list(match.games.order_by("number"))
-    state = match_state(match, rows)
+    state = stored_state(match)
     if number is not None and number != state.next_game_number:
         raise ConflictError(
             "game_already_recorded",
