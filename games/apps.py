@@ -7,4 +7,5 @@ class GamesConfig(AppConfig):
     verbose_name = "Games, matches and ratings"
 
     def ready(self) -> None:
-        from . import rating_jobs  # noqa: F401  (registers the rating event handlers and jobs)
+        # registers the rating event handlers and jobs, and the "matches.import" job
+        from . import rating_jobs, transcript_jobs  # noqa: F401

@@ -90,6 +90,7 @@ class GameSummary:
     level: Level | None
     ending: Ending | None
     crawford: bool
+    cube_owner: int | None = None  # who last accepted the cube (None: centred)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -369,7 +370,7 @@ class _Replayer:
             )
         elif n_decl is not None and n_decl != points and ending != Ending.RESIGNED:
             self.check_points(game, n_decl, points, cube, winner, score, money, last)
-        return GameSummary(game.number, score, winner, points, cube, level, ending, crawford)
+        return GameSummary(game.number, score, winner, points, cube, level, ending, crawford, owner)
 
     def check_hit_marks(
         self, game: ParsedGame, k: int, action: Action, pos: Position, steps: Play
