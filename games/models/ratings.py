@@ -86,10 +86,37 @@ class RatingChange(models.Model):
     exactly once per list a database fact rather than a hope.
     """
 
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="changes")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
-    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # No database-level foreign keys here: a full recomputation writes two rows per
+    # match (two million for a large list) and PostgreSQL would check and key-share
+    # lock four referenced rows for each at commit, which doubled its time. The rows
+    # are derived and rewritten under the list lock from rows read in the same
+    # transaction; deletions still cascade through the ORM. Single-column indexes are
+    # left out too: the composite indexes below serve every query, and each index is
+    # another write per row.
+    rating_list = models.ForeignKey(
+        RatingList,
+        on_delete=models.CASCADE,
+        related_name="changes",
+        db_constraint=False,
+        db_index=False,
+    )
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_constraint=False,
+        db_index=False,
+    )
+    match = models.ForeignKey(
+        Match,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_constraint=False,
+        db_index=False,
+    )
+    opponent = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
     won = models.BooleanField()
     length = models.PositiveSmallIntegerField()
     at = models.DateTimeField(help_text="When the match finished: the order of the list.")
