@@ -1,3 +1,10 @@
 """Routes of the tournaments API under /api/v1/."""
 
-urlpatterns: list = []
+from rest_framework.routers import DefaultRouter
+
+from .api.views import TournamentViewSet
+
+router = DefaultRouter()
+router.register("tournaments", TournamentViewSet, basename="tournament")
+
+urlpatterns = router.urls

@@ -1,0 +1,1 @@
+"""The tournaments REST API under /api/v1/tournaments/."""

@@ -1,0 +1,228 @@
+"""Serializers of the tournaments API: input parsers, and output built from selectors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.models import Club
+from tournaments.formats.elimination import FeedOrder
+from tournaments.formats.standings import TieBreak
+from tournaments.models import (
+    Entry,
+    Pairing,
+    SeedingMethod,
+    Tournament,
+    TournamentFormat,
+)
+from tournaments.selectors import BracketView, Standing
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    entry_count = serializers.IntegerField(read_only=True, default=None)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "slug",
+            "club",
+            "name",
+            "status",
+            "format",
+            "starts_on",
+            "ends_on",
+            "consolation_from",
+            "last_chance_from",
+            "grand_final_reset",
+            "feed_orders",
+            "seeding",
+            "random_seed",
+            "tie_breaks",
+            "swiss_rounds",
+            "max_losses",
+            "groups",
+            "playoff_qualifiers",
+            "match_lengths",
+            "crawford",
+            "rated",
+            "bye_is_win",
+            "entry_count",
+            "version",
+            "created_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+
+class ConfigSerializer(serializers.Serializer):
+    """Every option of an event; on PATCH only those given change."""
+
+    name = serializers.CharField(max_length=120)
+    starts_on = serializers.DateField(required=False, allow_null=True)
+    ends_on = serializers.DateField(required=False, allow_null=True)
+    format = serializers.ChoiceField(choices=TournamentFormat.choices)
+    consolation_from = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False
+    )
+    last_chance_from = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False
+    )
+    grand_final_reset = serializers.BooleanField(required=False)
+    feed_orders = serializers.ListField(
+        child=serializers.ChoiceField(choices=[o.value for o in FeedOrder]), required=False
+    )
+    seeding = serializers.ChoiceField(choices=SeedingMethod.choices, required=False)
+    random_seed = serializers.IntegerField(min_value=0, required=False)
+    tie_breaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=[t.value for t in TieBreak]), required=False
+    )
+    swiss_rounds = serializers.IntegerField(
+        min_value=1, max_value=50, required=False, allow_null=True
+    )
+    max_losses = serializers.IntegerField(
+        min_value=1, max_value=10, required=False, allow_null=True
+    )
+    groups = serializers.IntegerField(min_value=1, max_value=64, required=False)
+    playoff_qualifiers = serializers.IntegerField(min_value=0, max_value=16, required=False)
+    match_lengths = serializers.DictField(required=False)
+    crawford = serializers.BooleanField(required=False)
+    rated = serializers.BooleanField(required=False)
+    bye_is_win = serializers.BooleanField(required=False)
+
+
+class CreateSerializer(ConfigSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
+    slug = serializers.SlugField(max_length=80, required=False, allow_blank=True)
+
+
+class EntryInputSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="Player id.")
+
+
+class SeedInputSerializer(serializers.Serializer):
+    method = serializers.ChoiceField(choices=SeedingMethod.choices, required=False)
+    order = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Entry ids, seed 1 first (manual).",
+    )
+    random_seed = serializers.IntegerField(min_value=0, required=False)
+
+
+class NextRoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField(
+        min_value=1, required=False, help_text="The round you mean (idempotent)."
+    )
+
+
+class ForfeitInputSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(help_text="Entry id of the player who advances.")
+
+
+class SwapInputSerializer(serializers.Serializer):
+    entry_a = serializers.IntegerField()
+    entry_b = serializers.IntegerField()
+
+
+class RedrawSerializer(serializers.Serializer):
+    random_seed = serializers.IntegerField(min_value=0, required=False)
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    player = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entry
+        fields = ["id", "player", "seed", "status", "late", "registered_at", "withdrawn_at"]
+
+    def get_player(self, entry: Entry) -> dict[str, Any]:
+        return player_ref(entry)
+
+
+def player_ref(entry: Entry | None) -> dict[str, Any] | None:
+    if entry is None:
+        return None
+    p = entry.player
+    return {
+        "entry": entry.pk,
+        "id": p.pk,
+        "display_name": p.display_name,
+        "slug": p.slug,
+        "seed": entry.seed,
+        "status": entry.status,
+    }
+
+
+def pairing_data(p: Pairing) -> dict[str, Any]:
+    match = p.match
+    score = None
+    if match is not None:
+        forward = p.entry1 is not None and match.player1_id == p.entry1.player_id
+        score = [match.score1, match.score2] if forward else [match.score2, match.score1]
+    return {
+        "key": p.key,
+        "slot": p.slot,
+        "status": p.status,
+        "player1": player_ref(p.entry1),
+        "player2": player_ref(p.entry2),
+        "bye": p.status == "bye",
+        "winner": p.winner_id,
+        "forfeit": p.forfeit,
+        "stale": p.stale,
+        "stale_reason": p.stale_reason or None,
+        "match": match.pk if match else None,
+        "match_status": match.status if match else None,
+        "score": score,
+        "length": p.round.match_length,
+        "winner_to": p.winner_to or None,
+        "loser_to": p.loser_to or None,
+        "replaced_matches": p.replaced_matches,
+    }
+
+
+def bracket_data(view: BracketView, champion: int | None) -> dict[str, Any]:
+    stages = []
+    for stage in view.stages:
+        rounds = []
+        for round_ in view.rounds[stage.pk]:
+            rounds.append(
+                {
+                    "number": round_.number,
+                    "match_length": round_.match_length,
+                    "status": round_.status,
+                    "pairings": [pairing_data(p) for p in view.pairings.get(round_.pk, [])],
+                }
+            )
+        stages.append(
+            {"kind": stage.kind, "name": str(stage), "group": stage.group or None, "rounds": rounds}
+        )
+    return {
+        "tournament": view.tournament.slug,
+        "format": view.tournament.format,
+        "status": view.tournament.status,
+        "version": view.tournament.version,
+        "champion": champion,
+        "stages": stages,
+    }
+
+
+def standings_data(rows: list[Standing]) -> list[dict[str, Any]]:
+    return [
+        {
+            "rank": s.row.rank,
+            "player": player_ref(s.entry),
+            "played": s.row.played,
+            "wins": s.row.wins,
+            "losses": s.row.losses,
+            "byes": s.row.byes,
+            "forfeit_wins": s.row.forfeit_wins,
+            "forfeit_losses": s.row.forfeit_losses,
+            "withdrawn": s.entry.status == "withdrawn",
+            "note": "forfeit" if s.row.forfeit_losses or s.row.forfeit_wins else None,
+            "tie_breaks": {k.value: v for k, v in s.row.values.items()},
+        }
+        for s in rows
+    ]

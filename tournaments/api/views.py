@@ -1,0 +1,317 @@
+"""Tournament endpoints: thin views that parse, call one service or selector, render.
+
+Directors of the tournament's club manage it; everyone reads. Writes carry the
+tournament's ``version`` as ETag (``If-Match`` answers 412 when stale) and accept an
+``Idempotency-Key``; pairing a round, redrawing and large drop-map previews answer 202
+with a job resource.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.api.idempotency import idempotent
+from games.api.jobs import job_accepted_response
+from games.api.matches import _expected_version
+from games.jobs import start_job
+from games.services.actors import Actor, actor_for_user
+from tournaments import jobs, selectors
+from tournaments.models import Entry, Round, StageKind, Tournament
+from tournaments.services import draws, entries, events, results, rounds
+from tournaments.services.common import require_director
+
+from . import serializers as s
+
+
+class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Tournaments of the clubs: public reads; the club's directors manage."""
+
+    permission_classes = [AllowAny]  # each write resolves its actor and asks the service
+    lookup_field = "slug"
+    serializer_class = s.TournamentSerializer
+    filterset_fields = ["status", "format"]
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        queryset = Tournament.objects.select_related("club").annotate(entry_count=Count("entries"))
+        club = self.request.query_params.get("club")
+        return queryset.filter(club__slug=club) if club else queryset
+
+    def _actor(self, request: Request) -> Actor:
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        return actor_for_user(request.user)
+
+    def _tournament(self, slug: str) -> Tournament:
+        return get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+
+    def _respond(self, tournament: Tournament, code: int = status.HTTP_200_OK) -> Response:
+        fresh = self.get_queryset().get(pk=tournament.pk)
+        response = Response(s.TournamentSerializer(fresh).data, status=code)
+        response["ETag"] = fresh.etag
+        return response
+
+    # -- create and configure ----------------------------------------------------------
+
+    @extend_schema(request=s.CreateSerializer, responses={201: s.TournamentSerializer})
+    @idempotent
+    def create(self, request: Request) -> Response:
+        actor = self._actor(request)
+        data = s.CreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = events.create_tournament(actor=actor, **data.validated_data)
+        return self._respond(tournament, status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.ConfigSerializer, responses={200: s.TournamentSerializer})
+    def partial_update(self, request: Request, slug: str) -> Response:
+        actor = self._actor(request)
+        tournament = self._tournament(slug)
+        data = s.ConfigSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        updated = events.configure_tournament(
+            actor=actor,
+            tournament_id=tournament.pk,
+            expected_version=_expected_version(request),
+            **data.validated_data,
+        )
+        return self._respond(updated)
+
+    def retrieve(self, request: Request, slug: str) -> Response:
+        return self._respond(self.get_object())
+
+    @extend_schema(request=None, responses={200: s.TournamentSerializer})
+    @action(detail=True, methods=["post"], url_path="open-registration")
+    @idempotent
+    def open_registration(self, request: Request, slug: str) -> Response:
+        tournament = events.open_registration(
+            actor=self._actor(request),
+            tournament_id=self._tournament(slug).pk,
+            expected_version=_expected_version(request),
+        )
+        return self._respond(tournament)
+
+    # -- entries -------------------------------------------------------------------------
+
+    @extend_schema(request=s.EntryInputSerializer, responses={200: s.EntrySerializer(many=True)})
+    @action(detail=True, methods=["get", "post"])
+    def entries(self, request: Request, slug: str) -> Response:
+        tournament = self._tournament(slug)
+        if request.method == "POST":
+            return self._register_idempotent(request, tournament)
+        rows = Entry.objects.filter(tournament=tournament).select_related("player")
+        return Response(s.EntrySerializer(rows, many=True).data)
+
+    @idempotent
+    def _register_idempotent(self, request: Request, tournament: Tournament) -> Response:
+        return self._register(request, tournament)
+
+    def _register(self, request: Request, tournament: Tournament) -> Response:
+        actor = self._actor(request)
+        data = s.EntryInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = entries.register_entry(
+            actor=actor, tournament_id=tournament.pk, player_id=data.validated_data["player"]
+        )
+        entry = Entry.objects.select_related("player").get(pk=entry.pk)
+        return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: s.EntrySerializer})
+    @action(detail=True, methods=["post"], url_path=r"entries/(?P<entry_id>\d+)/withdraw")
+    @idempotent
+    def withdraw(self, request: Request, slug: str, entry_id: str) -> Response:
+        entry = entries.withdraw_entry(
+            actor=self._actor(request),
+            tournament_id=self._tournament(slug).pk,
+            entry_id=int(entry_id),
+        )
+        entry = Entry.objects.select_related("player").get(pk=entry.pk)
+        return Response(s.EntrySerializer(entry).data)
+
+    @extend_schema(request=s.SeedInputSerializer, responses={200: s.EntrySerializer(many=True)})
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def seed(self, request: Request, slug: str) -> Response:
+        actor = self._actor(request)
+        data = s.SeedInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seeded = entries.seed_entries(
+            actor=actor, tournament_id=self._tournament(slug).pk, **data.validated_data
+        )
+        rows = Entry.objects.filter(pk__in=[e.pk for e in seeded]).select_related("player")
+        return Response(s.EntrySerializer(sorted(rows, key=lambda e: e.seed), many=True).data)
+
+    # -- the event -----------------------------------------------------------------------
+
+    @extend_schema(request=None, responses={200: s.TournamentSerializer})
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def start(self, request: Request, slug: str) -> Response:
+        tournament = entries.start_tournament(
+            actor=self._actor(request),
+            tournament_id=self._tournament(slug).pk,
+            expected_version=_expected_version(request),
+        )
+        return self._respond(tournament)
+
+    @extend_schema(request=None, responses={200: s.TournamentSerializer})
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def finish(self, request: Request, slug: str) -> Response:
+        tournament = events.finish_tournament(
+            actor=self._actor(request),
+            tournament_id=self._tournament(slug).pk,
+            expected_version=_expected_version(request),
+        )
+        return self._respond(tournament)
+
+    @action(detail=True, methods=["get"])
+    def bracket(self, request: Request, slug: str) -> Response:
+        """Every stage, round and pairing with players, match id, score and status."""
+        view = selectors.bracket_view(self._tournament(slug))
+        return Response(s.bracket_data(view, selectors.bracket_champion(view)))
+
+    @action(detail=True, methods=["get"])
+    def standings(self, request: Request, slug: str) -> Response:
+        tournament = self._tournament(slug)
+        return Response(
+            {
+                "tournament": tournament.slug,
+                "tie_breaks": tournament.tie_breaks,
+                "standings": s.standings_data(selectors.standings(tournament)),
+            }
+        )
+
+    @extend_schema(request=s.NextRoundSerializer, responses={202: None})
+    @action(detail=True, methods=["post"], url_path="rounds/next")
+    def next_round(self, request: Request, slug: str) -> Response:
+        """Pair the next Swiss / round-robin round as a job (asking twice: one round)."""
+        actor = self._actor(request)
+        tournament = self._tournament(slug)
+        require_director(actor, tournament)
+        data = s.NextRoundSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        number = data.validated_data.get("round") or _next_round_number(tournament)
+        job, _ = start_job(
+            kind=jobs.PAIR_ROUND,
+            params={"tournament": tournament.pk, "round": number},
+            club=tournament.club,
+            created_by=request.user,
+            dedupe_key=f"pair:{tournament.pk}:{number}",
+        )
+        job.refresh_from_db()
+        return job_accepted_response(job)
+
+    @extend_schema(request=s.RedrawSerializer, responses={202: None})
+    @action(detail=True, methods=["post"])
+    def redraw(self, request: Request, slug: str) -> Response:
+        actor = self._actor(request)
+        tournament = self._tournament(slug)
+        require_director(actor, tournament)
+        data = s.RedrawSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        job, _ = start_job(
+            kind=jobs.REDRAW,
+            params={"tournament": tournament.pk, **data.validated_data},
+            club=tournament.club,
+            created_by=request.user,
+            dedupe_key=f"redraw:{tournament.pk}:{tournament.version}",
+        )
+        job.refresh_from_db()
+        return job_accepted_response(job)
+
+    @action(detail=True, methods=["get"], url_path="drop-map")
+    def drop_map(self, request: Request, slug: str) -> Response:
+        """Where every loser goes; large events answer 202 with a job."""
+        actor = self._actor(request)
+        tournament = self._tournament(slug)
+        require_director(actor, tournament)
+        params = drop_map_params(tournament)
+        if params["entries"] > draws.LARGE_EVENT:
+            job, _ = start_job(
+                kind=jobs.DROP_MAP,
+                params=params,
+                club=tournament.club,
+                created_by=request.user,
+                dedupe_key=None,
+            )
+            job.refresh_from_db()
+            return job_accepted_response(job)
+        return Response(draws.drop_map_preview_for(**params))
+
+    @extend_schema(request=s.SwapInputSerializer)
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def swap(self, request: Request, slug: str) -> Response:
+        actor = self._actor(request)
+        data = s.SwapInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        warnings = rounds.swap_entries(
+            actor=actor, tournament_id=self._tournament(slug).pk, **data.validated_data
+        )
+        return Response({"warnings": warnings})
+
+    @extend_schema(request=s.ForfeitInputSerializer)
+    @action(detail=True, methods=["post"], url_path=r"pairings/(?P<key>[\w-]+)/forfeit")
+    @idempotent
+    def forfeit(self, request: Request, slug: str, key: str) -> Response:
+        actor = self._actor(request)
+        data = s.ForfeitInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        results.forfeit_pairing(
+            actor=actor,
+            tournament_id=self._tournament(slug).pk,
+            key=key,
+            winner_entry_id=data.validated_data["winner"],
+        )
+        return self._pairing(slug, key)
+
+    @extend_schema(request=None)
+    @action(detail=True, methods=["post"], url_path=r"pairings/(?P<key>[\w-]+)/reissue")
+    @idempotent
+    def reissue(self, request: Request, slug: str, key: str) -> Response:
+        results.reissue_pairing(
+            actor=self._actor(request), tournament_id=self._tournament(slug).pk, key=key
+        )
+        return self._pairing(slug, key)
+
+    def _pairing(self, slug: str, key: str) -> Response:
+        tournament = self._tournament(slug)
+        pairing = get_object_or_404(selectors.pairings_queryset(tournament), key=key)
+        return Response(s.pairing_data(pairing))
+
+
+def _next_round_number(tournament: Tournament) -> int:
+    kinds = [StageKind.SWISS, StageKind.ROUND_ROBIN_GROUP]
+    last = (
+        Round.objects.filter(stage__tournament=tournament, stage__kind__in=kinds)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    return (last or 0) + 1
+
+
+def drop_map_params(tournament: Tournament) -> dict[str, Any]:
+    from tournaments.models import Entry as EntryModel
+
+    count = (
+        len(tournament.bracket_order)
+        or EntryModel.objects.filter(tournament=tournament, status="active").count()
+    )
+    return {
+        "format": tournament.format,
+        "entries": max(count, 2),
+        "consolation_from": tournament.consolation_from,
+        "last_chance_from": tournament.last_chance_from,
+        "grand_final_reset": tournament.grand_final_reset,
+        "feed_orders": tournament.feed_orders,
+    }

@@ -1,0 +1,76 @@
+"""Match lengths per stage and round (DESIGN.md section 3.6 "Match lengths").
+
+A schedule is ``{"default": 5, "rounds": {"main": {"1": 5, "-2": 7, "-1": 11}}}``: a
+round number counts from the stage's first round, a negative one from its last (−1 is
+the final, −2 the semi-finals), so one schedule fits any field size. Clubs play 5
+points early, 7 in the semi-finals and 11 in the final
+(``shared/data/tournaments/club_formats_and_results.md``: Bangkok's 5- and 7-point
+round robins, Portland's 5- and 3-point brackets).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import FormatError
+
+MAX_LENGTH = 99
+
+
+def check_schedule(schedule: Mapping[str, Any]) -> dict[str, Any]:
+    """The schedule, checked: positive lengths, integer round keys, known layout."""
+    unknown = set(schedule) - {"default", "rounds"}
+    if unknown:
+        raise FormatError(
+            "match_lengths_unknown_key",
+            f"Match lengths take 'default' and 'rounds', not {', '.join(sorted(unknown))}.",
+            "match_lengths",
+        )
+    default = schedule.get("default", 5)
+    _check_length(default, "match_lengths.default")
+    rounds = schedule.get("rounds", {})
+    if not isinstance(rounds, Mapping):
+        raise FormatError(
+            "match_lengths_rounds", "'rounds' maps stages to rounds.", "match_lengths"
+        )
+    for stage, per_round in rounds.items():
+        if not isinstance(per_round, Mapping):
+            raise FormatError(
+                "match_lengths_rounds", f"'{stage}' maps rounds to lengths.", "match_lengths"
+            )
+        for number, length in per_round.items():
+            try:
+                int(number)
+            except (TypeError, ValueError):
+                raise FormatError(
+                    "match_lengths_round",
+                    f"Round '{number}' of '{stage}' is not a number (use -1 for the final).",
+                    "match_lengths",
+                ) from None
+            _check_length(length, f"match_lengths.rounds.{stage}.{number}")
+    return {"default": default, "rounds": {s: dict(r) for s, r in rounds.items()}}
+
+
+def _check_length(length: object, field: str) -> None:
+    if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= MAX_LENGTH:
+        raise FormatError(
+            "match_length_invalid",
+            f"A tournament match is played to 1 to {MAX_LENGTH} points.",
+            field,
+        )
+
+
+def match_length(
+    schedule: Mapping[str, Any], stage: str, round_number: int, rounds_in_stage: int | None
+) -> int:
+    """The length of ``round_number`` of ``stage``: its own entry, else from the end, else
+    the default. ``rounds_in_stage`` is None for open-ended stages (Swiss)."""
+    per_round = schedule.get("rounds", {}).get(stage, {})
+    if str(round_number) in per_round:
+        return int(per_round[str(round_number)])
+    if rounds_in_stage is not None:
+        from_end = round_number - rounds_in_stage - 1
+        if str(from_end) in per_round:
+            return int(per_round[str(from_end)])
+    return int(schedule.get("default", 5))

@@ -1,0 +1,62 @@
+"""Long tournament jobs (games.jobs): pair the next round, redraw, drop-map preview.
+
+Each handler takes ids from ``job.params`` and calls one service; pairing is idempotent
+(the service returns an existing round), so a redelivered job changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from games.jobs import Progress, job_handler
+from games.models import Job
+from games.services.actors import actor_for_user
+
+PAIR_ROUND = "tournaments.pair_round"
+REDRAW = "tournaments.redraw"
+DROP_MAP = "tournaments.drop_map"
+
+
+def _actor(job: Job):
+    user = get_user_model().objects.filter(pk=job.created_by_id).first()
+    return actor_for_user(user)
+
+
+@job_handler(PAIR_ROUND)
+def pair_round(job: Job, progress: Progress) -> dict[str, Any]:
+    from tournaments.services.rounds import pair_next_round
+
+    outcome = pair_next_round(
+        actor=_actor(job),
+        tournament_id=job.params["tournament"],
+        round_number=job.params.get("round"),
+        progress=progress,
+    )
+    return asdict(outcome)
+
+
+@job_handler(REDRAW)
+def redraw(job: Job, progress: Progress) -> dict[str, Any]:
+    from tournaments.services.draws import redraw_bracket
+
+    progress(0, 1, "redrawing")
+    result = redraw_bracket(
+        actor=_actor(job),
+        tournament_id=job.params["tournament"],
+        random_seed=job.params.get("random_seed"),
+    )
+    progress(1, 1, "redrawn")
+    return result
+
+
+@job_handler(DROP_MAP)
+def drop_map(job: Job, progress: Progress) -> dict[str, Any]:
+    from tournaments.services.draws import drop_map_preview_for
+
+    progress(0, 1, "building the drop map")
+    result = drop_map_preview_for(**job.params)
+    progress(1, 1, "done")
+    return result

@@ -1,0 +1,106 @@
+"""Redrawing a bracket before play starts, and the drop-map preview."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from games.models import MatchStatus
+from games.rules.errors import ConflictError
+from games.services import matches as match_services
+from games.services.actors import Actor
+from tournaments.formats.drop_maps import drop_map_preview
+from tournaments.models import Pairing, SeedingMethod, Stage, TournamentStatus
+
+from .brackets import _cached_graph, draw_bracket
+from .common import bump, lock_tournament, require_director, require_status, system_actor
+from .entries import _apply_seeding
+
+LARGE_EVENT = 128
+"""Drop-map previews for more entries than this run as a job."""
+
+
+@transaction.atomic
+def redraw_bracket(
+    *, actor: Actor, tournament_id: int, random_seed: int | None = None
+) -> dict[str, Any]:
+    """Seed again (a new random draw, or new ratings) and draw the bracket afresh.
+
+    Only before any match has started; the unstarted matches are voided (kept on
+    record) and the bracket's rows rebuilt.
+    """
+    tournament = lock_tournament(tournament_id)
+    require_director(actor, tournament)
+    require_status(tournament, TournamentStatus.RUNNING, doing="redraw")
+    if not tournament.is_elimination:
+        raise ConflictError("not_a_bracket", "Only elimination brackets are redrawn.")
+    pairings = list(Pairing.objects.filter(tournament=tournament).select_related("match"))
+    started = [
+        p.key
+        for p in pairings
+        if p.match is not None
+        and (p.match.status != MatchStatus.SCHEDULED or p.match.score1 or p.match.score2)
+    ]
+    if started:
+        raise ConflictError(
+            "bracket_started", f"{len(started)} match(es) have started: too late to redraw."
+        )
+    system = system_actor(tournament)
+    matches = [p.match_id for p in pairings if p.match_id]
+    Pairing.objects.filter(tournament=tournament).delete()
+    for match_id in matches:
+        match_services.void_match(actor=system, match_id=match_id)
+    Stage.objects.filter(tournament=tournament).delete()
+    if random_seed is not None:
+        tournament.random_seed = random_seed
+    elif tournament.seeding == SeedingMethod.RANDOM:
+        tournament.random_seed += 1
+    tournament.save()
+    order = [e.pk for e in _apply_seeding(tournament)]
+    draw_bracket(tournament, order)
+    bump(tournament)
+    return {
+        "entries": len(order),
+        "voided_matches": len(matches),
+        "random_seed": tournament.random_seed,
+    }
+
+
+def drop_map_preview_for(
+    *,
+    format: str,
+    entries: int,
+    consolation_from: list[int] | None = None,
+    last_chance_from: list[int] | None = None,
+    grand_final_reset: bool = True,
+    feed_orders: list[str] | None = None,
+) -> dict[str, Any]:
+    """Where every loser goes and how many matches could be early rematches."""
+    graph = _cached_graph(
+        format,
+        entries,
+        tuple(consolation_from or ()),
+        tuple(last_chance_from or ()),
+        grand_final_reset,
+        tuple(feed_orders or ()),
+    )
+    preview = drop_map_preview(graph)
+    return {
+        "entries": entries,
+        "matches": len(graph.matches),
+        "possible_rematches": preview.possible_rematches,
+        "possible_rematch_matches": list(preview.possible_rematch_matches),
+        "drops": [
+            {
+                "match": d.match,
+                "stage": d.stage.value,
+                "round": d.round,
+                "to_match": d.to_match,
+                "to_stage": d.to_stage.value if d.to_stage else None,
+                "to_round": d.to_round,
+                "to_side": d.to_side,
+            }
+            for d in preview.drops
+        ],
+    }

@@ -1,0 +1,245 @@
+"""Creating, configuring, opening and finishing a tournament."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from games.models import Club
+from games.rules.errors import ConflictError, RuleViolation
+from games.services.actors import Actor
+from tournaments.formats.elimination import FeedOrder
+from tournaments.formats.schedule import check_schedule
+from tournaments.formats.standings import ROUND_ROBIN_TIE_BREAKS, SWISS_TIE_BREAKS, TieBreak
+from tournaments.models import (
+    PairingStatus,
+    SeedingMethod,
+    Tournament,
+    TournamentFormat,
+    TournamentStatus,
+)
+
+from .common import bump, check_version, lock_tournament, require_director, require_status
+
+CONFIG_FIELDS = (
+    "name",
+    "starts_on",
+    "ends_on",
+    "format",
+    "consolation_from",
+    "last_chance_from",
+    "grand_final_reset",
+    "feed_orders",
+    "seeding",
+    "random_seed",
+    "tie_breaks",
+    "swiss_rounds",
+    "max_losses",
+    "groups",
+    "playoff_qualifiers",
+    "match_lengths",
+    "crawford",
+    "rated",
+    "bye_is_win",
+)
+
+
+def default_tie_breaks(format: str) -> list[str]:
+    if format == TournamentFormat.ROUND_ROBIN:
+        return [t.value for t in ROUND_ROBIN_TIE_BREAKS]
+    if format == TournamentFormat.SWISS:
+        return [t.value for t in SWISS_TIE_BREAKS]
+    return [TieBreak.MATCH_WINS.value, TieBreak.POINTS_DIFFERENCE.value]
+
+
+def check_config(config: dict[str, Any]) -> dict[str, Any]:
+    """Validate a whole configuration before anything is written; returns it normalised."""
+    fmt = config.get("format")
+    if fmt not in TournamentFormat.values:
+        raise RuleViolation(
+            "format_unknown",
+            f"The format is one of {', '.join(TournamentFormat.values)}.",
+            "format",
+        )
+    if config.get("seeding", SeedingMethod.RATING) not in SeedingMethod.values:
+        raise RuleViolation(
+            "seeding_unknown", f"Seeding is one of {', '.join(SeedingMethod.values)}.", "seeding"
+        )
+    for field in ("consolation_from", "last_chance_from"):
+        rounds = config.get(field) or []
+        if rounds and fmt != TournamentFormat.SINGLE_ELIMINATION:
+            raise RuleViolation(
+                f"{field}_needs_single_elimination",
+                "Consolation and last chance brackets go with single elimination.",
+                field,
+            )
+        if any(not isinstance(r, int) or r < 1 for r in rounds):
+            raise RuleViolation("feeding_round_invalid", "Feeding rounds are 1, 2, ...", field)
+    if config.get("last_chance_from") and not config.get("consolation_from"):
+        raise RuleViolation(
+            "last_chance_without_consolation",
+            "A last chance is fed by the consolation: add a consolation first.",
+            "last_chance_from",
+        )
+    for order in config.get("feed_orders") or []:
+        if order not in [o.value for o in FeedOrder]:
+            raise RuleViolation(
+                "feed_order_unknown",
+                f"Feed orders are {', '.join([o.value for o in FeedOrder])}.",
+                "feed_orders",
+            )
+    tie_breaks = config.get("tie_breaks") or default_tie_breaks(fmt)
+    for tie_break in tie_breaks:
+        if tie_break not in [t.value for t in TieBreak]:
+            raise RuleViolation(
+                "tie_break_unknown",
+                f"Tie-breaks are {', '.join([t.value for t in TieBreak])}.",
+                "tie_breaks",
+            )
+    if len(set(tie_breaks)) != len(tie_breaks):
+        raise RuleViolation("duplicate_tie_break", "A tie-break is listed twice.", "tie_breaks")
+    config["tie_breaks"] = list(tie_breaks)
+    if (
+        fmt == TournamentFormat.SWISS
+        and not config.get("swiss_rounds")
+        and not config.get("max_losses")
+    ):
+        raise RuleViolation(
+            "swiss_needs_an_end",
+            "A Swiss needs a number of rounds or a number of losses that puts players out.",
+            "swiss_rounds",
+        )
+    if config.get("groups", 1) < 1:
+        raise RuleViolation("groups_invalid", "There is at least one group.", "groups")
+    if config.get("playoff_qualifiers") and fmt != TournamentFormat.ROUND_ROBIN:
+        raise RuleViolation(
+            "playoff_needs_round_robin",
+            "A playoff follows round-robin groups.",
+            "playoff_qualifiers",
+        )
+    starts, ends = config.get("starts_on"), config.get("ends_on")
+    if starts and ends and ends < starts:
+        raise RuleViolation("ends_before_start", "The event ends before it starts.", "ends_on")
+    config["match_lengths"] = check_schedule(config.get("match_lengths") or {})
+    return config
+
+
+def _unique_slug(name: str) -> str:
+    root = (slugify(name) or "event")[:70]
+    slug, counter = root, 2
+    while Tournament.objects.filter(slug=slug).exists():
+        slug = f"{root}-{counter}"
+        counter += 1
+    return slug
+
+
+@transaction.atomic
+def create_tournament(
+    *,
+    actor: Actor,
+    club: Club,
+    name: str,
+    format: str,
+    slug: str = "",
+    starts_on: date | None = None,
+    **options: Any,
+) -> Tournament:
+    """A new event in draft, configured in one go (everything checked first)."""
+    probe = Tournament(club=club)
+    require_director(actor, probe)
+    if not name.strip():
+        raise RuleViolation("name_blank", "The tournament needs a name.", "name")
+    if slug and Tournament.objects.filter(slug=slug).exists():
+        raise ConflictError("slug_taken", f"A tournament with the slug '{slug}' exists.", "slug")
+    unknown = set(options) - set(CONFIG_FIELDS)
+    if unknown:
+        raise RuleViolation(
+            "option_unknown", f"Unknown option {sorted(unknown)[0]}.", sorted(unknown)[0]
+        )
+    config = check_config({"format": format, "starts_on": starts_on, **options})
+    return Tournament.objects.create(
+        club=club,
+        name=name.strip(),
+        slug=slug or _unique_slug(name),
+        created_by=actor.user,
+        **config,
+    )
+
+
+@transaction.atomic
+def configure_tournament(
+    *, actor: Actor, tournament_id: int, expected_version: int | None = None, **changes: Any
+) -> Tournament:
+    """Change the configuration; the format and its options only before the start."""
+    tournament = lock_tournament(tournament_id)
+    require_director(actor, tournament)
+    check_version(tournament, expected_version)
+    unknown = set(changes) - set(CONFIG_FIELDS)
+    if unknown:
+        raise RuleViolation(
+            "option_unknown", f"Unknown option {sorted(unknown)[0]}.", sorted(unknown)[0]
+        )
+    cosmetic = {"name", "starts_on", "ends_on"}
+    if set(changes) - cosmetic:
+        require_status(
+            tournament,
+            TournamentStatus.DRAFT,
+            TournamentStatus.REGISTRATION,
+            doing="change the format once the event has started",
+        )
+    config = {field: getattr(tournament, field) for field in CONFIG_FIELDS}
+    if "format" in changes and "tie_breaks" not in changes:
+        config["tie_breaks"] = []
+    config.update(changes)
+    config = check_config(config)
+    for field in CONFIG_FIELDS:
+        setattr(tournament, field, config[field])
+    bump(tournament)
+    return tournament
+
+
+@transaction.atomic
+def open_registration(
+    *, actor: Actor, tournament_id: int, expected_version: int | None = None
+) -> Tournament:
+    tournament = lock_tournament(tournament_id)
+    require_director(actor, tournament)
+    check_version(tournament, expected_version)
+    require_status(tournament, TournamentStatus.DRAFT, doing="open registration")
+    tournament.status = TournamentStatus.REGISTRATION
+    bump(tournament)
+    return tournament
+
+
+@transaction.atomic
+def finish_tournament(
+    *, actor: Actor, tournament_id: int, expected_version: int | None = None
+) -> Tournament:
+    """Close the event once every pairing is decided (stale pairings must be settled)."""
+    tournament = lock_tournament(tournament_id)
+    require_director(actor, tournament)
+    check_version(tournament, expected_version)
+    require_status(tournament, TournamentStatus.RUNNING, doing="finish the event")
+    open_pairings = tournament.pairings.filter(
+        status__in=[PairingStatus.READY, PairingStatus.WAITING]
+    ).count()
+    stale = tournament.pairings.filter(stale=True).count()
+    if open_pairings or stale:
+        raise ConflictError(
+            "tournament_not_done",
+            f"{open_pairings} pairing(s) are still to be played and {stale} flagged for review.",
+        )
+    from .rounds import more_rounds_due
+
+    if more_rounds_due(tournament):
+        raise ConflictError(
+            "rounds_remaining", "More rounds are due: pair the next round or finish it first."
+        )
+    tournament.status = TournamentStatus.FINISHED
+    tournament.finished_at = timezone.now()
+    bump(tournament)
+    return tournament
