@@ -2,12 +2,14 @@
 
 from django.urls import path
 
-from .pages import clubs, matches
+from .pages import clubs, matches, ratings
 
 urlpatterns = [
     path("", clubs.home, name="home"),
     path("clubs/<slug:slug>/", clubs.club_detail, name="club-detail"),
     path("players/<slug:slug>/", clubs.player_detail, name="player-detail"),
+    path("clubs/<slug:slug>/ratings/", ratings.club_ratings, name="club-ratings"),
+    path("players/<slug:slug>/ratings/", ratings.player_ratings, name="player-ratings"),
     path("matches/<int:pk>/", matches.match_detail, name="match-detail"),
     path("matches/<int:pk>/enter/", matches.match_entry, name="match-entry"),
     path("matches/<int:pk>/card/", matches.match_card, name="match-card"),

@@ -1,0 +1,91 @@
+"""Rating pages: a club's list and a player's history drawn as an SVG chart per list.
+
+The chart is computed here (points scaled to the drawing box) and drawn by the
+template as an inline ``<svg>``: no JavaScript, readable in any browser and printable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from games import selectors_ratings as selectors
+from games.models import Club, Player, RatingChange
+
+CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 220, 36
+
+
+@dataclass(frozen=True)
+class Chart:
+    """An SVG line chart of one player's rating on one list, in drawing coordinates."""
+
+    points: str
+    dots: list[tuple[float, float, str]]
+    y_ticks: list[tuple[float, str]]
+    width: int = CHART_WIDTH
+    height: int = CHART_HEIGHT
+    left: int = CHART_PAD
+    bottom: int = CHART_HEIGHT - CHART_PAD
+
+
+def rating_chart(history: list[RatingChange]) -> Chart | None:
+    """The rating before the first match, then after each: a line with a dot per match."""
+    if not history:
+        return None
+    values = [history[0].rating_before] + [c.rating_after for c in history]
+    low, high = min(values), max(values)
+    if high - low < 10:
+        low, high = low - 5, high + 5
+    span_x = max(len(values) - 1, 1)
+    inner_w = CHART_WIDTH - 2 * CHART_PAD
+    inner_h = CHART_HEIGHT - 2 * CHART_PAD
+
+    def x(i: int) -> float:
+        return round(CHART_PAD + inner_w * i / span_x, 1)
+
+    def y(v: float) -> float:
+        return round(CHART_PAD + inner_h * (high - v) / (high - low), 1)
+
+    points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values))
+    dots = [
+        (
+            x(i + 1),
+            y(c.rating_after),
+            f"{c.at:%Y-%m-%d} {'beat' if c.won else 'lost to'} {c.opponent.display_name} "
+            f"({c.length} pt): {c.rating_after:.2f} ({c.change:+.2f})",
+        )
+        for i, c in enumerate(history)
+    ]
+    ticks = [(y(v), f"{v:.0f}") for v in (low, (low + high) / 2, high)]
+    return Chart(points=points, dots=dots, y_ticks=ticks)
+
+
+def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    rating_list = selectors.find_list(club)
+    page = Paginator(selectors.ranked_ratings(rating_list), 100).get_page(request.GET.get("page"))
+    rows = [(page.start_index() + i, r) for i, r in enumerate(page.object_list)]
+    return render(
+        request,
+        "games/ratings_club.html",
+        {"club": club, "rating_list": rating_list, "page": page, "rows": rows},
+    )
+
+
+def player_ratings(request: HttpRequest, slug: str) -> HttpResponse:
+    player = get_object_or_404(Player, slug=slug)
+    sections = []
+    for rating_list in selectors.lists_of_player(player):
+        history = list(selectors.player_history(rating_list, player))
+        sections.append(
+            {
+                "list": rating_list,
+                "history": history,
+                "current": history[-1] if history else None,
+                "chart": rating_chart(history),
+            }
+        )
+    return render(request, "games/ratings_player.html", {"player": player, "sections": sections})
