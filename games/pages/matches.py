@@ -162,8 +162,10 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
                     messages.success(request, "Final score recorded.")
                     return redirect(here)
             elif action == "confirm":
-                match_services.confirm_match(actor=actor, match_id=match.pk)
+                confirmed = match_services.confirm_match(actor=actor, match_id=match.pk)
                 messages.success(request, "Confirmed. Thank you!")
+                if not score_links.link_is_live(confirmed):
+                    return redirect("match-detail", pk=match.pk)  # the result is final
                 return redirect(here)
             elif action == "undo":
                 match_services.undo_last_game(actor=actor, match_id=match.pk)
