@@ -229,3 +229,103 @@ def test_the_next_round_waits_for_the_current_one(client_for, director, club, pl
     job = next_round(client, slug)
     assert job["status"] == "failed"
     assert job["error"]["code"] == "round_not_complete"
+
+
+# --- permissions, validation, query counts -----------------------------------------------
+
+
+def test_only_the_clubs_directors_manage_and_everyone_reads(
+    client_for, director, club, make_user, players
+):
+    stranger = client_for(make_user("stranger"))
+    body = {"club": club.slug, "name": "Open", "format": "swiss", "swiss_rounds": 3}
+    response = stranger.post(API, body, format="json")
+    assert response.status_code == 403 and response.data["code"] == "directors_only"
+    assert client_for(None).post(API, body, format="json").status_code == 401
+    slug = create_event(client_for(director), club, format="swiss", swiss_rounds=3)["slug"]
+    (player,) = players(1)
+    response = stranger.post(f"{API}{slug}/entries/", {"player": player.pk}, format="json")
+    assert response.status_code == 403
+    assert stranger.post(f"{API}{slug}/start/").status_code == 403
+    assert client_for(None).get(f"{API}{slug}/").status_code == 200
+    assert client_for(None).get(f"{API}{slug}/bracket/").status_code == 200
+    assert client_for(None).get(f"{API}{slug}/standings/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "code"),
+    [
+        ({"format": "ladder"}, "format", "invalid_choice"),
+        ({"format": "swiss"}, "swiss_rounds", "swiss_needs_an_end"),
+        (
+            {"format": "double_elimination", "consolation_from": [1]},
+            "consolation_from",
+            "consolation_from_needs_single_elimination",
+        ),
+        (
+            {"format": "single_elimination", "last_chance_from": [1]},
+            "last_chance_from",
+            "last_chance_without_consolation",
+        ),
+        (
+            {"format": "single_elimination", "match_lengths": {"default": 0}},
+            "match_lengths.default",
+            "match_length_invalid",
+        ),
+        (
+            {"format": "single_elimination", "match_lengths": {"rounds": {"main": {"final": 7}}}},
+            "match_lengths",
+            "match_lengths_round",
+        ),
+    ],
+)
+def test_bad_configuration_names_the_field_and_the_rule(
+    client_for, director, club, body, field, code
+):
+    response = client_for(director).post(
+        API, {"club": club.slug, "name": "X", **body}, format="json"
+    )
+    assert response.status_code == 400, response.data
+    assert response.data["field"] == field and response.data["code"] == code
+
+
+def test_configuration_is_locked_once_the_event_runs(client_for, director, club, players):
+    client = client_for(director)
+    event = create_event(client, club, format="single_elimination")
+    slug = event["slug"]
+    response = client.patch(
+        f"{API}{slug}/", {"consolation_from": [1]}, format="json", HTTP_IF_MATCH='"1"'
+    )
+    assert response.status_code == 200 and response.data["consolation_from"] == [1]
+    stale = client.patch(f"{API}{slug}/", {"name": "Renamed"}, format="json", HTTP_IF_MATCH='"1"')
+    assert stale.status_code == 412
+    register_all(client, slug, players(4))
+    client.post(f"{API}{slug}/start/")
+    response = client.patch(f"{API}{slug}/", {"format": "swiss"}, format="json")
+    assert response.status_code == 409 and response.data["code"] == "tournament_status"
+
+
+def test_drop_map_preview_counts_possible_rematches(client_for, director, club, players):
+    client = client_for(director)
+    slug = create_event(client, club, format="single_elimination", consolation_from=[1, 2])["slug"]
+    register_all(client, slug, players(16))
+    response = client.get(f"{API}{slug}/drop-map/")
+    assert response.status_code == 200
+    drops = {d["match"]: d for d in response.data["drops"]}
+    assert drops["main-r1-m1"]["to_stage"] == "consolation"
+    assert drops["main-r3-m1"]["to_match"] is None  # semi-final losers are out
+    assert response.data["possible_rematches"] >= 0
+
+
+@pytest.mark.parametrize("size", [8, 32])
+def test_bracket_and_standings_cost_a_fixed_number_of_queries(
+    client_for, director, club, players, size, django_assert_max_num_queries
+):
+    client = client_for(director)
+    slug = create_event(client, club, format="single_elimination", consolation_from=[1])["slug"]
+    register_all(client, slug, players(size))
+    client.post(f"{API}{slug}/start/")
+    with django_assert_max_num_queries(8):
+        assert client.get(f"{API}{slug}/bracket/").status_code == 200
+    with django_assert_max_num_queries(6):
+        assert client.get(f"{API}{slug}/standings/").status_code == 200
