@@ -2,9 +2,11 @@
 
 Each function is one transaction. It locks the session row (``select_for_update``), so
 two games posted at once are numbered one after the other; checks the caller's
-``expected_version`` (``If-Match``); validates the whole session with the pure rules
-(``chouette.rules.replay_session``) before writing anything; writes; stores what the
-replay derived (lineups, payouts) on every game; and bumps the version.
+``expected_version`` (``If-Match``); validates with the pure rules before writing
+anything; writes; stores what the rules derived (lineups, payouts) on every game; and
+bumps the version. Recording the next game scores it against the stored lineup (one
+game's work, whatever the session's length); joins, leaves, corrections and undo
+validate by replaying the whole session (``chouette.rules.replay_session``).
 
 A correction or an undo never patches the ledger: it replays the session from its
 records and stores the result, so the ledger and the rotation after the corrected
@@ -45,7 +47,16 @@ from .records import (
     rules_values,
     session_rules,
 )
-from .rules import GameScore, Join, Leave, Lineup, SessionReplay, next_game, replay_session
+from .rules import (
+    GameScore,
+    Join,
+    Leave,
+    Ledger,
+    Lineup,
+    SessionReplay,
+    next_game,
+    replay_session,
+)
 from .rules import order_from_rolls as rules_order_from_rolls
 from .rules.settlement import stake_in_cents
 
@@ -365,9 +376,9 @@ def record_game(
     _require_writer(actor, session)
     _check_version(session, expected_version)
     _require_open(session)
-    rows = _event_rows(session)
-    replay = _replay(session, rows)
-    next_number = len(replay.games) + 1
+    # The stored lineup was derived by the replay of the last write, so the next game
+    # is scored against it directly: a write costs the same at game 5 and game 500.
+    next_number = session.games.count() + 1
     if number is not None and number != next_number:
         raise ConflictError(
             "game_already_recorded",
@@ -377,11 +388,13 @@ def record_game(
         )
     _check_players_known(game)
     record = record_from_input(game)
-    score, after = next_game(session_rules(session), replay.lineup, record)
-    replay.ledger.record(score.payouts)  # refuses a game that does not sum to zero
+    lineup = Lineup.from_order(session.lineup)
+    score, after = next_game(session_rules(session), lineup, record)
+    Ledger().record(score.payouts)  # refuses a game that does not sum to zero
+    last = session.events.order_by("-sequence").values_list("sequence", flat=True).first()
     event = SessionEvent.objects.create(
         session=session,
-        sequence=_next_sequence(rows),
+        sequence=(last or 0) + 1,
         kind=SessionEvent.Kind.GAME,
         recorded_by=actor.user,
     )
@@ -390,7 +403,7 @@ def record_game(
         event=event,
         game=game,
         number=next_number,
-        lineup=replay.lineup,
+        lineup=lineup,
         score=score,
         actor=actor,
     )
