@@ -17,6 +17,7 @@ SCENARIOS: dict[str, str] = {
     "http-ceiling": "bench.http_ceiling",
     "score-entry": "bench.score_entry",
     "transcripts": "bench.transcripts",
+    "transcript-import": "bench.transcript_import",
     "ratings": "bench.ratings",
     "pairing": "bench.pairing",
     "bracket-pages": "bench.bracket_pages",

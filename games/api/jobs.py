@@ -10,9 +10,12 @@ from rest_framework.permissions import IsAuthenticated
 from games import access
 from games.models import Job
 
+HIDDEN_PARAMS = {"files", "content", "payload"}
+
 
 class JobSerializer(serializers.ModelSerializer):
     percent = serializers.FloatField(read_only=True, allow_null=True)
+    params = serializers.SerializerMethodField()
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
 
     class Meta:
@@ -35,6 +38,10 @@ class JobSerializer(serializers.ModelSerializer):
             "finished_at",
         ]
         read_only_fields = fields
+
+    def get_params(self, job: Job) -> dict:
+        """The job's parameters, without bulky payloads (uploaded files stay private)."""
+        return {k: v for k, v in (job.params or {}).items() if k not in HIDDEN_PARAMS}
 
 
 class JobViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
