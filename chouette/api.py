@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
@@ -42,6 +43,7 @@ from .models import (
 from .records import GameInput, MemberInput
 from .selectors import Sheet, game_payouts, session_sheet, sessions_queryset
 
+ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
 WRITE_PARAMS = [
     OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
     OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
@@ -110,7 +112,7 @@ class SessionCreateSerializer(serializers.Serializer):
     rolls = RollsField(required=False)
 
 
-class MemberInputSerializer(serializers.Serializer):
+class ChouetteMemberInputSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     cube = serializers.IntegerField(required=False, allow_null=True)
     action = serializers.ChoiceField(choices=MemberAction.choices, default=MemberAction.PLAYED)
@@ -121,7 +123,7 @@ class MemberInputSerializer(serializers.Serializer):
     cube_turned = serializers.BooleanField(required=False, allow_null=True)
 
 
-class GameInputSerializer(serializers.Serializer):
+class ChouetteGameInputSerializer(serializers.Serializer):
     winner = serializers.ChoiceField(choices=Side.choices, required=False, allow_null=True)
     level = serializers.ChoiceField(choices=Level.choices, default=Level.SINGLE)
     ending = serializers.ChoiceField(choices=Ending.choices, required=False, allow_null=True)
@@ -129,7 +131,7 @@ class GameInputSerializer(serializers.Serializer):
     partner = serializers.IntegerField(required=False, allow_null=True)
     box = serializers.IntegerField(required=False, allow_null=True)
     captain = serializers.IntegerField(required=False, allow_null=True)
-    members = MemberInputSerializer(many=True, allow_empty=False)
+    members = ChouetteMemberInputSerializer(many=True, allow_empty=False)
     number = serializers.IntegerField(
         min_value=1,
         required=False,
@@ -382,10 +384,12 @@ class SessionViewSet(viewsets.ViewSet):
         return _with_etag(Response(session_data(sheet), status=code), sheet.session)
 
     @extend_schema(
+        operation_id="chouette_sessions_list",
+        responses=OpenApiTypes.OBJECT,
         parameters=[
             OpenApiParameter("club", str, OpenApiParameter.QUERY, required=False),
             OpenApiParameter("status", str, OpenApiParameter.QUERY, required=False),
-        ]
+        ],
     )
     def list(self, request: Request) -> Response:
         sessions = sessions_queryset().order_by("-played_on", "-id")
@@ -409,7 +413,9 @@ class SessionViewSet(viewsets.ViewSet):
             ]
         )
 
-    @extend_schema(request=SessionCreateSerializer, parameters=WRITE_PARAMS[1:])
+    @extend_schema(
+        request=SessionCreateSerializer, responses=OpenApiTypes.OBJECT, parameters=WRITE_PARAMS[1:]
+    )
     @idempotent
     def create(self, request: Request) -> Response:
         actor = _actor(request)
@@ -434,11 +440,16 @@ class SessionViewSet(viewsets.ViewSet):
         response["Location"] = f"/api/v1/chouette/sessions/{session.pk}/"
         return response
 
+    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[ID_PARAM])
     def retrieve(self, request: Request, pk: str) -> Response:
         get_object_or_404(Session, pk=pk)
         return self._sheet_response(int(pk))
 
-    @extend_schema(request=GameInputSerializer, parameters=WRITE_PARAMS)
+    @extend_schema(
+        request=ChouetteGameInputSerializer,
+        responses=OpenApiTypes.OBJECT,
+        parameters=[ID_PARAM, *WRITE_PARAMS],
+    )
     @action(detail=True, methods=["get", "post"])
     @idempotent
     def games(self, request: Request, pk: str) -> Response:
@@ -449,7 +460,7 @@ class SessionViewSet(viewsets.ViewSet):
             return _with_etag(Response([game_data(g, sheet) for g in sheet.games]), sheet.session)
         actor = _actor(request)
         get_object_or_404(Session, pk=pk)
-        data = GameInputSerializer(data=request.data)
+        data = ChouetteGameInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         result = services.record_game(
             actor=actor,
@@ -460,12 +471,14 @@ class SessionViewSet(viewsets.ViewSet):
         )
         return _game_response(result, status.HTTP_201_CREATED)
 
+    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[ID_PARAM])
     @action(detail=True, methods=["get"])
     def ledger(self, request: Request, pk: str) -> Response:
         get_object_or_404(Session, pk=pk)
         sheet = session_sheet(int(pk))
         return _with_etag(Response(ledger_data(sheet)), sheet.session)
 
+    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[ID_PARAM])
     @action(detail=True, methods=["get"])
     def settlement(self, request: Request, pk: str) -> Response:
         get_object_or_404(Session, pk=pk)
@@ -485,21 +498,31 @@ class SessionViewSet(viewsets.ViewSet):
         )
         return self._sheet_response(int(pk))
 
-    @extend_schema(request=PlayerActionSerializer, parameters=WRITE_PARAMS)
+    @extend_schema(
+        request=PlayerActionSerializer,
+        responses=OpenApiTypes.OBJECT,
+        parameters=[ID_PARAM, *WRITE_PARAMS],
+    )
     @action(detail=True, methods=["post"])
     @idempotent
     def join(self, request: Request, pk: str) -> Response:
         """A newcomer sits down at the bottom of the team."""
         return self._seat_change(request, pk, services.join_session)
 
-    @extend_schema(request=PlayerActionSerializer, parameters=WRITE_PARAMS)
+    @extend_schema(
+        request=PlayerActionSerializer,
+        responses=OpenApiTypes.OBJECT,
+        parameters=[ID_PARAM, *WRITE_PARAMS],
+    )
     @action(detail=True, methods=["post"])
     @idempotent
     def leave(self, request: Request, pk: str) -> Response:
         """A player leaves between games (a leaving box is replaced by the captain)."""
         return self._seat_change(request, pk, services.leave_session)
 
-    @extend_schema(request=None, parameters=WRITE_PARAMS)
+    @extend_schema(
+        request=None, responses=OpenApiTypes.OBJECT, parameters=[ID_PARAM, *WRITE_PARAMS]
+    )
     @action(detail=True, methods=["post"])
     @idempotent
     def close(self, request: Request, pk: str) -> Response:
@@ -517,13 +540,18 @@ class SessionGameView(viewsets.ViewSet):
 
     permission_classes = [AllowAny]
 
+    @extend_schema(operation_id="chouette_sessions_game_retrieve", responses=OpenApiTypes.OBJECT)
     def retrieve(self, request: Request, session_pk: str, number: str) -> Response:
         get_object_or_404(ChouetteGame, session_id=session_pk, number=number)
         sheet = session_sheet(int(session_pk))
         game = next(g for g in sheet.games if g.number == int(number))
         return _with_etag(Response(game_data(game, sheet)), sheet.session)
 
-    @extend_schema(request=GameInputSerializer, parameters=WRITE_PARAMS[:1])
+    @extend_schema(
+        request=ChouetteGameInputSerializer,
+        responses=OpenApiTypes.OBJECT,
+        parameters=WRITE_PARAMS[:1],
+    )
     def partial_update(self, request: Request, session_pk: str, number: str) -> Response:
         """Fields left out keep their recorded value; ``members`` replaces the rows."""
         actor = _actor(request)
@@ -550,7 +578,7 @@ class SessionGameView(viewsets.ViewSet):
             ],
         }
         merged.update({k: v for k, v in request.data.items() if k != "number"})
-        data = GameInputSerializer(data=merged)
+        data = ChouetteGameInputSerializer(data=merged)
         data.is_valid(raise_exception=True)
         result = services.correct_game(
             actor=actor,
@@ -561,7 +589,7 @@ class SessionGameView(viewsets.ViewSet):
         )
         return _game_response(result, status.HTTP_200_OK)
 
-    @extend_schema(request=None, parameters=WRITE_PARAMS[:1])
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT, parameters=WRITE_PARAMS[:1])
     def destroy(self, request: Request, session_pk: str, number: str) -> Response:
         actor = _actor(request)
         get_object_or_404(Session, pk=session_pk)
