@@ -18,6 +18,7 @@ SCENARIOS: dict[str, str] = {
     "score-entry": "bench.score_entry",
     "transcripts": "bench.transcripts",
     "transcript-import": "bench.transcript_import",
+    "chouette": "bench.chouette_sessions",
     "ratings": "bench.ratings",
     "pairing": "bench.pairing",
     "bracket-pages": "bench.bracket_pages",
