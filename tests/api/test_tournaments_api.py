@@ -41,7 +41,7 @@ def register_all(client, slug, players):
 def bracket(client, slug):
     response = client.get(f"{API}{slug}/bracket/")
     assert response.status_code == 200
-    return response.data
+    return response.json()
 
 
 def ready_pairings(data):
@@ -123,7 +123,7 @@ def test_thirteen_players_main_consolation_last_chance_from_registration_to_last
     finished = client.post(f"{API}{slug}/finish/")
     assert finished.status_code == 200, finished.data
     assert finished.data["status"] == "finished"
-    standings = client.get(f"{API}{slug}/standings/").data["standings"]
+    standings = client.get(f"{API}{slug}/standings/").json()["standings"]
     assert standings[0]["player"]["entry"] == data["champion"] or standings[0]["wins"] >= 4
 
 
@@ -176,7 +176,7 @@ def test_nine_player_swiss_of_four_rounds_with_a_withdrawal_after_round_two(
             assert withdrawn_entry not in pair  # withdrawn players are not paired
             play(client, p, rng.randrange(2))
         if number == 2:
-            standings = client.get(f"{API}{slug}/standings/").data["standings"]
+            standings = client.get(f"{API}{slug}/standings/").json()["standings"]
             withdrawn_entry = standings[-1]["player"]["entry"]
             response = client.post(f"{API}{slug}/entries/{withdrawn_entry}/withdraw/")
             assert response.status_code == 200, response.data
@@ -190,7 +190,7 @@ def test_nine_player_swiss_of_four_rounds_with_a_withdrawal_after_round_two(
     assert job["status"] == "failed" and job["error"]["code"] == "no_more_rounds"
     finished = client.post(f"{API}{slug}/finish/")
     assert finished.status_code == 200, finished.data
-    table = client.get(f"{API}{slug}/standings/").data["standings"]
+    table = client.get(f"{API}{slug}/standings/").json()["standings"]
     assert len(table) == 9
     assert [row["rank"] for row in table] == sorted(row["rank"] for row in table)
     withdrawn_row = next(r for r in table if r["player"]["entry"] == withdrawn_entry)

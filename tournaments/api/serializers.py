@@ -11,12 +11,11 @@ from tournaments.formats.elimination import FeedOrder
 from tournaments.formats.standings import TieBreak
 from tournaments.models import (
     Entry,
-    Pairing,
     SeedingMethod,
     Tournament,
     TournamentFormat,
 )
-from tournaments.selectors import BracketView, Standing
+from tournaments.selectors import BracketView, EntryRow, PairingRow, Standing
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -139,47 +138,42 @@ class EntrySerializer(serializers.ModelSerializer):
         fields = ["id", "player", "seed", "status", "late", "registered_at", "withdrawn_at"]
 
     def get_player(self, entry: Entry) -> dict[str, Any]:
-        return player_ref(entry)
+        p = entry.player
+        return {"id": p.pk, "display_name": p.display_name, "slug": p.slug}
 
 
-def player_ref(entry: Entry | None) -> dict[str, Any] | None:
+def player_ref(entry: EntryRow | None) -> dict[str, Any] | None:
     if entry is None:
         return None
-    p = entry.player
     return {
         "entry": entry.pk,
-        "id": p.pk,
-        "display_name": p.display_name,
-        "slug": p.slug,
+        "id": entry.player_id,
+        "display_name": entry.display_name,
+        "slug": entry.slug,
         "seed": entry.seed,
         "status": entry.status,
     }
 
 
-def pairing_data(p: Pairing) -> dict[str, Any]:
-    match = p.match
-    score = None
-    if match is not None:
-        forward = p.entry1 is not None and match.player1_id == p.entry1.player_id
-        score = [match.score1, match.score2] if forward else [match.score2, match.score1]
+def pairing_data(p: PairingRow, entries: dict[int, EntryRow]) -> dict[str, Any]:
     return {
         "key": p.key,
         "slot": p.slot,
         "status": p.status,
-        "player1": player_ref(p.entry1),
-        "player2": player_ref(p.entry2),
+        "player1": player_ref(entries.get(p.entry1_id)) if p.entry1_id else None,
+        "player2": player_ref(entries.get(p.entry2_id)) if p.entry2_id else None,
         "bye": p.status == "bye",
         "winner": p.winner_id,
         "forfeit": p.forfeit,
         "stale": p.stale,
         "stale_reason": p.stale_reason or None,
-        "match": match.pk if match else None,
-        "match_status": match.status if match else None,
-        "score": score,
-        "length": p.round.match_length,
+        "match": p.match_id,
+        "match_status": p.match_status,
+        "score": list(p.match_score) if p.match_score else None,
+        "length": p.match_length,
         "winner_to": p.winner_to or None,
         "loser_to": p.loser_to or None,
-        "replaced_matches": p.replaced_matches,
+        **({} if p.replaced_matches is None else {"replaced_matches": p.replaced_matches}),
     }
 
 
@@ -193,7 +187,9 @@ def bracket_data(view: BracketView, champion: int | None) -> dict[str, Any]:
                     "number": round_.number,
                     "match_length": round_.match_length,
                     "status": round_.status,
-                    "pairings": [pairing_data(p) for p in view.pairings.get(round_.pk, [])],
+                    "pairings": [
+                        pairing_data(p, view.entries) for p in view.pairings.get(round_.pk, [])
+                    ],
                 }
             )
         stages.append(

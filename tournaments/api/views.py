@@ -8,15 +8,19 @@ with a job resource.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, QuerySet
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -174,21 +178,27 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         return self._respond(tournament)
 
     @action(detail=True, methods=["get"])
-    def bracket(self, request: Request, slug: str) -> Response:
+    def bracket(self, request: Request, slug: str) -> HttpResponse:
         """Every stage, round and pairing with players, match id, score and status."""
-        view = selectors.bracket_view(self._tournament(slug))
-        return Response(s.bracket_data(view, selectors.bracket_champion(view)))
+
+        def build(tournament: Tournament) -> dict[str, Any]:
+            view = selectors.bracket_view(tournament)
+            return s.bracket_data(view, selectors.bracket_champion(view))
+
+        return _versioned_read(request, self._tournament(slug), "bracket", build)
 
     @action(detail=True, methods=["get"])
-    def standings(self, request: Request, slug: str) -> Response:
-        tournament = self._tournament(slug)
-        return Response(
-            {
+    def standings(self, request: Request, slug: str) -> HttpResponse:
+        """Standings by the event's tie-breaks, computed from the results."""
+
+        def build(tournament: Tournament) -> dict[str, Any]:
+            return {
                 "tournament": tournament.slug,
                 "tie_breaks": tournament.tie_breaks,
                 "standings": s.standings_data(selectors.standings(tournament)),
             }
-        )
+
+        return _versioned_read(request, self._tournament(slug), "standings", build)
 
     @extend_schema(request=s.NextRoundSerializer, responses={202: None})
     @action(detail=True, methods=["post"], url_path="rounds/next")
@@ -285,8 +295,40 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     def _pairing(self, slug: str, key: str) -> Response:
         tournament = self._tournament(slug)
-        pairing = get_object_or_404(selectors.pairings_queryset(tournament), key=key)
-        return Response(s.pairing_data(pairing))
+        rows = selectors.pairing_rows(tournament, with_replaced=True, key=key)
+        if not rows:
+            raise Http404
+        return Response(s.pairing_data(rows[0], selectors.entry_rows(tournament)))
+
+
+def _versioned_read(
+    request: Request,
+    tournament: Tournament,
+    name: str,
+    build: Callable[[Tournament], dict[str, Any]],
+) -> HttpResponse:
+    """A read of the whole event, rendered once per tournament version.
+
+    Every write that changes a bracket or standings bumps the tournament's ``version``
+    (results arrive through the match signal, which bumps it in the same transaction),
+    so the rendered JSON is cached under the version and the ETag is the version: a
+    big event's bracket costs one query for everyone polling it between results, and
+    ``If-None-Match`` answers 304.
+    """
+    etag = f'"{name}-{tournament.version}"'
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+        response["ETag"] = etag
+        return response
+    created = tournament.created_at.timestamp()
+    key = f"tournaments:{name}:{tournament.pk}:{created}:{tournament.version}"
+    body = cache.get(key)
+    if body is None:
+        body = JSONRenderer().render(build(tournament))
+        cache.set(key, body, timeout=600)
+    response = HttpResponse(body, content_type="application/json")
+    response["ETag"] = etag
+    return response
 
 
 def _next_round_number(tournament: Tournament) -> int:

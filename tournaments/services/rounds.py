@@ -33,7 +33,7 @@ from tournaments.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from tournaments.selectors import results_from_pairings, standings
+from tournaments.selectors import pairing_rows, results_from_pairings, standings
 
 from .brackets import BRACKET_STAGES, draw_bracket, sync_bracket, update_round_statuses
 from .common import bump, lock_tournament, require_director, require_status, system_actor
@@ -73,9 +73,7 @@ def _decided(tournament: Tournament) -> bool:
 def swiss_records(tournament: Tournament) -> list[SwissPlayer[int]]:
     """Every active entry's record, in standings order (the pairer's ranking)."""
     table = standings(tournament)
-    pairings = list(
-        Pairing.objects.filter(tournament=tournament).select_related("round__stage", "entry1")
-    )
+    pairings = pairing_rows(tournament)
     opponents: dict[int, set[int]] = {s.entry.pk: set() for s in table}
     losses = dict.fromkeys(opponents, 0)
     byes = dict.fromkeys(opponents, 0)
