@@ -217,6 +217,11 @@ class Standing:
     row: StandingRow[int]
     entry: EntryRow
 
+    @property
+    def values(self) -> list[int]:
+        """The tie-break values in the event's tie-break order (for tables)."""
+        return list(self.row.values.values())
+
 
 def standings(tournament: Tournament, stage: Stage | None = None) -> list[Standing]:
     """Standings computed from the results (never stored), by the event's tie-breaks."""

@@ -1,3 +1,19 @@
-"""Pages of the tournaments app."""
+"""Pages of the tournaments app (mounted at /tournaments/)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from . import pages
+
+urlpatterns = [
+    path("new/<slug:club_slug>/", pages.new_tournament, name="tournament-new"),
+    path("<slug:slug>/", pages.tournament_detail, name="tournament-detail"),
+    path("<slug:slug>/bracket/", pages.bracket_page, name="tournament-bracket"),
+    path("<slug:slug>/standings/", pages.standings_page, name="tournament-standings"),
+    path("<slug:slug>/screen/", pages.screen_page, name="tournament-screen"),
+    path("<slug:slug>/director/", pages.director_page, name="tournament-director"),
+    path(
+        "<slug:slug>/director/<slug:action>/",
+        pages.director_action,
+        name="tournament-director-action",
+    ),
+]

@@ -1,0 +1,104 @@
+"""Laying out a bracket stage for a server-rendered SVG (no Django; plain numbers).
+
+Each round is a column; each pairing a box, spread evenly down its column so that
+halving rounds line up between the two boxes that feed them. Lines join a box to the
+box its winner plays next in the same stage. Boxes holding the selected player get
+the ``path`` class, so ``?player=ID`` highlights a player's way through the bracket.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+BOX_W, BOX_H, COL_GAP, ROW_GAP, PAD = 190, 44, 40, 10, 10
+
+
+@dataclass(frozen=True)
+class Side:
+    name: str
+    seed: int | None
+    score: int | None
+    won: bool
+    entry: int | None
+
+
+@dataclass(frozen=True)
+class Box:
+    key: str
+    x: int
+    y: int
+    top: Side
+    bottom: Side
+    status: str
+    classes: str
+    match: int | None
+    label: str
+
+
+@dataclass
+class StageLayout:
+    width: int
+    height: int
+    boxes: list[Box] = field(default_factory=list)
+    lines: list[tuple[int, int, int, int]] = field(default_factory=list)
+    headers: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SlotInput:
+    """What the layout needs of one pairing."""
+
+    key: str
+    status: str
+    winner_to: str
+    top: Side
+    bottom: Side
+    match: int | None
+    stale: bool
+    forfeit: bool
+
+
+def layout_stage(
+    rounds: Sequence[tuple[str, Sequence[SlotInput]]], highlight: int | None = None
+) -> StageLayout:
+    """Positions for every box of one stage; ``rounds`` are (header, slots) in order."""
+    tallest = max((len(slots) for _, slots in rounds), default=1)
+    height = max(1, tallest) * (BOX_H + ROW_GAP) + 2 * PAD + 20
+    width = len(rounds) * (BOX_W + COL_GAP) + 2 * PAD
+    layout = StageLayout(width=width, height=height)
+    centres: dict[str, tuple[int, int]] = {}
+    pending: list[tuple[str, str]] = []
+    for column, (header, slots) in enumerate(rounds):
+        x = PAD + column * (BOX_W + COL_GAP)
+        layout.headers.append((x, header))
+        band = (height - 2 * PAD - 20) / max(1, len(slots))
+        for index, slot in enumerate(slots):
+            y = int(PAD + 20 + band * index + (band - BOX_H) / 2)
+            classes = [f"st-{slot.status}"]
+            if slot.stale:
+                classes.append("stale")
+            if highlight is not None and highlight in (slot.top.entry, slot.bottom.entry):
+                classes.append("path")
+            label = "forfeit" if slot.forfeit else ("bye" if slot.status == "bye" else "")
+            layout.boxes.append(
+                Box(
+                    slot.key,
+                    x,
+                    y,
+                    slot.top,
+                    slot.bottom,
+                    slot.status,
+                    " ".join(classes),
+                    slot.match,
+                    label,
+                )
+            )
+            centres[slot.key] = (x, y + BOX_H // 2)
+            if slot.winner_to:
+                pending.append((slot.key, slot.winner_to))
+    for source, target in pending:
+        if target in centres:
+            (x1, y1), (x2, y2) = centres[source], centres[target]
+            layout.lines.append((x1 + BOX_W, y1, x2, y2))
+    return layout

@@ -1,0 +1,316 @@
+"""Tournament pages: overview, bracket (SVG), standings, big screen, director tools.
+
+Thin views over the selectors and services; each page costs a fixed number of queries
+whatever the event's size (the bracket and standings come from plain rows).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from games import access
+from games.jobs import start_job
+from games.models import Club, Job, Player
+from games.rules.errors import BoxcarsError
+from games.services.actors import actor_for_user
+
+from . import jobs, selectors
+from .bracket_svg import Side, SlotInput, layout_stage
+from .models import PairingStatus, StageKind, Tournament, TournamentFormat
+from .services import draws, entries, events, results
+
+ELIMINATION_KINDS = {
+    StageKind.MAIN,
+    StageKind.CONSOLATION,
+    StageKind.LAST_CHANCE,
+    StageKind.WINNERS,
+    StageKind.LOSERS,
+    StageKind.GRAND_FINAL,
+    StageKind.PLAYOFF,
+}
+
+
+def _tournament(slug: str) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+
+
+def _side(entry: selectors.EntryRow | None, score: int | None, won: bool, bye: bool) -> Side:
+    if entry is None:
+        return Side("bye" if bye else "…", None, None, False, None)
+    return Side(entry.display_name, entry.seed, score, won, entry.pk)
+
+
+def _stage_blocks(view: selectors.BracketView, highlight: int | None) -> list[dict[str, Any]]:
+    """Each stage as an SVG layout (brackets) or a list of rounds (Swiss, round robin)."""
+    blocks = []
+    for stage in view.stages:
+        rounds = view.rounds[stage.pk]
+        if stage.kind in ELIMINATION_KINDS:
+            columns = []
+            for round_ in rounds:
+                slots = []
+                for p in view.pairings.get(round_.pk, []):
+                    score = p.match_score or (None, None)
+                    bye = p.status == PairingStatus.BYE
+                    slots.append(
+                        SlotInput(
+                            key=p.key,
+                            status=p.status,
+                            winner_to=p.winner_to,
+                            top=_side(
+                                view.entries.get(p.entry1_id),
+                                score[0],
+                                p.winner_id is not None and p.winner_id == p.entry1_id,
+                                bye,
+                            ),
+                            bottom=_side(
+                                view.entries.get(p.entry2_id),
+                                score[1],
+                                p.winner_id is not None and p.winner_id == p.entry2_id,
+                                bye,
+                            ),
+                            match=p.match_id,
+                            stale=p.stale,
+                            forfeit=p.forfeit,
+                        )
+                    )
+                columns.append((f"Round {round_.number} · {round_.match_length} pts", slots))
+            blocks.append({"stage": stage, "svg": layout_stage(columns, highlight)})
+        else:
+            blocks.append(
+                {
+                    "stage": stage,
+                    "rounds": [
+                        {
+                            "round": r,
+                            "pairings": [
+                                {
+                                    "row": p,
+                                    "one": view.entries.get(p.entry1_id),
+                                    "two": view.entries.get(p.entry2_id),
+                                    "path": highlight in (p.entry1_id, p.entry2_id),
+                                }
+                                for p in view.pairings.get(r.pk, [])
+                            ],
+                        }
+                        for r in rounds
+                    ],
+                }
+            )
+    return blocks
+
+
+def _highlight(request: HttpRequest) -> int | None:
+    try:
+        return int(request.GET["player"])
+    except (KeyError, ValueError):
+        return None
+
+
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    player = (
+        Player.objects.filter(user=request.user).first() if request.user.is_authenticated else None
+    )
+    next_match = selectors.next_match_of(tournament, player) if player else None
+    return render(
+        request,
+        "tournaments/detail.html",
+        {
+            "tournament": tournament,
+            "entries": selectors.entry_rows(tournament).values(),
+            "next_match": next_match,
+            "is_director": access.is_director(request.user, tournament.club),
+        },
+    )
+
+
+def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    view = selectors.bracket_view(tournament)
+    highlight = _highlight(request)
+    return render(
+        request,
+        "tournaments/bracket.html",
+        {
+            "tournament": tournament,
+            "blocks": _stage_blocks(view, highlight),
+            "entries": sorted(view.entries.values(), key=lambda e: (e.seed or 10**6, e.pk)),
+            "highlight": highlight,
+            "champion": view.entries.get(selectors.bracket_champion(view) or -1),
+        },
+    )
+
+
+def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    return render(
+        request,
+        "tournaments/standings.html",
+        {
+            "tournament": tournament,
+            "rows": selectors.standings(tournament),
+            "tie_breaks": tournament.tie_breaks,
+        },
+    )
+
+
+def screen_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The room's big screen: current matches and the standings, refreshing itself."""
+    tournament = _tournament(slug)
+    view = selectors.bracket_view(tournament)
+    playing = [
+        {"row": p, "one": view.entries.get(p.entry1_id), "two": view.entries.get(p.entry2_id)}
+        for rows in view.pairings.values()
+        for p in rows
+        if p.status == PairingStatus.READY
+    ]
+    return render(
+        request,
+        "tournaments/screen.html",
+        {
+            "tournament": tournament,
+            "playing": playing,
+            "rows": selectors.standings(tournament)[:16],
+            "champion": view.entries.get(selectors.bracket_champion(view) or -1),
+        },
+    )
+
+
+@login_required
+def director_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    if not access.is_director(request.user, tournament.club):
+        raise Http404
+    view = selectors.bracket_view(tournament)
+    entered = {e.player_id for e in view.entries.values()}
+    job = (
+        Job.objects.filter(kind=jobs.PAIR_ROUND, params__tournament=tournament.pk)
+        .order_by("-pk")
+        .first()
+    )
+    drop_map = None
+    if tournament.is_elimination and tournament.format == TournamentFormat.SINGLE_ELIMINATION:
+        from .api.views import drop_map_params
+
+        params = drop_map_params(tournament)
+        if params["entries"] <= draws.LARGE_EVENT:
+            drop_map = draws.drop_map_preview_for(**params)
+    return render(
+        request,
+        "tournaments/director.html",
+        {
+            "tournament": tournament,
+            "entries": sorted(view.entries.values(), key=lambda e: (e.seed or 10**6, e.pk)),
+            "candidates": tournament.club.players.exclude(pk__in=entered).order_by("display_name"),
+            "ready": [
+                {
+                    "row": p,
+                    "one": view.entries.get(p.entry1_id),
+                    "two": view.entries.get(p.entry2_id),
+                }
+                for rows in view.pairings.values()
+                for p in rows
+                if p.status == PairingStatus.READY and p.match_id
+            ],
+            "stale": [p for rows in view.pairings.values() for p in rows if p.stale],
+            "job": job,
+            "drop_map": drop_map,
+        },
+    )
+
+
+@login_required
+@require_POST
+def director_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    """One form post, one service call; domain errors come back as messages."""
+    tournament = _tournament(slug)
+    actor = actor_for_user(request.user)
+    post = request.POST
+    try:
+        if action == "open":
+            events.open_registration(actor=actor, tournament_id=tournament.pk)
+        elif action == "register":
+            entries.register_entry(
+                actor=actor, tournament_id=tournament.pk, player_id=int(post["player"])
+            )
+        elif action == "seed":
+            entries.seed_entries(
+                actor=actor, tournament_id=tournament.pk, method=post.get("method") or None
+            )
+        elif action == "start":
+            entries.start_tournament(actor=actor, tournament_id=tournament.pk)
+        elif action == "next-round":
+            if not access.is_director(request.user, tournament.club):
+                raise Http404
+            from .api.views import _next_round_number
+
+            number = _next_round_number(tournament)
+            start_job(
+                kind=jobs.PAIR_ROUND,
+                params={"tournament": tournament.pk, "round": number},
+                club=tournament.club,
+                created_by=request.user,
+                dedupe_key=f"pair:{tournament.pk}:{number}",
+            )
+        elif action == "withdraw":
+            entries.withdraw_entry(
+                actor=actor, tournament_id=tournament.pk, entry_id=int(post["entry"])
+            )
+        elif action == "forfeit":
+            results.forfeit_pairing(
+                actor=actor,
+                tournament_id=tournament.pk,
+                key=post["pairing"],
+                winner_entry_id=int(post["winner"]),
+            )
+        elif action == "reissue":
+            results.reissue_pairing(actor=actor, tournament_id=tournament.pk, key=post["pairing"])
+        elif action == "finish":
+            events.finish_tournament(actor=actor, tournament_id=tournament.pk)
+        else:
+            raise Http404
+        messages.success(request, "Done.")
+    except BoxcarsError as error:
+        messages.error(request, error.message)
+    except (KeyError, ValueError):
+        messages.error(request, "Fill in the form.")
+    return redirect("tournament-director", slug=slug)
+
+
+@login_required
+def new_tournament(request: HttpRequest, club_slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=club_slug)
+    if not access.is_director(request.user, club):
+        raise Http404
+    if request.method == "POST":
+        post = request.POST
+        options: dict[str, Any] = {"seeding": post.get("seeding", "rating")}
+        if post.get("format") == TournamentFormat.SWISS:
+            options["swiss_rounds"] = int(post.get("swiss_rounds") or 5)
+        if post.get("consolation"):
+            options["consolation_from"] = [1, 2]
+        if post.get("last_chance"):
+            options["last_chance_from"] = [1]
+        options["match_lengths"] = {"default": int(post.get("length") or 5)}
+        try:
+            tournament = events.create_tournament(
+                actor=actor_for_user(request.user),
+                club=club,
+                name=post.get("name", ""),
+                format=post.get("format", ""),
+                **options,
+            )
+        except BoxcarsError as error:
+            messages.error(request, error.message)
+        else:
+            return redirect("tournament-director", slug=tournament.slug)
+    return render(
+        request, "tournaments/new.html", {"club": club, "formats": TournamentFormat.choices}
+    )
