@@ -1,4 +1,7 @@
-"""Demo tournaments for ``seed_demo`` (idempotent): a bracket and a Swiss in progress."""
+"""Demo tournaments for ``seed_demo`` (idempotent): a bracket and a Swiss in progress.
+
+Their matches are unrated so the demo rating list stays the ratings demo's own.
+"""
 
 from __future__ import annotations
 
@@ -56,6 +59,7 @@ def seed(*, club: Any, director: Any, stdout: Any) -> None:
             seeding="random",
             random_seed=13,
             match_lengths={"default": 5, "rounds": {"main": {"-2": 7, "-1": 9}}},
+            rated=False,
         )
         for player in players:
             entry_services.register_entry(actor=actor, tournament_id=event.pk, player_id=player.pk)
@@ -72,6 +76,7 @@ def seed(*, club: Any, director: Any, stdout: Any) -> None:
             format="swiss",
             swiss_rounds=4,
             match_lengths={"default": 3},
+            rated=False,
         )
         for player in players[:9]:
             entry_services.register_entry(actor=actor, tournament_id=event.pk, player_id=player.pk)
