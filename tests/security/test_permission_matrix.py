@@ -1,0 +1,483 @@
+"""The permission matrix: every endpoint and page × every role has one expected outcome.
+
+Endpoints are read from the URL resolver and from the OpenAPI schema, so an endpoint
+added anywhere fails this test until someone writes down who may call it (add a row to
+``EXPECTATIONS``). Each cell is sent for real against one club world and rolled back;
+a refused cell (401/403/404/405) must also have written nothing.
+
+Roles (columns, in this order): anonymous, a player of the match/event/session,
+another player of the club, the director of another club, the club's director, a site
+admin, and an anonymous client holding a private score link for another match.
+
+Cell values: a status code; for page forms that always redirect, ``W302`` (the write
+happened) or ``R302`` (refused: redirected with a message and nothing written).
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from typing import Any
+
+import pytest
+from django.contrib import admin
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import override_settings
+from django.urls import reverse
+
+from .matrix import (
+    DENIED,
+    PASSWORD,
+    WRITE_METHODS,
+    Clients,
+    Endpoint,
+    Outcome,
+    schema_operations,
+    send,
+    shape,
+    url_endpoints,
+)
+from .world import ROLES, World, build_world
+
+W302 = "W302"
+R302 = "R302"
+Cell = int | str
+
+
+def row(*cells: Cell) -> dict[str, Cell]:
+    assert len(cells) == len(ROLES), cells
+    return dict(zip(ROLES, cells, strict=True))
+
+
+def everyone(cell: Cell) -> dict[str, Cell]:
+    return row(*([cell] * len(ROLES)))
+
+
+# --- what each request carries ------------------------------------------------------------
+
+
+def _path_params(template: str, w: World) -> dict[str, Any]:
+    t = w.tournament
+    params: dict[str, Any] = {
+        "number": 1,
+        "match_pk": w.match.pk,
+        "session_pk": w.session_id,
+        "entry_id": w.entry.pk,
+        "key": w.pairing.key,
+        "token": w.own_link,
+        "club_slug": w.club.slug,
+        "action": "forfeit",
+    }
+    params["slug"] = w.club.slug
+    if template.startswith(("/api/v1/tournaments/", "/tournaments/")):
+        params["slug"] = t.slug
+    elif template.startswith("/players/"):
+        params["slug"] = w.alice.slug
+    if template.startswith("/api/v1/players/"):
+        params["pk"] = w.alice.pk
+    elif template.startswith("/api/v1/jobs/"):
+        params["pk"] = w.job.pk
+    elif template.startswith(("/api/v1/chouette/", "/chouette/")):
+        params["pk"] = w.session_id
+    elif "/resolve/" in template:
+        params["pk"] = w.disputed.pk
+    else:
+        params["pk"] = w.match.pk
+    return params
+
+
+def _mat_file() -> SimpleUploadedFile:
+    text = (
+        " 1 point match\n\n Game 1\n Alice : 0                  Bob : 0\n"
+        "  1) 31: 8/5 6/5              \n      Wins 1 point\n"
+    )
+    return SimpleUploadedFile("night.mat", text.encode(), content_type="text/plain")
+
+
+def _chouette_form_body(w: World) -> dict[str, Any]:
+    """The record form as the page draws it (its initial values): the box wins game 2."""
+    from chouette.forms import GameForm
+    from chouette.selectors import session_sheet
+
+    form = GameForm(session_sheet(w.session_id))
+    body = {}
+    for name in form.fields:
+        value = form[name].value()
+        if value is None or value is False:
+            continue
+        body[name] = "on" if value is True else value
+    return {**body, "winner": "box", "number": 2}
+
+
+def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[str, str]]:
+    """(body, format, extra headers) for one endpoint: a request the permitted roles
+    would make, so a permitted cell shows the real outcome, not a validation error."""
+    a, b, d = w.alice.pk, w.bob.pk, w.dave.pk
+    bodies: dict[Endpoint, Any] = {
+        ("POST", "/api/v1/clubs/"): {"name": "New Club", "slug": "new-club"},
+        ("PUT", "/api/v1/clubs/{slug}/"): {"name": "Renamed Club"},
+        ("PATCH", "/api/v1/clubs/{slug}/"): {"description": "Thursdays."},
+        ("POST", "/api/v1/players/"): {"display_name": "Newcomer", "clubs": ["test-club"]},
+        ("PUT", "/api/v1/players/{pk}/"): {"display_name": "Alice A."},
+        ("PATCH", "/api/v1/players/{pk}/"): {"display_name": "Alice B."},
+        ("POST", "/api/v1/matches/"): {
+            "club": "test-club",
+            "player1": a,
+            "player2": w.carol.pk,
+            "length": 3,
+        },
+        ("POST", "/api/v1/matches/{pk}/games/"): {"winner": a, "number": 2},
+        ("POST", "/api/v1/matches/{pk}/result/"): {"score": [5, 1]},
+        ("POST", "/api/v1/matches/{pk}/dispute/"): {"reason": "I won game 1."},
+        ("POST", "/api/v1/matches/{pk}/resolve/"): {"resolution": "Checked the sheet."},
+        ("POST", "/api/v1/matches/{pk}/forfeit/"): {"winner": a},
+        ("PATCH", "/api/v1/matches/{match_pk}/games/{number}/"): {"level": "gammon"},
+        ("GET", "/api/v1/ratings/preview/"): {"player_a": a, "player_b": b, "length": 5},
+        ("POST", "/api/v1/clubs/{slug}/results/import/"): {
+            "text": "date,player1,player2,length,score1,score2\n2024-01-05,Alice,Bob,5,5,2\n"
+        },
+        ("POST", "/api/v1/tournaments/"): {
+            "club": "test-club",
+            "name": "Spring Open",
+            "format": "single_elimination",
+        },
+        ("PATCH", "/api/v1/tournaments/{slug}/"): {"name": "Club Night II"},
+        ("POST", "/api/v1/tournaments/{slug}/entries/"): {"player": w.carol.pk},
+        ("POST", "/api/v1/tournaments/{slug}/seed/"): {"method": "manual"},
+        ("POST", "/api/v1/tournaments/{slug}/swap/"): {
+            "entry_a": w.entry.pk,
+            "entry_b": w.pairing.entry2_id
+            if w.pairing.entry1_id == w.entry.pk
+            else w.pairing.entry1_id,
+        },
+        ("POST", "/api/v1/tournaments/{slug}/pairings/{key}/forfeit/"): {"winner": w.entry.pk},
+        ("POST", "/api/v1/chouette/sessions/"): {
+            "club": "test-club",
+            "stake": "1.00",
+            "players": [a, b, d],
+        },
+        ("POST", "/api/v1/chouette/sessions/{pk}/games/"): {
+            "winner": "box",
+            "members": [{"player": d}, {"player": b}],
+        },
+        ("PATCH", "/api/v1/chouette/sessions/{session_pk}/games/{number}/"): {"level": "gammon"},
+        ("POST", "/api/v1/chouette/sessions/{pk}/join/"): {"player": w.carol.pk},
+        ("POST", "/api/v1/chouette/sessions/{pk}/leave/"): {"player": d},
+        ("POST", "/matches/{pk}/enter/"): {
+            "action": "game",
+            "number": 2,
+            "winner": a,
+            "level": "single",
+            "cube": 1,
+            "cube_owner": "centre",
+            "ending": "played",
+        },
+        ("POST", "/chouette/sessions/{pk}/record/"): _chouette_form_body(w),
+        ("POST", "/chouette/clubs/{club_slug}/open/"): {"preset": "modern"},
+        ("POST", "/chouette/sessions/{pk}/join/"): {"player": w.carol.pk},
+        ("POST", "/chouette/sessions/{pk}/leave/"): {"player": d},
+        ("POST", "/chouette/sessions/{pk}/undo/"): {"number": 1},
+        ("POST", "/score/{token}/"): {"action": "confirm"},
+        ("POST", "/tournaments/new/{club_slug}/"): {
+            "name": "Page Open",
+            "format": "single_elimination",
+        },
+        ("POST", "/tournaments/{slug}/director/{action}/"): {
+            "pairing": w.pairing.key,
+            "winner": w.entry.pk,
+        },
+        ("POST", "/accounts/login/"): {"username": "nobody", "password": "wrong"},
+    }
+    key = (method, template)
+    if key == ("POST", "/api/v1/matches/import/"):
+        return {"club": "test-club", "files": [_mat_file()]}, "multipart", {}
+    return bodies.get(key), "json", {}
+
+
+def _role_extras(role: str, method: str, template: str, w: World) -> dict[str, Any]:
+    """Credentials some endpoints take in their own way (HTTP Basic, a login form)."""
+    user = w.users[role]
+    if user is None:
+        return {}
+    if template == "/api/v1/auth/token/":
+        raw = base64.b64encode(f"{user.username}:{PASSWORD}".encode()).decode()
+        return {"headers": {"HTTP_AUTHORIZATION": f"Basic {raw}"}}
+    if (method, template) == ("POST", "/accounts/login/"):
+        return {"body": {"username": user.username, "password": PASSWORD}}
+    return {}
+
+
+def run_cell(clients: Clients, w: World, role: str, method: str, template: str) -> Outcome:
+    path = template.format(**_path_params(template, w))
+    body, fmt, headers = _body(method, template, w)
+    if fmt == "multipart":
+        body = {"club": "test-club", "files": [_mat_file()]}
+    extras = _role_extras(role, method, template, w)
+    body = extras.get("body", body)
+    headers = {**headers, **extras.get("headers", {})}
+    if template == "/api/v1/auth/token/" and "HTTP_AUTHORIZATION" in headers:
+        # HTTP Basic replaces the role's token: a token login is a password login.
+        outcome_client = clients
+        return send(outcome_client, "anonymous", method, path, body, fmt, headers)
+    return send(clients, role, method, path, body, fmt, headers)
+
+
+# --- the expectations ---------------------------------------------------------------------
+
+# row(anonymous, player, other_player, other_director, director, admin, other_link)
+EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
+    ("GET", "/api/docs/"): everyone(200),
+    ("GET", "/api/schema/"): everyone(200),
+    ("GET", "/api/v1/"): everyone(200),
+    ("POST", "/api/v1/auth/token/"): row(401, 200, 200, 200, 200, 200, 401),
+    ("POST", "/api/v1/auth/token/revoke-all/"): row(401, 204, 204, 204, 204, 204, 401),
+    ("POST", "/api/v1/auth/token/revoke/"): row(401, 204, 204, 204, 204, 204, 401),
+    ("GET", "/api/v1/chouette/sessions/"): everyone(200),
+    ("POST", "/api/v1/chouette/sessions/"): row(401, 201, 403, 403, 201, 201, 401),
+    ("GET", "/api/v1/chouette/sessions/{pk}/"): everyone(200),
+    ("GET", "/api/v1/chouette/sessions/{pk}/audit/"): row(401, 200, 403, 403, 200, 200, 401),
+    ("POST", "/api/v1/chouette/sessions/{pk}/close/"): row(401, 200, 403, 403, 200, 200, 401),
+    ("GET", "/api/v1/chouette/sessions/{pk}/games/"): everyone(200),
+    ("POST", "/api/v1/chouette/sessions/{pk}/games/"): row(401, 201, 403, 403, 201, 201, 401),
+    ("POST", "/api/v1/chouette/sessions/{pk}/join/"): row(401, 200, 200, 403, 200, 200, 401),
+    ("POST", "/api/v1/chouette/sessions/{pk}/leave/"): row(401, 200, 403, 403, 200, 200, 401),
+    ("GET", "/api/v1/chouette/sessions/{pk}/ledger/"): everyone(200),
+    ("GET", "/api/v1/chouette/sessions/{pk}/settlement/"): everyone(200),
+    ("GET", "/api/v1/chouette/sessions/{session_pk}/games/{number}/"): everyone(200),
+    ("PATCH", "/api/v1/chouette/sessions/{session_pk}/games/{number}/"): row(
+        401, 200, 403, 403, 200, 200, 401
+    ),
+    ("DELETE", "/api/v1/chouette/sessions/{session_pk}/games/{number}/"): row(
+        401, 200, 403, 403, 200, 200, 401
+    ),
+    ("GET", "/api/v1/clubs/"): everyone(200),
+    ("POST", "/api/v1/clubs/"): row(401, 201, 201, 201, 201, 201, 401),
+    ("GET", "/api/v1/clubs/{slug}/"): everyone(200),
+    ("PUT", "/api/v1/clubs/{slug}/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("PATCH", "/api/v1/clubs/{slug}/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("GET", "/api/v1/clubs/{slug}/ratings/"): everyone(200),
+    ("POST", "/api/v1/clubs/{slug}/ratings/recompute/"): row(401, 403, 403, 403, 202, 202, 401),
+    ("POST", "/api/v1/clubs/{slug}/results/import/"): row(401, 403, 403, 403, 400, 400, 401),
+    ("GET", "/api/v1/jobs/{pk}/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("GET", "/api/v1/matches/"): everyone(200),
+    ("POST", "/api/v1/matches/"): row(401, 403, 403, 403, 201, 201, 403),
+    ("POST", "/api/v1/matches/import/"): row(401, 403, 403, 403, 201, 201, 401),
+    ("PATCH", "/api/v1/matches/{match_pk}/games/{number}/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("DELETE", "/api/v1/matches/{match_pk}/games/{number}/"): row(
+        401, 403, 403, 403, 200, 200, 401
+    ),
+    ("GET", "/api/v1/matches/{pk}/"): everyone(200),
+    ("GET", "/api/v1/matches/{pk}/audit/"): row(401, 200, 403, 403, 200, 200, 403),
+    ("POST", "/api/v1/matches/{pk}/confirm/"): row(401, 200, 403, 403, 200, 200, 403),
+    ("POST", "/api/v1/matches/{pk}/dispute/"): row(401, 200, 403, 403, 403, 403, 403),
+    ("POST", "/api/v1/matches/{pk}/forfeit/"): row(401, 403, 403, 403, 200, 200, 403),
+    ("POST", "/api/v1/matches/{pk}/games/"): row(401, 201, 403, 403, 201, 201, 403),
+    ("POST", "/api/v1/matches/{pk}/resolve/"): row(401, 403, 403, 403, 200, 200, 403),
+    ("POST", "/api/v1/matches/{pk}/result/"): row(401, 409, 403, 403, 409, 409, 403),
+    ("POST", "/api/v1/matches/{pk}/score-links/"): row(401, 200, 403, 403, 200, 200, 403),
+    ("GET", "/api/v1/matches/{pk}/transcript.mat"): everyone(200),
+    ("POST", "/api/v1/matches/{pk}/undo/"): row(401, 403, 403, 403, 200, 200, 403),
+    ("POST", "/api/v1/matches/{pk}/void/"): row(401, 403, 403, 403, 200, 200, 403),
+    ("GET", "/api/v1/players/"): everyone(200),
+    ("POST", "/api/v1/players/"): row(401, 403, 403, 403, 201, 201, 401),
+    ("GET", "/api/v1/players/{pk}/"): everyone(200),
+    ("PUT", "/api/v1/players/{pk}/"): row(401, 200, 403, 403, 200, 200, 401),
+    ("PATCH", "/api/v1/players/{pk}/"): row(401, 200, 403, 403, 200, 200, 401),
+    ("GET", "/api/v1/players/{pk}/ratings/"): everyone(200),
+    ("GET", "/api/v1/ratings/preview/"): everyone(200),
+    ("GET", "/api/v1/tournaments/"): everyone(200),
+    ("POST", "/api/v1/tournaments/"): row(401, 403, 403, 403, 201, 201, 401),
+    ("GET", "/api/v1/tournaments/{slug}/"): everyone(200),
+    ("PATCH", "/api/v1/tournaments/{slug}/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("GET", "/api/v1/tournaments/{slug}/bracket/"): everyone(200),
+    ("GET", "/api/v1/tournaments/{slug}/drop-map/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("GET", "/api/v1/tournaments/{slug}/entries/"): everyone(200),
+    ("POST", "/api/v1/tournaments/{slug}/entries/"): row(401, 403, 403, 403, 409, 409, 401),
+    ("POST", "/api/v1/tournaments/{slug}/entries/{entry_id}/withdraw/"): row(
+        401, 403, 403, 403, 200, 200, 401
+    ),
+    ("POST", "/api/v1/tournaments/{slug}/finish/"): row(401, 403, 403, 403, 409, 409, 401),
+    ("POST", "/api/v1/tournaments/{slug}/open-registration/"): row(
+        401, 403, 403, 403, 409, 409, 401
+    ),
+    ("POST", "/api/v1/tournaments/{slug}/pairings/{key}/forfeit/"): row(
+        401, 403, 403, 403, 200, 200, 401
+    ),
+    ("POST", "/api/v1/tournaments/{slug}/pairings/{key}/reissue/"): row(
+        401, 403, 403, 403, 409, 409, 401
+    ),
+    ("POST", "/api/v1/tournaments/{slug}/redraw/"): row(401, 403, 403, 403, 202, 202, 401),
+    ("POST", "/api/v1/tournaments/{slug}/rounds/next/"): row(401, 403, 403, 403, 202, 202, 401),
+    ("POST", "/api/v1/tournaments/{slug}/seed/"): row(401, 403, 403, 403, 409, 409, 401),
+    ("GET", "/api/v1/tournaments/{slug}/standings/"): everyone(200),
+    ("POST", "/api/v1/tournaments/{slug}/start/"): row(401, 403, 403, 403, 409, 409, 401),
+    ("POST", "/api/v1/tournaments/{slug}/swap/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("GET", "/"): everyone(200),
+    ("GET", "/accounts/login/"): everyone(200),
+    ("POST", "/accounts/login/"): row(200, R302, R302, R302, R302, R302, 200),
+    ("PUT", "/accounts/login/"): everyone(200),
+    ("GET", "/accounts/logout/"): everyone(405),
+    ("POST", "/accounts/logout/"): everyone(R302),
+    ("GET", "/chouette/"): everyone(200),
+    ("GET", "/chouette/clubs/{club_slug}/open/"): row(302, 200, 200, 403, 200, 200, 302),
+    ("POST", "/chouette/clubs/{club_slug}/open/"): row(R302, 200, 200, 403, 200, 200, R302),
+    ("GET", "/chouette/sessions/{pk}/"): everyone(200),
+    ("GET", "/chouette/sessions/{pk}/close/"): everyone(405),
+    ("POST", "/chouette/sessions/{pk}/close/"): row(R302, W302, R302, R302, W302, W302, R302),
+    ("GET", "/chouette/sessions/{pk}/join/"): everyone(405),
+    ("POST", "/chouette/sessions/{pk}/join/"): row(R302, W302, W302, R302, W302, W302, R302),
+    ("GET", "/chouette/sessions/{pk}/leave/"): everyone(405),
+    ("POST", "/chouette/sessions/{pk}/leave/"): row(R302, W302, R302, R302, W302, W302, R302),
+    ("GET", "/chouette/sessions/{pk}/print/"): everyone(200),
+    ("GET", "/chouette/sessions/{pk}/record/"): everyone(405),
+    ("POST", "/chouette/sessions/{pk}/record/"): row(400, W302, 400, 400, W302, W302, 400),
+    ("GET", "/chouette/sessions/{pk}/settlement/"): everyone(200),
+    ("GET", "/chouette/sessions/{pk}/undo/"): everyone(405),
+    ("POST", "/chouette/sessions/{pk}/undo/"): row(R302, W302, R302, R302, W302, W302, R302),
+    ("GET", "/clubs/{slug}/"): everyone(200),
+    ("GET", "/clubs/{slug}/ratings/"): everyone(200),
+    ("GET", "/healthz"): everyone(200),
+    ("GET", "/matches/{pk}/"): everyone(200),
+    ("GET", "/matches/{pk}/card/"): everyone(200),
+    ("GET", "/matches/{pk}/enter/"): row(302, 200, 404, 404, 200, 200, 302),
+    ("POST", "/matches/{pk}/enter/"): row(R302, W302, 404, 404, W302, W302, R302),
+    ("GET", "/players/{slug}/"): everyone(200),
+    ("GET", "/players/{slug}/ratings/"): everyone(200),
+    ("GET", "/score/{token}/"): everyone(200),
+    ("POST", "/score/{token}/"): everyone(W302),
+    ("GET", "/tournaments/new/{club_slug}/"): row(302, 404, 404, 404, 200, 200, 302),
+    ("POST", "/tournaments/new/{club_slug}/"): row(R302, 404, 404, 404, W302, W302, R302),
+    ("GET", "/tournaments/{slug}/"): everyone(200),
+    ("GET", "/tournaments/{slug}/bracket/"): everyone(200),
+    ("GET", "/tournaments/{slug}/director/"): row(302, 404, 404, 404, 200, 200, 302),
+    ("POST", "/tournaments/{slug}/director/"): row(R302, 404, 404, 404, 200, 200, R302),
+    ("GET", "/tournaments/{slug}/director/{action}/"): row(302, 405, 405, 405, 405, 405, 302),
+    ("POST", "/tournaments/{slug}/director/{action}/"): row(
+        R302, R302, R302, R302, W302, W302, R302
+    ),
+    ("GET", "/tournaments/{slug}/screen/"): everyone(200),
+    ("GET", "/tournaments/{slug}/standings/"): everyone(200),
+}
+
+
+READ_ONLY_WRITES: set[Endpoint] = {
+    ("POST", "/api/v1/matches/{pk}/score-links/"),  # signs links, stores nothing
+}
+"""API writes whose success changes no row; every other 2xx write must show in the
+database fingerprint (so a cell cannot pass on a status alone)."""
+
+
+# --- the tests ----------------------------------------------------------------------------
+
+
+def all_endpoints() -> tuple[set[Endpoint], set[str]]:
+    endpoints, function_views = url_endpoints()
+    by_shape = {(m, shape(t)): (m, t) for m, t in endpoints}
+    for method, path in schema_operations():
+        if (method, shape(path)) not in by_shape:
+            endpoints.add((method, path))  # documented but not routed: fails below
+    return endpoints, function_views
+
+
+@pytest.fixture
+def fast_world(db, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    with override_settings(
+        CACHES={
+            "default": {
+                "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                "LOCATION": "permission-matrix",
+            }
+        }
+    ):
+        world = build_world()
+        yield world, Clients(world)
+
+
+def test_every_endpoint_has_an_expectation_for_every_role():
+    endpoints, function_views = all_endpoints()
+    missing = sorted(e for e in endpoints if e not in EXPECTATIONS)
+    missing += sorted(("*", t) for t in function_views if not any(k[1] == t for k in EXPECTATIONS))
+    assert not missing, (
+        "These endpoints have no row in EXPECTATIONS of tests/security/test_permission_"
+        "matrix.py: add one saying what each role gets:\n"
+        + "\n".join(f"  {m} {t}" for m, t in missing)
+    )
+    known = endpoints | {(m, t) for m, t in EXPECTATIONS if t in function_views}
+    stale = sorted(set(EXPECTATIONS) - known)
+    assert not stale, f"Expectations for endpoints that no longer exist: {stale}"
+    for key, cells in EXPECTATIONS.items():
+        assert set(cells) == set(ROLES), f"{key} needs a cell for each role"
+
+
+def test_documented_operations_are_all_routed():
+    endpoints, _ = url_endpoints()
+    routed = {(m, shape(t)) for m, t in endpoints}
+    unrouted = sorted(op for op in schema_operations() if (op[0], shape(op[1])) not in routed)
+    assert not unrouted, f"The schema documents operations no route serves: {unrouted}"
+
+
+def test_every_cell_of_the_matrix(fast_world, capsys):
+    world, clients = fast_world
+    failures: list[str] = []
+    checked = 0
+    discover = os.environ.get("MATRIX_DISCOVER")
+    targets = dict(EXPECTATIONS)
+    if discover:  # print a suggested row for every endpoint, expected or not
+        endpoints, function_views = all_endpoints()
+        endpoints |= {(m, t) for t in function_views for m in ("GET", "POST")}
+        targets = {e: targets.get(e, everyone(0)) for e in endpoints}
+    for (method, template), cells in sorted(targets.items()):
+        actual = {}
+        for role in ROLES:
+            outcome = run_cell(clients, world, role, method, template)
+            checked += 1
+            actual[role] = outcome
+            expected = cells[role]
+            if expected in (W302, R302):
+                ok = outcome.status == 302 and outcome.wrote == (expected == W302)
+            else:
+                ok = outcome.status == expected
+                if expected in DENIED or method not in WRITE_METHODS:
+                    ok = ok and not outcome.wrote  # a refusal or a read writes nothing
+                elif 200 <= expected < 300 and template.startswith("/api/"):
+                    ok = ok and outcome.wrote == ((method, template) not in READ_ONLY_WRITES)
+            if not ok:
+                failures.append(
+                    f"{method} {template} as {role}: expected {expected}, got "
+                    f"{outcome.status}{' (wrote)' if outcome.wrote else ''}"
+                )
+        if discover:
+            with capsys.disabled():
+                print(
+                    f"    ({method!r}, {template!r}): row("
+                    + ", ".join(
+                        (
+                            ("W302" if o.wrote else "R302")
+                            if o.status == 302 and method in WRITE_METHODS
+                            else str(o.status) + ("w" if o.wrote else "")
+                        )
+                        for o in actual.values()
+                    )
+                    + "),"
+                )
+    with capsys.disabled():
+        print(
+            f"\npermission matrix: {len(EXPECTATIONS)} endpoints x {len(ROLES)} roles = "
+            f"{checked} cells checked"
+        )
+    assert not failures, "\n".join(failures)
+
+
+def test_admin_site_is_for_staff_only(fast_world):
+    """Every model page of the admin site: site admins get in, everyone else is sent to
+    the admin login, whatever their role in a club."""
+    _world, clients = fast_world
+    for model in admin.site._registry:
+        url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+        for role in ROLES:
+            response = clients.page(role).get(url)
+            expected = 200 if role == "admin" else 302
+            assert response.status_code == expected, (url, role, response.status_code)
+            if expected == 302:
+                assert "/admin/login/" in response["Location"]
