@@ -19,6 +19,7 @@ SCENARIOS: dict[str, str] = {
     "transcripts": "bench.transcripts",
     "transcript-import": "bench.transcript_import",
     "chouette": "bench.chouette_sessions",
+    "soak": "bench.soak",
     "ratings": "bench.ratings",
     "pairing": "bench.pairing",
     "bracket-pages": "bench.bracket_pages",

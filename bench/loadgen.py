@@ -32,6 +32,7 @@ def _client(
     deadline: float,
     latencies: list[float],
     errors: list[str],
+    tally: dict[str, int],
 ) -> None:
     conn = http.client.HTTPConnection(host, port, timeout=30)
     for request in requests:
@@ -50,15 +51,21 @@ def _client(
         latencies.append(time.perf_counter() - started)
         if response.status not in request.expect:
             errors.append(f"{response.status} {request.path}: {payload[:200]!r}")
+        else:
+            key = f"{request.method} {request.path} {response.status}"
+            tally[key] = tally.get(key, 0) + 1
     conn.close()
 
 
 def _run(host: str, port: int, plans: list[list[PreparedRequest]], seconds: float, queue) -> None:
     latencies: list[float] = []
     errors: list[str] = []
+    tally: dict[str, int] = {}
     deadline = time.perf_counter() + seconds
     threads = [
-        threading.Thread(target=_client, args=(host, port, plan, deadline, latencies, errors))
+        threading.Thread(
+            target=_client, args=(host, port, plan, deadline, latencies, errors, tally)
+        )
         for plan in plans
     ]
     started = time.perf_counter()
@@ -67,18 +74,29 @@ def _run(host: str, port: int, plans: list[list[PreparedRequest]], seconds: floa
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - started
-    queue.put((latencies, errors[:20], len(errors), elapsed))
+    queue.put((latencies, errors[:20], len(errors), elapsed, tally))
 
 
 def run_load(
-    host: str, port: int, plans: list[list[PreparedRequest]], seconds: float
+    host: str,
+    port: int,
+    plans: list[list[PreparedRequest]],
+    seconds: float,
+    tally: dict[str, int] | None = None,
 ) -> dict[str, float | int | list[str]]:
-    """Run one client per plan for at most ``seconds``; summarise throughput and latency."""
+    """Run one client per plan for at most ``seconds``; summarise throughput and latency.
+
+    ``tally``, when given, is filled with how many expected answers each
+    "METHOD path status" got, so a caller can compare the database with what the
+    clients were told.
+    """
     queue: multiprocessing.Queue = multiprocessing.Queue()
     process = multiprocessing.Process(target=_run, args=(host, port, plans, seconds, queue))
     process.start()
-    latencies, sample_errors, error_count, elapsed = queue.get()
+    latencies, sample_errors, error_count, elapsed, received_tally = queue.get()
     process.join()
+    if tally is not None:
+        tally.update(received_tally)
     latencies.sort()
     count = len(latencies)
 

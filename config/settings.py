@@ -171,7 +171,12 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.boxcars_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"login": "20/min", "token": "20/min", "score": "240/min"},
+    # Per user (or per client address); THROTTLE_<SCOPE> overrides, e.g. for load tests.
+    "DEFAULT_THROTTLE_RATES": {
+        "login": env.str("THROTTLE_LOGIN", default="20/min"),
+        "token": env.str("THROTTLE_TOKEN", default="20/min"),
+        "score": env.str("THROTTLE_SCORE", default="240/min"),
+    },
 }
 
 REST_KNOX = {
