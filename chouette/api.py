@@ -22,10 +22,11 @@ from rest_framework.response import Response
 
 from games.api.idempotency import idempotent
 from games.models import Club, Player
-from games.rules.errors import StaleVersionError
+from games.rules.errors import NotAllowed, StaleVersionError
 from games.services.actors import Actor, actor_for_user
 
 from . import services
+from .audit import session_audit_trail
 from .models import (
     BoxRetention,
     ChouetteGame,
@@ -484,6 +485,23 @@ class SessionViewSet(viewsets.ViewSet):
         get_object_or_404(Session, pk=pk)
         sheet = session_sheet(int(pk))
         return _with_etag(Response(settlement_data(sheet)), sheet.session)
+
+    @extend_schema(
+        operation_id="chouette_sessions_audit",
+        responses={200: serializers.ListField(child=serializers.DictField())},
+        parameters=[ID_PARAM],
+    )
+    @action(detail=True, methods=["get"])
+    def audit(self, request: Request, pk: str) -> Response:
+        """Every version of the session, its seats, games and member rows: who, when,
+        what before, what after. For the club's directors and whoever sat at the table."""
+        session = get_object_or_404(Session.objects.select_related("club"), pk=pk)
+        if not services.can_read_audit(_actor(request), session):
+            raise NotAllowed(
+                "audit_for_the_table",
+                "The audit trail is for the players of this session and the club's directors.",
+            )
+        return _with_etag(Response(session_audit_trail(session)), session)
 
     def _seat_change(self, request: Request, pk: str, service: Any) -> Response:
         actor = _actor(request)

@@ -6,24 +6,74 @@ from the sheet's lineup; the form only parses: the rules refuse impossible games
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
+from django.db import models
 
-from .models import Ending, Level, MemberAction, Side
-from .records import GameInput, MemberInput
+from games.models import Player
+from games.rules.errors import RuleViolation
+
+from .models import (
+    BoxRetention,
+    Consultation,
+    CubeMode,
+    Ending,
+    Level,
+    MemberAction,
+    PartnerChoice,
+    RuleProfile,
+    Side,
+)
+from .records import RULE_FIELDS, GameInput, MemberInput, build_rules, rules_values
+from .rules import order_from_rolls
 from .selectors import Sheet
 
-WINNER_CHOICES = [("", "— every member out on a drop —"), *Side.choices]
-ENDING_CHOICES = [("", "Played out (default)"), *Ending.choices]
-OWNER_CHOICES = [("", "Centre"), *Side.choices]
+WINNER_CHOICES = [(Side.BOX, "Box"), (Side.TEAM, "Team"), ("", "All dropped")]
+ENDING_CHOICES = [("", "Played out"), (Ending.RESIGNED, "Resigned")]
+OWNER_CHOICES = [("", "Centre"), (Side.BOX, "Box"), (Side.TEAM, "Team")]
 STAKE_CHOICES = [(1, "×1"), (2, "×2"), (4, "×4")]
+CUBE_CHOICES = [(2**n, str(2**n)) for n in range(7)]  # 1 to 64: more goes through the API
+ACTION_LABELS = {
+    MemberAction.PLAYED: "Played",
+    MemberAction.DROPPED: "Dropped",
+    MemberAction.BOX_DROPPED: "Box dropped",
+    MemberAction.BEAVERED: "Beaver",
+    MemberAction.BOX_BEAVERED: "Box beaver",
+}
+BEAVER_ACTIONS = {MemberAction.BEAVERED, MemberAction.BOX_BEAVERED}
+
+
+def _chips(choices: list[tuple[Any, str]]) -> forms.RadioSelect:
+    """Radio buttons the template draws as big touch targets (the chips of score entry)."""
+    return forms.RadioSelect(choices=choices)
 
 
 class GameForm(forms.Form):
-    winner = forms.ChoiceField(choices=WINNER_CHOICES, required=False, initial=Side.BOX)
-    level = forms.ChoiceField(choices=Level.choices, initial=Level.SINGLE)
-    ending = forms.ChoiceField(choices=ENDING_CHOICES, required=False)
+    """Every choice is a radio chip, so a phone at the table records a game with taps.
+
+    The cube is an integer field drawn as chips: the rules, not the form, refuse a
+    cube that is not a power of two (a hand-made POST still hears the rule).
+    """
+
+    winner = forms.ChoiceField(
+        choices=WINNER_CHOICES,
+        required=False,
+        initial=Side.BOX,
+        widget=_chips(WINNER_CHOICES),
+        label="Who won on the board?",
+    )
+    level = forms.ChoiceField(
+        choices=Level.choices, initial=Level.SINGLE, widget=_chips(Level.choices), label="Won by"
+    )
+    ending = forms.ChoiceField(
+        choices=ENDING_CHOICES,
+        required=False,
+        initial="",
+        widget=_chips(ENDING_CHOICES),
+        label="Ending",
+    )
     automatic_doubles = forms.IntegerField(min_value=0, max_value=10, initial=0)
     number = forms.IntegerField(widget=forms.HiddenInput)
 
@@ -35,34 +85,58 @@ class GameForm(forms.Form):
             del self.fields["automatic_doubles"]
         self.partner_to_name = nxt.partner_to_name
         if nxt.partner_to_name:
+            partners = [(p.pk, p.display_name) for p in nxt.team[1:]]
             self.fields["partner"] = forms.TypedChoiceField(
-                choices=[(p.pk, p.display_name) for p in nxt.team[1:]], coerce=int
+                choices=partners, coerce=int, widget=_chips(partners), label="The box's partner"
             )
+        actions = [
+            (value, ACTION_LABELS[value])
+            for value in MemberAction.values
+            if session.beavers or value not in BEAVER_ACTIONS
+        ]
         partner = nxt.partner.pk if nxt.partner is not None else None
         self.members = [p for p in nxt.team if p.pk != partner]
         self.rows = []
-        for player in self.members:
+        for line, player in enumerate(self.members):
             prefix = f"m{player.pk}"
-            self.fields[f"{prefix}_cube"] = forms.IntegerField(min_value=1, initial=1)
+            self.fields[f"{prefix}_cube"] = forms.IntegerField(
+                min_value=1, initial=1, widget=_chips(CUBE_CHOICES), label="Cube"
+            )
             self.fields[f"{prefix}_action"] = forms.ChoiceField(
-                choices=MemberAction.choices, initial=MemberAction.PLAYED
+                choices=MemberAction.choices,
+                initial=MemberAction.PLAYED,
+                widget=_chips(actions),
+                label="Cube action",
             )
             self.fields[f"{prefix}_owner"] = forms.ChoiceField(
-                choices=OWNER_CHOICES, required=False
+                choices=OWNER_CHOICES, required=False, widget=_chips(OWNER_CHOICES), label="Owner"
             )
             names = ["cube", "action", "owner"]
-            if session.raccoons:
-                self.fields[f"{prefix}_raccoon"] = forms.BooleanField(required=False)
-                names.append("raccoon")
             if session.allow_starting_cube:
                 self.fields[f"{prefix}_stake"] = forms.TypedChoiceField(
-                    choices=STAKE_CHOICES, coerce=int, initial=1
+                    choices=STAKE_CHOICES,
+                    coerce=int,
+                    initial=1,
+                    widget=_chips(STAKE_CHOICES),
+                    label="Stake",
                 )
                 names.append("stake")
+            if session.raccoons:
+                self.fields[f"{prefix}_raccoon"] = forms.BooleanField(
+                    required=False, label="Raccoon"
+                )
+                names.append("raccoon")
             if session.captain_takeover:
-                self.fields[f"{prefix}_taken_over"] = forms.BooleanField(required=False)
+                self.fields[f"{prefix}_taken_over"] = forms.BooleanField(
+                    required=False, label="Captain took over the drop"
+                )
                 names.append("taken_over")
-            self.rows.append((player, [self[f"{prefix}_{name}"] for name in names]))
+            role = "captain" if line == 0 else f"line {line + 1}"
+            self.rows.append((player, role, [self[f"{prefix}_{name}"] for name in names]))
+
+    def board_fields(self) -> list[forms.BoundField]:
+        names = ["winner", "level", "ending", "partner", "automatic_doubles"]
+        return [self[name] for name in names if name in self.fields]
 
     def to_game_input(self) -> GameInput:
         data = self.cleaned_data
@@ -88,3 +162,154 @@ class GameForm(forms.Form):
             automatic_doubles=data.get("automatic_doubles") or 0,
             partner_id=data.get("partner"),
         )
+
+
+# --- opening a session ----------------------------------------------------------------------
+
+
+class OrderFrom(models.TextChoices):
+    ROLLS = "rolls", "Opening rolls"
+    SEATS = "seats", "The order we give"
+
+
+@dataclass(frozen=True)
+class _Named:
+    """A player as the pure order rules see it: compared by id, shown by name (so a tie
+    is reported as "Cat, Dan" rather than two ids)."""
+
+    pk: int
+    name: str = field(compare=False)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def _parse_rolls(text: str) -> list[int]:
+    """ "3", "3 5" or "3, 5": a roll, then each re-roll after a tie."""
+    parts = text.replace(",", " ").replace("/", " ").split()
+    try:
+        return [int(part) for part in parts]
+    except ValueError:
+        raise forms.ValidationError(
+            "Rolls are numbers 1 to 6, each re-roll after a space: e.g. 3 5."
+        ) from None
+
+
+class OpenSessionForm(forms.Form):
+    """Open a chouette: who sits (in order, or by opening rolls), the stake, the rules.
+
+    Every house rule is a field, filled with the profile's values (modern by default;
+    the "Thorne 1930" button refills them). What is submitted is what the table
+    agreed: the profile names the starting point, the fields are the rules.
+    """
+
+    order_from = forms.ChoiceField(
+        choices=OrderFrom.choices, initial=OrderFrom.ROLLS, widget=forms.RadioSelect
+    )
+    stake = forms.CharField(max_length=14, initial="1.00", label="Stake per point")
+    currency = forms.CharField(max_length=3, initial="EUR")
+    label = forms.CharField(max_length=120, required=False)
+    played_on = forms.DateField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Played on"
+    )
+    profile = forms.ChoiceField(
+        choices=RuleProfile.choices, initial=RuleProfile.MODERN, widget=forms.HiddenInput
+    )
+    cubes = forms.ChoiceField(choices=CubeMode.choices, widget=forms.RadioSelect)
+    jacoby = forms.BooleanField(required=False, label="Jacoby (per member's cube)")
+    beavers = forms.BooleanField(required=False)
+    raccoons = forms.BooleanField(required=False)
+    automatic_doubles = forms.BooleanField(required=False)
+    automatic_double_limit = forms.IntegerField(
+        min_value=0, max_value=10, label="Automatic doubles up to"
+    )
+    philadelphia = forms.BooleanField(required=False, label="Philadelphia method")
+    backgammon_value = forms.TypedChoiceField(
+        choices=[(3, "3"), (4, "4")],
+        coerce=int,
+        widget=forms.RadioSelect,
+        label="A backgammon counts",
+    )
+    cube_limit = forms.IntegerField(min_value=1, required=False, label="Cube limit (blank: none)")
+    partner_threshold = forms.IntegerField(
+        min_value=1, required=False, label="Box takes a partner from (players; blank: never)"
+    )
+    partner_choice = forms.ChoiceField(
+        choices=PartnerChoice.choices, widget=forms.RadioSelect, label="The partner is"
+    )
+    captain_takeover = forms.BooleanField(
+        required=False, label="The captain may take over a drop at the doubled stake"
+    )
+    box_retention = forms.ChoiceField(
+        choices=BoxRetention.choices, widget=forms.RadioSelect, label="The box stays"
+    )
+    consultation = forms.ChoiceField(choices=Consultation.choices, widget=forms.RadioSelect)
+    allow_starting_cube = forms.BooleanField(
+        required=False, label="A member may start a game at ×2 or ×4"
+    )
+
+    def __init__(self, players: list[Player], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = players
+        self.player_rows = []
+        for player in players:
+            seat = f"p{player.pk}_seat"
+            rolls = f"p{player.pk}_rolls"
+            self.fields[seat] = forms.IntegerField(
+                min_value=1, max_value=len(players), required=False, label=f"{player} seat"
+            )
+            self.fields[rolls] = forms.CharField(
+                max_length=40, required=False, label=f"{player} rolls"
+            )
+            self.fields[seat].widget.attrs.update({"inputmode": "numeric", "size": 3})
+            self.fields[rolls].widget.attrs.update({"inputmode": "numeric", "size": 6})
+            self.player_rows.append((player, self[seat], self[rolls]))
+
+    @classmethod
+    def rules_initial(cls, profile: str) -> dict[str, Any]:
+        """The profile's house rules as the form's initial values."""
+        return {"profile": profile, **rules_values(build_rules(profile))}
+
+    def rule_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in RULE_FIELDS]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        by_rolls = data.get("order_from") == OrderFrom.ROLLS
+        chosen: dict[int, Any] = {}
+        for player in self.players:
+            name = f"p{player.pk}_{'rolls' if by_rolls else 'seat'}"
+            raw = data.get(name)
+            if raw in (None, ""):
+                continue
+            if by_rolls:
+                try:
+                    chosen[player.pk] = _parse_rolls(raw)
+                except forms.ValidationError as error:
+                    self.add_error(name, error)
+            else:
+                chosen[player.pk] = raw
+        if self.errors:
+            return data
+        if by_rolls:
+            # The pure order rule, with names, so a tie is reported the way the table says it.
+            named = {
+                _Named(p.pk, p.display_name): chosen[p.pk] for p in self.players if p.pk in chosen
+            }
+            try:
+                order_from_rolls(named)
+            except RuleViolation as error:
+                raise forms.ValidationError(f"{error.message} ({error.code})") from None
+            data["rolls"] = chosen
+        else:
+            seats = sorted(chosen.items(), key=lambda item: item[1])
+            numbers = [number for _, number in seats]
+            if numbers != list(range(1, len(numbers) + 1)):
+                raise forms.ValidationError(
+                    "Number the seats 1 (box), 2 (captain), 3, ... each once, without gaps."
+                )
+            data["players"] = [pk for pk, _ in seats]
+        return data
+
+    def house_rules(self) -> dict[str, Any]:
+        return {name: self.cleaned_data[name] for name in RULE_FIELDS}

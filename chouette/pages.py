@@ -1,4 +1,5 @@
-"""Chouette pages: the live sheet with its record form, settlement and a printable sheet.
+"""Chouette pages: opening a session, the live sheet with its record form and audit
+trail, the settlement and a printable sheet.
 
 Thin views over ``chouette.selectors.session_sheet`` (a fixed number of queries
 whatever the number of games) and one service call per form. Forms post back and
@@ -8,20 +9,24 @@ redirect, so the pages work without JavaScript.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 
-from games.models import Player
+from games.models import Club, Player
 from games.rules.errors import BoxcarsError
 from games.services.actors import actor_for_user
 
 from . import services
-from .forms import GameForm
-from .models import Session
+from .audit import session_audit_trail
+from .forms import GameForm, OpenSessionForm
+from .models import RuleProfile, Session
 from .selectors import Sheet, session_sheet, sessions_queryset
 
 
@@ -57,10 +62,24 @@ def _sheet_page(request: HttpRequest, sheet: Sheet, form: GameForm | None = None
         "newcomers": newcomers,
         "rows": _ledger_rows(sheet),
         "columns": _columns(sheet),
+        "audit": _audit(request, sheet.session),
     }
     return render(
         request, "chouette/sheet.html", context, status=400 if form and form.errors else 200
     )
+
+
+def _audit(request: HttpRequest, session: Session) -> list[dict[str, Any]] | None:
+    """The audit trail, newest first, for the table's players and the club's directors
+    (None for everyone else: the section is not shown)."""
+    if not request.user.is_authenticated:
+        return None
+    if not services.can_read_audit(actor_for_user(request.user), session):
+        return None
+    entries = session_audit_trail(session)
+    for entry in entries:
+        entry["when"] = datetime.fromisoformat(entry["at"])
+    return entries[::-1]
 
 
 def _columns(sheet: Sheet) -> list[dict[str, Any]]:
@@ -193,3 +212,67 @@ def print_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         "opening": [sheet.players[pk] for pk in sheet.session.opening_order],
     }
     return render(request, "chouette/print.html", context)
+
+
+def _form_error(form: OpenSessionForm, error: BoxcarsError) -> None:
+    """A service's refusal, on the field it names when the form has one."""
+    name = (error.field or "").removeprefix("rules.")
+    text = f"{error.message} ({error.code})"
+    form.add_error(name if name in form.fields else None, text)
+
+
+def open_session(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """Open a chouette at a club: GET shows the form, POST opens and goes to the sheet.
+
+    A "preset" button (Modern, Thorne 1930) refills the house rules with that profile
+    and shows the form again, keeping what was typed: no JavaScript needed.
+    """
+    club = get_object_or_404(Club, slug=club_slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    actor = actor_for_user(request.user)
+    if not services.can_open(actor, club):
+        raise PermissionDenied("Only the club's directors and its players open a chouette.")
+    players = list(club.players.order_by("display_name"))
+    preset = request.POST.get("preset") if request.method == "POST" else None
+    if request.method != "POST" or preset:
+        initial = OpenSessionForm.rules_initial(preset or "modern")
+        if preset:  # keep what was typed, refill the rules
+            form_fields = OpenSessionForm(players).fields
+            kept = {k: v for k, v in request.POST.items() if k in form_fields}
+            initial = {**kept, **initial}
+        form = OpenSessionForm(players, initial=initial)
+        return _open_page(request, club, form)
+    form = OpenSessionForm(players, request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            session = services.open_session(
+                actor=actor,
+                club=club,
+                stake=data["stake"],
+                currency=data["currency"],
+                played_on=data["played_on"],
+                label=data["label"],
+                profile=data["profile"],
+                rules=form.house_rules(),
+                players=data.get("players"),
+                rolls=data.get("rolls"),
+            )
+        except BoxcarsError as error:
+            _form_error(form, error)
+        else:
+            sheet = session_sheet(session)
+            messages.success(
+                request,
+                f"Chouette opened: {sheet.next.box} is box, {sheet.next.captain} captain.",
+            )
+            return HttpResponseRedirect(session.get_absolute_url())
+    return _open_page(request, club, form, status=400)
+
+
+def _open_page(
+    request: HttpRequest, club: Club, form: OpenSessionForm, status: int = 200
+) -> HttpResponse:
+    context = {"club": club, "form": form, "profiles": RuleProfile.choices}
+    return render(request, "chouette/open.html", context, status=status)

@@ -10,7 +10,9 @@ validate by replaying the whole session (``chouette.rules.replay_session``).
 
 A correction or an undo never patches the ledger: it replays the session from its
 records and stores the result, so the ledger and the rotation after the corrected
-game follow from the records alone (DESIGN.md section 2, "Audit").
+game follow from the records alone (DESIGN.md section 2, "Audit"). Rows inserted in
+bulk (seats, member rows) go through ``bulk_create_with_history``, so the audit trail
+(``chouette.audit``) sees every row from its creation, with who wrote it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from simple_history.utils import bulk_create_with_history
 
 from games import access
 from games.models import Club, Player
@@ -99,6 +102,21 @@ def can_record(actor: Actor, session: Session) -> bool:
     return _is_director(actor, session.club) or is_seated(actor, session)
 
 
+def can_open(actor: Actor, club: Club) -> bool:
+    """The club's directors and its members with an account may open a chouette (a
+    member must then sit at the table: ``open_session`` checks the lineup)."""
+    if _is_director(actor, club):
+        return True
+    return actor.player is not None and club.memberships.filter(player=actor.player).exists()
+
+
+def can_read_audit(actor: Actor, session: Session) -> bool:
+    """The audit trail is for the club's directors and whoever sat at the session."""
+    if _is_director(actor, session.club):
+        return True
+    return actor.player is not None and session.seats.filter(player=actor.player).exists()
+
+
 def _require_writer(actor: Actor, session: Session) -> bool:
     """Seated players and directors write; returns whether the actor directs the club."""
     director = _is_director(actor, session.club)
@@ -119,9 +137,16 @@ def _require_open(session: Session) -> None:
         )
 
 
-def _bump(session: Session) -> None:
+def _by(actor: Actor, row: Any) -> Any:
+    """Name the actor as the author of ``row``'s next history record, so the audit says
+    who wrote it even outside a web request (commands, the demo, jobs)."""
+    row._history_user = actor.user
+    return row
+
+
+def _bump(session: Session, actor: Actor) -> None:
     session.version += 1
-    session.save()
+    _by(actor, session).save()
 
 
 def _players_of(club: Club, ids: Sequence[int], field: str) -> dict[int, Player]:
@@ -152,14 +177,16 @@ def _event_rows(session: Session) -> list[SessionEvent]:
     )
 
 
-def _store_replay(session: Session, rows: list[SessionEvent], replay: SessionReplay) -> None:
+def _store_replay(
+    session: Session, rows: list[SessionEvent], replay: SessionReplay, actor: Actor
+) -> None:
     """Store what the replay derived on each game and member row, and the lineup now.
 
     Only rows whose derived facts changed are saved (each save keeps its history).
     """
     game_rows = [event.game for event in rows if event.kind == SessionEvent.Kind.GAME]
     for game, derived in zip(game_rows, replay.games, strict=True):
-        _store_game(game, derived.number, derived.lineup_before, derived.score)
+        _store_game(game, derived.number, derived.lineup_before, derived.score, actor)
     session.lineup = list(replay.lineup.players)
 
 
@@ -178,17 +205,19 @@ def _derived_facts(number: int, lineup: Lineup, score: GameScore) -> dict[str, A
     }
 
 
-def _store_game(game: ChouetteGame, number: int, lineup: Lineup, score: GameScore) -> None:
+def _store_game(
+    game: ChouetteGame, number: int, lineup: Lineup, score: GameScore, actor: Actor
+) -> None:
     facts = _derived_facts(number, lineup, score)
     if any(getattr(game, k) != v for k, v in facts.items()):
         for key, value in facts.items():
             setattr(game, key, value)
-        game.save()
+        _by(actor, game).save()
     for member in game.members.all():
         points = score.payouts[member.player_id]
         if member.points != points:
             member.points = points
-            member.save()
+            _by(actor, member).save()
 
 
 def _replay(session: Session, rows: list[SessionEvent], extra: Sequence[Any] = ()) -> SessionReplay:
@@ -223,8 +252,8 @@ def _create_game_rows(
         recorded_by=actor.user,
         **_derived_facts(number, lineup, score),
     )
-    row.save()
-    MemberResult.objects.bulk_create(
+    _by(actor, row).save()
+    bulk_create_with_history(
         [
             MemberResult(
                 game=row,
@@ -239,7 +268,9 @@ def _create_game_rows(
                 points=score.payouts[m.player_id],
             )
             for index, m in enumerate(game.members)
-        ]
+        ],
+        MemberResult,
+        default_user=actor.user,
     )
     return row
 
@@ -339,7 +370,7 @@ def open_session(
             "directors_or_players_only",
             "Only the club's directors, or a club member who sits at the table, open a chouette.",
         )
-    session = Session.objects.create(
+    session = Session(
         club=club,
         stake=value,
         currency=currency.upper(),
@@ -352,11 +383,14 @@ def open_session(
         created_by=actor.user,
         **rules_values(chouette_rules),
     )
-    Seat.objects.bulk_create(
+    _by(actor, session).save()
+    bulk_create_with_history(
         [
             Seat(session=session, player_id=pk, join_order=index)
             for index, pk in enumerate(lineup.players)
-        ]
+        ],
+        Seat,
+        default_user=actor.user,
     )
     return session
 
@@ -408,7 +442,7 @@ def record_game(
         actor=actor,
     )
     session.lineup = list(after.players)
-    _bump(session)
+    _bump(session, actor)
     return RecordedGame(session, next_number)
 
 
@@ -456,9 +490,10 @@ def correct_game(
     row.automatic_doubles = game.automatic_doubles
     row.given_partner_id = game.partner_id
     row.recorded_by = actor.user
-    row.save()
+    _by(actor, row).save()
     row.members.all().delete()
-    MemberResult.objects.bulk_create(
+    payouts = replay.games[number - 1].score.payouts  # stored at once: no 0 → n in the audit
+    bulk_create_with_history(
         [
             MemberResult(
                 game=row,
@@ -470,12 +505,15 @@ def correct_game(
                 raccoon=m.raccoon,
                 stake=m.stake,
                 taken_over=m.taken_over,
+                points=payouts[m.player_id],
             )
             for line, m in enumerate(game.members)
-        ]
+        ],
+        MemberResult,
+        default_user=actor.user,
     )
-    _store_replay(session, _event_rows(session), replay)
-    _bump(session)
+    _store_replay(session, _event_rows(session), replay, actor)
+    _bump(session, actor)
     return RecordedGame(session, number)
 
 
@@ -502,8 +540,8 @@ def undo_last_game(
     remaining = [e for e in rows if e is not games[-1]]
     replay = _replay(session, remaining)
     games[-1].delete()  # cascades to the game and its members
-    _store_replay(session, remaining, replay)
-    _bump(session)
+    _store_replay(session, remaining, replay, actor)
+    _bump(session, actor)
     return RecordedGame(session, None)
 
 
@@ -538,13 +576,13 @@ def join_session(
     )
     seat = session.seats.filter(player=player).first()
     if seat is None:
-        Seat.objects.create(session=session, player=player, join_order=session.seats.count())
+        _by(actor, Seat(session=session, player=player, join_order=session.seats.count())).save()
     else:
         seat.left_at = None
         seat.joined_at = timezone.now()
-        seat.save()
+        _by(actor, seat).save()
     session.lineup = list(replay.lineup.players)
-    _bump(session)
+    _bump(session, actor)
     return session
 
 
@@ -571,9 +609,9 @@ def leave_session(
     )
     seat = session.seats.get(player=player)
     seat.left_at = timezone.now()
-    seat.save()
+    _by(actor, seat).save()
     session.lineup = list(replay.lineup.players)
-    _bump(session)
+    _bump(session, actor)
     return session
 
 
@@ -586,5 +624,5 @@ def close_session(*, actor: Actor, session_id: int, expected_version: int | None
     _require_open(session)
     session.status = SessionStatus.CLOSED
     session.closed_at = timezone.now()
-    _bump(session)
+    _bump(session, actor)
     return session

@@ -16,4 +16,5 @@ urlpatterns = [
     path("sessions/<int:pk>/close/", pages.close, name="close"),
     path("sessions/<int:pk>/settlement/", pages.settlement, name="settlement"),
     path("sessions/<int:pk>/print/", pages.print_sheet, name="print"),
+    path("clubs/<slug:club_slug>/open/", pages.open_session, name="open"),
 ]

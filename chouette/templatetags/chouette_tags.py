@@ -11,11 +11,35 @@ from typing import Any
 from django import template
 
 from chouette.selectors import open_sessions_of
+from chouette.services import can_open as can_open_session
+from games.services.actors import actor_for_user
 
 register = template.Library()
 
 
-@register.inclusion_tag("chouette/_club_sessions.html")
-def open_chouettes(club: Any) -> dict[str, Any]:
-    """The club's open chouette sessions, newest first (one query)."""
-    return {"sessions": list(open_sessions_of(club).order_by("-played_on", "-id")[:20])}
+@register.inclusion_tag("chouette/_club_sessions.html", takes_context=True)
+def open_chouettes(context: dict[str, Any], club: Any) -> dict[str, Any]:
+    """The club's open chouette sessions, newest first, and a link to open one for
+    those who may (the club's directors and its players with an account)."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    can_open = bool(user and user.is_authenticated) and can_open_session(actor_for_user(user), club)
+    return {
+        "club": club,
+        "can_open": can_open,
+        "sessions": list(open_sessions_of(club).order_by("-played_on", "-id")[:20]),
+    }
+
+
+@register.filter
+def audit_value(value: Any) -> str:
+    """A value of the audit trail as the sheet shows it: lists joined, blanks as a dash."""
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(audit_value(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {audit_value(v)}" for k, v in value.items())
+    return str(value)

@@ -424,3 +424,95 @@ def test_undo_takes_back_only_the_last_game(director, table):
     assert undone.json()["next"]["box"]["name"] == "Ann"
     assert Session.objects.get(pk=sid).lineup == [ann.pk, cat.pk, ben.pk]
     assert MemberResult.objects.filter(game__session_id=sid).count() == 2
+
+
+# --- the audit trail --------------------------------------------------------------------------
+
+
+def _audit(user, session_id):
+    return client(user).get(sessions_url(session_id, "audit/"))
+
+
+def test_the_audit_says_who_changed_what_before_and_after(director, table):
+    ann, ben, cat = table["Ann"], table["Ben"], table["Cat"]
+    sid = _open(director, table)["id"]
+    _post_game(ben.user, sid, _plain_game(table))  # Ben (seated) records game 1
+    fixed = client(director).patch(
+        sessions_url(sid, "games/1/"),
+        {"winner": "team", "members": [member(ben, 2), member(cat)]},
+        format="json",
+    )
+    assert fixed.status_code == 200, fixed.json()
+    client(director).post(sessions_url(sid, "leave/"), {"player": cat.pk}, format="json")
+
+    response = _audit(director, sid)
+    assert response.status_code == 200
+    entries = response.json()
+    assert entries == sorted(entries, key=lambda e: e["at"])
+    opened = entries[0]
+    assert (opened["who"], opened["what"], opened["subject"]) == ("director", "created", "session")
+    assert opened["changes"]["opening_order"]["after"] == ["Ann", "Ben", "Cat"]
+    seats = [
+        e["subject"] for e in entries if e["subject"].startswith("seat") and e["what"] == "created"
+    ]
+    assert seats == ["seat: Ann", "seat: Ben", "seat: Cat"]
+    recorded = next(e for e in entries if e["subject"] == "game 1" and e["what"] == "created")
+    assert recorded["who"] == "ben"
+    assert recorded["changes"]["box"] == {"before": None, "after": "Ann"}
+    assert recorded["changes"]["box_points"] == {"before": None, "after": 2}
+    corrected = [e for e in entries if e["subject"] == "game 1" and e["what"] == "changed"]
+    assert corrected and all(e["who"] == "director" for e in corrected)
+    changes = {k: v for e in corrected for k, v in e["changes"].items()}
+    assert changes["winner"] == {"before": "box", "after": "team"}
+    assert changes["box_points"] == {"before": 2, "after": -3}
+    # the member rows were replaced: the old ones deleted, the new ones created
+    bens = [e for e in entries if e["subject"] == "game 1: Ben"]
+    assert [e["what"] for e in bens] == ["created", "deleted", "created"]
+    assert bens[0]["changes"]["cube"]["after"] == 1 and bens[2]["changes"]["cube"]["after"] == 2
+    left = next(e for e in entries if e["subject"] == "seat: Cat" and e["what"] == "changed")
+    assert left["changes"]["left_at"]["before"] is None and left["changes"]["left_at"]["after"]
+    assert not any(e["what"] == "changed" and not e["changes"] for e in entries)
+    assert ann  # Ann's account is not involved: she was box all along
+
+
+def test_an_undone_game_stays_in_the_audit(director, table):
+    sid = _open(director, table)["id"]
+    _post_game(director, sid, _plain_game(table))
+    assert client(director).delete(sessions_url(sid, "games/1/")).status_code == 200
+    entries = _audit(director, sid).json()
+    assert [e["what"] for e in entries if e["subject"] == "game 1"] == ["created", "deleted"]
+    deleted = next(e for e in entries if e["subject"] == "game 1" and e["what"] == "deleted")
+    assert deleted["changes"]["box"] == {"before": "Ann", "after": None}
+
+
+def test_the_audit_is_for_the_table_and_the_directors(director, table, make_user):
+    sid = _open(director, table, order=("Ann", "Ben", "Cat", "Dan"))["id"]
+    ben = table["Ben"]
+    assert _audit(None, sid).status_code == 401
+    outsider = _audit(make_user("outsider"), sid)
+    assert (outsider.status_code, outsider.json()["code"]) == (403, "audit_for_the_table")
+    assert _audit(ben.user, sid).status_code == 200
+    client(director).post(sessions_url(sid, "leave/"), {"player": ben.pk}, format="json")
+    assert _audit(ben.user, sid).status_code == 200  # who sat keeps reading it
+    not_seated = _open(director, table, order=("Cat", "Dan", "Eve"))["id"]
+    assert _audit(ben.user, not_seated).status_code == 403
+    assert client(None).get(sessions_url(999999, "audit/")).status_code == 404
+
+
+def test_the_audit_costs_the_same_queries_whatever_its_length(
+    director, table, django_assert_max_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    sid = _open(director, table)["id"]
+    _post_game(director, sid, _plain_game(table))
+    with CaptureQueriesContext(connection) as few:
+        assert _audit(director, sid).status_code == 200
+    few_queries = len(few.captured_queries)  # read now: each request resets the log
+    for _ in range(8):
+        lineup = Session.objects.get(pk=sid).lineup
+        body = {"winner": "box", "members": [{"player": pk} for pk in lineup[1:]]}
+        assert _post_game(director, sid, body).status_code == 201
+    with django_assert_max_num_queries(few_queries):
+        assert len(_audit(director, sid).json()) > 30

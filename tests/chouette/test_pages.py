@@ -144,3 +144,28 @@ def test_page_queries_do_not_grow_with_the_number_of_games(
     _play(director, session, 12)
     with django_assert_max_num_queries(len(few.captured_queries)):
         assert browser.get(url).status_code == 200
+
+
+def test_the_sheet_shows_the_audit_trail_to_the_table_and_its_directors(director, session, table):
+    _play(director, session, 1)
+    url = f"/chouette/sessions/{session.pk}/"
+    html = _logged_in(director).get(url).content.decode()
+    assert "Audit trail" in html
+    assert "<strong>director</strong> created <em>game 1</em>" in html
+    assert "opening_order: Ann, Ben, Cat, Dan" in html
+    assert "Audit trail" not in Client().get(url).content.decode()
+    ann = table["Ann"]  # seated, with an account
+    assert "Audit trail" in _logged_in(ann.user).get(url).content.decode()
+    from django.contrib.auth import get_user_model
+
+    stranger = get_user_model().objects.create(username="stranger")
+    assert "Audit trail" not in _logged_in(stranger).get(url).content.decode()
+
+
+def test_a_member_row_on_the_record_form_is_a_set_of_chips(director, session, table):
+    html = _logged_in(director).get(f"/chouette/sessions/{session.pk}/").content.decode()
+    ben = table["Ben"].pk
+    for value in (1, 2, 4, 8, 16, 32, 64):
+        assert f'name="m{ben}_cube" value="{value}"' in html
+    assert 'aria-label="Ben"' in html and "captain" in html
+    assert f'hx-post="/chouette/sessions/{session.pk}/record/"' in html
