@@ -99,11 +99,13 @@ class GameForm(forms.Form):
         self.rows = []
         for line, player in enumerate(self.members):
             prefix = f"m{player.pk}"
-            self.fields[f"{prefix}_cube"] = forms.IntegerField(
+            cube = forms.IntegerField(
                 min_value=1, initial=1, widget=_chips(CUBE_CHOICES), label="Cube"
             )
+            cube.chip_grid = True  # seven equal chips across a phone  # type: ignore[attr-defined]
+            self.fields[f"{prefix}_cube"] = cube
             self.fields[f"{prefix}_action"] = forms.ChoiceField(
-                choices=MemberAction.choices,
+                choices=actions,
                 initial=MemberAction.PLAYED,
                 widget=_chips(actions),
                 label="Cube action",
@@ -261,8 +263,11 @@ class OpenSessionForm(forms.Form):
             self.fields[rolls] = forms.CharField(
                 max_length=40, required=False, label=f"{player} rolls"
             )
-            self.fields[seat].widget.attrs.update({"inputmode": "numeric", "size": 3})
-            self.fields[rolls].widget.attrs.update({"inputmode": "numeric", "size": 6})
+            name = player.display_name
+            self.fields[seat].widget.attrs.update({"size": 3, "aria-label": f"{name}'s seat"})
+            self.fields[rolls].widget.attrs.update(
+                {"inputmode": "numeric", "size": 6, "aria-label": f"{name}'s rolls"}
+            )
             self.player_rows.append((player, self[seat], self[rolls]))
 
     @classmethod

@@ -8,6 +8,7 @@ redirect, so the pages work without JavaScript.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -110,6 +111,20 @@ def session_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _sheet_page(request, session_sheet(pk))
 
 
+def _form_field_of(form: GameForm, field: str | None) -> str | None:
+    """The record form's field for a rule's field: ``members[2].owner`` is the owner
+    chips of the third member's card; ``winner`` is itself."""
+    if not field:
+        return None
+    if match := re.fullmatch(r"members\[(\d+)\]\.(\w+)", field):
+        index, name = int(match[1]), match[2]
+        if index < len(form.members):
+            candidate = f"m{form.members[index].pk}_{name}"
+            return candidate if candidate in form.fields else None
+        return None
+    return field if field in form.fields else None
+
+
 @require_POST
 def record_game(request: HttpRequest, pk: int) -> HttpResponse:
     get_object_or_404(Session, pk=pk)
@@ -128,6 +143,8 @@ def record_game(request: HttpRequest, pk: int) -> HttpResponse:
         form.add_error(
             None, f"{error.message} ({error.code}{', ' + error.field if error.field else ''})"
         )
+        if (name := _form_field_of(form, error.field)) is not None:
+            form.add_error(name, error.message)  # marked on the member's card too
         return _sheet_page(request, sheet, form)
     messages.success(request, f"Game {result.number} recorded.")
     return HttpResponseRedirect(sheet.session.get_absolute_url())

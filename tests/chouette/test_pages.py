@@ -169,3 +169,18 @@ def test_a_member_row_on_the_record_form_is_a_set_of_chips(director, session, ta
         assert f'name="m{ben}_cube" value="{value}"' in html
     assert 'aria-label="Ben"' in html and "captain" in html
     assert f'hx-post="/chouette/sessions/{session.pk}/record/"' in html
+
+
+def test_a_refusal_is_marked_on_the_member_it_names(director, session, table):
+    form = {"number": 1, "winner": "box", "level": "single"}
+    for name in ("Ben", "Cat", "Dan"):
+        pk = table[name].pk
+        form.update({f"m{pk}_cube": 1, f"m{pk}_action": "played", f"m{pk}_owner": ""})
+    form[f"m{table['Cat'].pk}_owner"] = "box"  # a centred cube has no owner
+    response = _logged_in(director).post(f"/chouette/sessions/{session.pk}/record/", form)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "owner_of_centred_cube, members[1].owner" in html
+    cat_card = html[html.index('aria-label="Cat"') : html.index('aria-label="Dan"')]
+    assert '<p class="error">Nobody owns a cube' in cat_card
+    assert not ChouetteGame.objects.exists()
