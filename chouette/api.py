@@ -45,6 +45,8 @@ from .records import GameInput, MemberInput
 from .selectors import Sheet, game_payouts, session_sheet, sessions_queryset
 
 ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
+LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": {}}}
+"""The schema of an answer that is a JSON array of objects."""
 WRITE_PARAMS = [
     OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
     OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
@@ -386,7 +388,7 @@ class SessionViewSet(viewsets.ViewSet):
 
     @extend_schema(
         operation_id="chouette_sessions_list",
-        responses=OpenApiTypes.OBJECT,
+        responses={200: LIST_OF_OBJECTS["items"]},  # a list action: items, wrapped
         parameters=[
             OpenApiParameter("club", str, OpenApiParameter.QUERY, required=False),
             OpenApiParameter("status", str, OpenApiParameter.QUERY, required=False),
@@ -447,10 +449,12 @@ class SessionViewSet(viewsets.ViewSet):
         return self._sheet_response(int(pk))
 
     @extend_schema(
+        methods=["POST"],
         request=ChouetteGameInputSerializer,
         responses=OpenApiTypes.OBJECT,
         parameters=[ID_PARAM, *WRITE_PARAMS],
     )
+    @extend_schema(methods=["GET"], responses={200: LIST_OF_OBJECTS}, parameters=[ID_PARAM])
     @action(detail=True, methods=["get", "post"])
     @idempotent
     def games(self, request: Request, pk: str) -> Response:
@@ -488,7 +492,7 @@ class SessionViewSet(viewsets.ViewSet):
 
     @extend_schema(
         operation_id="chouette_sessions_audit",
-        responses={200: serializers.ListField(child=serializers.DictField())},
+        responses={200: LIST_OF_OBJECTS},
         parameters=[ID_PARAM],
     )
     @action(detail=True, methods=["get"])

@@ -31,3 +31,6 @@ urlpatterns = [
     path("chouette/", include("chouette.urls")),
     path("", include("games.urls")),
 ]
+
+handler404 = "config.error_views.not_found"
+handler500 = "config.error_views.server_error"

@@ -534,7 +534,9 @@ class MatchViewSet(
             )
         return Response({"links": links})
 
-    @extend_schema(responses={200: serializers.ListField(child=serializers.DictField())})
+    @extend_schema(
+        responses={200: {"type": "array", "items": {"type": "object", "additionalProperties": {}}}}
+    )
     @action(detail=True, methods=["get"])
     def audit(self, request: Request, pk: str) -> Response:
         """Every change to the match and its games: who, when, what before, what after."""

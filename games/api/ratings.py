@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
@@ -121,7 +122,7 @@ class ClubRatingsView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: RatingRowSerializer(many=True)})
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         rating_list = selectors.find_list(club)
@@ -145,7 +146,7 @@ class PlayerRatingsView(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("club", str, required=False)],
-        responses={200: RatingChangeSerializer(many=True)},
+        responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request: Request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)

@@ -37,7 +37,7 @@ from .matrix import (
     shape,
     url_endpoints,
 )
-from .world import ROLES, World, build_world
+from .world import ROLES, World, build_world, path_params
 
 W302 = "W302"
 R302 = "R302"
@@ -54,36 +54,6 @@ def everyone(cell: Cell) -> dict[str, Cell]:
 
 
 # --- what each request carries ------------------------------------------------------------
-
-
-def _path_params(template: str, w: World) -> dict[str, Any]:
-    t = w.tournament
-    params: dict[str, Any] = {
-        "number": 1,
-        "match_pk": w.match.pk,
-        "session_pk": w.session_id,
-        "entry_id": w.entry.pk,
-        "key": w.pairing.key,
-        "token": w.own_link,
-        "club_slug": w.club.slug,
-        "action": "forfeit",
-    }
-    params["slug"] = w.club.slug
-    if template.startswith(("/api/v1/tournaments/", "/tournaments/")):
-        params["slug"] = t.slug
-    elif template.startswith("/players/"):
-        params["slug"] = w.alice.slug
-    if template.startswith("/api/v1/players/"):
-        params["pk"] = w.alice.pk
-    elif template.startswith("/api/v1/jobs/"):
-        params["pk"] = w.job.pk
-    elif template.startswith(("/api/v1/chouette/", "/chouette/")):
-        params["pk"] = w.session_id
-    elif "/resolve/" in template:
-        params["pk"] = w.disputed.pk
-    else:
-        params["pk"] = w.match.pk
-    return params
 
 
 def _mat_file() -> SimpleUploadedFile:
@@ -208,7 +178,7 @@ def _role_extras(role: str, method: str, template: str, w: World) -> dict[str, A
 
 
 def run_cell(clients: Clients, w: World, role: str, method: str, template: str) -> Outcome:
-    path = template.format(**_path_params(template, w))
+    path = template.format(**path_params(template, w))
     body, fmt, headers = _body(method, template, w)
     if fmt == "multipart":
         body = {"club": "test-club", "files": [_mat_file()]}

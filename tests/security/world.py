@@ -188,3 +188,35 @@ def build_world() -> World:
         session_id=session.pk,
         job=job,
     )
+
+
+def path_params(template: str, w: World) -> dict[str, Any]:
+    """Real values for every path parameter a route of the service can name."""
+    t = w.tournament
+    params: dict[str, Any] = {
+        "number": 1,
+        "match_pk": w.match.pk,
+        "session_pk": w.session_id,
+        "entry_id": w.entry.pk,
+        "key": w.pairing.key,
+        "token": w.own_link,
+        "club_slug": w.club.slug,
+        "action": "forfeit",
+    }
+    params["slug"] = w.club.slug
+    if template.startswith(("/api/v1/tournaments/", "/tournaments/")):
+        params["slug"] = t.slug
+    elif template.startswith("/players/"):
+        params["slug"] = w.alice.slug
+    if template.startswith("/api/v1/players/"):
+        params["pk"] = w.alice.pk
+    elif template.startswith("/api/v1/jobs/"):
+        params["pk"] = w.job.pk
+    elif template.startswith(("/api/v1/chouette/", "/chouette/")):
+        params["pk"] = w.session_id
+    elif "/resolve/" in template:
+        params["pk"] = w.disputed.pk
+    else:
+        params["pk"] = w.match.pk
+    params["id"] = params["pk"]  # the schema's name for a route's pk
+    return params

@@ -15,6 +15,7 @@ from django.core.cache import cache
 from django.db.models import Count, QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -25,7 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.idempotency import idempotent
-from games.api.jobs import job_accepted_response
+from games.api.jobs import JobSerializer, job_accepted_response
 from games.api.matches import _expected_version
 from games.jobs import start_job
 from games.services.actors import Actor, actor_for_user
@@ -35,6 +36,9 @@ from tournaments.services import draws, entries, events, results, rounds
 from tournaments.services.common import require_director
 
 from . import serializers as s
+
+ENTRY_LIST = {"type": "array", "items": {"type": "object", "additionalProperties": {}}}
+"""The entries, as a plain (unpaginated) JSON array."""
 
 
 class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -105,7 +109,10 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     # -- entries -------------------------------------------------------------------------
 
-    @extend_schema(request=s.EntryInputSerializer, responses={200: s.EntrySerializer(many=True)})
+    @extend_schema(
+        methods=["POST"], request=s.EntryInputSerializer, responses={201: s.EntrySerializer}
+    )
+    @extend_schema(methods=["GET"], responses={200: ENTRY_LIST})
     @action(detail=True, methods=["get", "post"])
     def entries(self, request: Request, slug: str) -> Response:
         tournament = self._tournament(slug)
@@ -177,6 +184,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         )
         return self._respond(tournament)
 
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
     @action(detail=True, methods=["get"])
     def bracket(self, request: Request, slug: str) -> HttpResponse:
         """Every stage, round and pairing with players, match id, score and status."""
@@ -187,6 +195,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
         return _versioned_read(request, self._tournament(slug), "bracket", build)
 
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, slug: str) -> HttpResponse:
         """Standings by the event's tie-breaks, computed from the results."""
@@ -238,6 +247,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         job.refresh_from_db()
         return job_accepted_response(job)
 
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 202: JobSerializer})
     @action(detail=True, methods=["get"], url_path="drop-map")
     def drop_map(self, request: Request, slug: str) -> Response:
         """Where every loser goes; large events answer 202 with a job."""

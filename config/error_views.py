@@ -1,0 +1,34 @@
+"""Errors raised outside the API's views still answer API clients in the API's shape.
+
+A URL under ``/api/`` that matches no route (a malformed slug, an id that is not a
+number) never reaches DRF, so Django's own 404 and 500 pages would answer it in HTML.
+API clients get ``{"code", "detail", "field"}`` (DESIGN.md section 4) instead; pages
+keep the plain-words templates.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(
+            {"code": "not_found", "detail": "No such endpoint or object.", "field": None},
+            status=404,
+        )
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(
+            {"code": "server_error", "detail": "Something went wrong on our side.", "field": None},
+            status=500,
+        )
+    return defaults.server_error(request)

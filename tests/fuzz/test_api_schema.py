@@ -1,0 +1,183 @@
+"""Fuzz the whole API from its OpenAPI schema (schemathesis), in-process.
+
+For every operation of ``/api/schema/``, schemathesis generates requests (valid ones
+and, for the negative phase, ones the schema forbids) and sends them to the WSGI
+application as an anonymous client and as the club's director (an API token). Each
+answer must:
+
+* never be a 5xx;
+* conform to the schema: a documented status's body matches its schema, with the
+  documented content type;
+* if it is a 4xx, carry the error shape of DESIGN.md section 2:
+  ``{"code": str, "detail": str, "field": str | null}``.
+
+Every request runs in a savepoint that is rolled back, so the club world stays the
+same for each case. The budget is bounded (``FUZZ_EXAMPLES`` per operation and
+client, default 20) so the run stays well inside CI's time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+import schemathesis
+from django.core.handlers.wsgi import WSGIHandler
+from django.db import transaction
+from django.test import override_settings
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from knox.models import AuthToken
+from schemathesis.checks import not_a_server_error
+from schemathesis.generation.modes import GenerationMode
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+)
+
+from tests.security.world import build_world, path_params
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "20"))
+LOCMEM = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "api-fuzz",
+    }
+}
+NO_THROTTLE = {"login": "100000/min", "token": "100000/min", "score": "100000/min"}
+
+pytestmark = pytest.mark.django_db
+
+
+def error_shape_problem(status: int, body: bytes, content_type: str) -> str | None:
+    """Why a 4xx body is not the documented error shape (None when it is)."""
+    if not 400 <= status < 500:
+        return None
+    if "json" not in content_type:
+        return f"{status} answered {content_type!r}, not JSON"
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return f"{status} answered a body that is not JSON"
+    if not isinstance(data, dict):
+        return f"{status} answered {type(data).__name__}, not an object"
+    missing = {"code", "detail", "field"} - set(data)
+    if missing:
+        return f"{status} body lacks {sorted(missing)}: {data!r}"[:300]
+    if not isinstance(data["code"], str) or not isinstance(data["detail"], str):
+        return f"{status} code/detail are not strings: {data!r}"[:300]
+    if data["field"] is not None and not isinstance(data["field"], str):
+        return f"{status} field is neither a string nor null: {data!r}"[:300]
+    return None
+
+
+def _strategy(operation: Any, world: Any) -> st.SearchStrategy:
+    """Cases with generated path parameters, and cases aimed at the world's real objects
+    (so bodies and queries reach the views) with valid and with invalid data."""
+    real = path_params(operation.path, world)
+    aimed = {name: real[name] for name in _path_names(operation) if name in real}
+    strategies = [operation.as_strategy()]
+    if aimed:
+        strategies.append(operation.as_strategy(path_parameters=aimed))
+    with contextlib.suppress(Exception):  # an operation may have nothing to negate
+        strategies.append(
+            operation.as_strategy(GenerationMode.NEGATIVE, path_parameters=aimed or None)
+        )
+    return st.one_of(strategies)
+
+
+def _path_names(operation: Any) -> list[str]:
+    return re.findall(r"\{(\w+)\}", operation.path)
+
+
+def _operations(schema: Any) -> list[Any]:
+    return [result.ok() for result in schema.get_all_operations()]
+
+
+@pytest.fixture
+def api_world(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    from rest_framework.throttling import SimpleRateThrottle
+
+    previous = SimpleRateThrottle.THROTTLE_RATES
+    SimpleRateThrottle.THROTTLE_RATES = NO_THROTTLE  # the fuzzer is one busy client
+    with override_settings(CACHES=LOCMEM):
+        world = build_world()
+        token = AuthToken.objects.create(world.users["director"])[1]
+        yield world, token
+    SimpleRateThrottle.THROTTLE_RATES = previous
+
+
+@pytest.mark.parametrize("who", ["anonymous", "director"])
+def test_fuzz_every_operation(api_world, who, capsys):
+    world, token = api_world
+    app = WSGIHandler()
+    schema = schemathesis.openapi.from_wsgi("/api/schema/", app)
+    headers = {"Authorization": f"Token {token}"} if who == "director" else {}
+    statuses: Counter[int] = Counter()
+    problems: list[str] = []
+    operations = _operations(schema)
+
+    for operation in operations:
+        strategy = _strategy(operation, world)
+
+        @settings(
+            max_examples=EXAMPLES,
+            deadline=None,
+            database=None,
+            derandomize=True,
+            phases=[Phase.explicit, Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(case=strategy)
+        def run(case: Any) -> None:
+            with transaction.atomic():
+                response = case.call(headers=headers)
+                transaction.set_rollback(True)
+            statuses[response.status_code] += 1
+            label = f"{case.method} {case.formatted_path}"
+            for check in (
+                not_a_server_error,
+                content_type_conformance,
+                response_schema_conformance,
+            ):
+                try:
+                    case.validate_response(response, checks=[check], headers=headers)
+                except (Exception, BaseExceptionGroup) as failure:  # every failure, collected
+                    problems.append(f"{label}: {check.__name__}: {str(failure)[:400]}")
+            shape = error_shape_problem(
+                response.status_code,
+                response.content,
+                response.headers.get("content-type", [""])[0]
+                if isinstance(response.headers.get("content-type"), list)
+                else response.headers.get("content-type", ""),
+            )
+            if shape:
+                problems.append(f"{label}: error shape: {shape}")
+
+        run()
+
+    with capsys.disabled():
+        print(
+            f"\nAPI fuzz as {who}: {len(operations)} operations, "
+            f"{sum(statuses.values())} requests, statuses {dict(sorted(statuses.items()))}"
+        )
+    unique = sorted(set(problems))
+    assert not unique, f"{len(unique)} problems:\n" + "\n".join(unique[:40])
+
+
+def test_error_shape_check_catches_a_bare_drf_error():
+    assert error_shape_problem(400, b'{"name": ["This field is required."]}', "application/json")
+    assert error_shape_problem(404, b"<h1>Not Found</h1>", "text/html")
+    assert (
+        error_shape_problem(
+            400, b'{"code": "required", "detail": "x", "field": "name"}', "application/json"
+        )
+        is None
+    )
+    assert error_shape_problem(200, b"[]", "application/json") is None
