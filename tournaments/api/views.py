@@ -50,7 +50,11 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     filterset_fields = ["status", "format"]
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        queryset = Tournament.objects.select_related("club").annotate(entry_count=Count("entries"))
+        queryset = (
+            Tournament.objects.select_related("club")
+            .annotate(entry_count=Count("entries"))
+            .order_by("-created_at", "-id")
+        )
         club = self.request.query_params.get("club")
         return queryset.filter(club__slug=club) if club else queryset
 
