@@ -104,7 +104,7 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
         ("PATCH", "/api/v1/matches/{match_pk}/games/{number}/"): {"level": "gammon"},
         ("GET", "/api/v1/ratings/preview/"): {"player_a": a, "player_b": b, "length": 5},
         ("POST", "/api/v1/clubs/{slug}/results/import/"): {
-            "text": "date,player1,player2,length,score1,score2\n2024-01-05,Alice,Bob,5,5,2\n"
+            "text": "date,winner,loser,length\n2024-01-05,Alice,Bob,5\n"
         },
         ("POST", "/api/v1/tournaments/"): {
             "club": "test-club",
@@ -227,7 +227,7 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("PATCH", "/api/v1/clubs/{slug}/"): row(401, 403, 403, 403, 200, 200, 401),
     ("GET", "/api/v1/clubs/{slug}/ratings/"): everyone(200),
     ("POST", "/api/v1/clubs/{slug}/ratings/recompute/"): row(401, 403, 403, 403, 202, 202, 401),
-    ("POST", "/api/v1/clubs/{slug}/results/import/"): row(401, 403, 403, 403, 400, 400, 401),
+    ("POST", "/api/v1/clubs/{slug}/results/import/"): row(401, 403, 403, 403, 201, 201, 401),
     ("GET", "/api/v1/jobs/{pk}/"): row(401, 403, 403, 403, 200, 200, 401),
     ("GET", "/api/v1/matches/"): everyone(200),
     ("POST", "/api/v1/matches/"): row(401, 403, 403, 403, 201, 201, 403),
