@@ -29,6 +29,11 @@ MATCH_RESULT_CHANGED = "match.result_changed"
 
 _handlers: dict[str, list[Callable[[dict[str, Any]], None]]] = defaultdict(list)
 
+#: Enqueueing on commit tries briefly (a pooled connection gone stale after a broker
+#: restart is replaced on the retry), then gives up: the request has committed and
+#: must answer, and the periodic sweep re-enqueues what was not sent.
+ENQUEUE_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.1}
+
 
 def on_event(kind: str) -> Callable[[Callable[[dict[str, Any]], None]], Callable]:
     """Register an after-commit handler for an event kind (idempotent handlers only)."""
@@ -54,7 +59,7 @@ def emit(kind: str, **payload: Any) -> None:
 
     def enqueue() -> None:
         try:
-            handle_event.delay(event.pk)
+            handle_event.apply_async((event.pk,), retry_policy=ENQUEUE_RETRY_POLICY)
         except Exception:  # the broker is down: the sweep will pick the row up
             logger.warning("could not enqueue event %s; the sweep will retry", event.pk)
 
