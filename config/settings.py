@@ -181,6 +181,7 @@ REST_FRAMEWORK = {
         "login": env.str("THROTTLE_LOGIN", default="20/min"),
         "token": env.str("THROTTLE_TOKEN", default="20/min"),
         "score": env.str("THROTTLE_SCORE", default="240/min"),
+        "import": env.str("THROTTLE_IMPORT", default="60/hour"),
     },
 }
 
@@ -199,6 +200,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name per choice set shared by several fields (manage.py check --deploy is clean).
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "games.models.MatchStatus",
+        "GameEndingEnum": "games.models.Game.Ending",
+        "SeedingMethodEnum": "tournaments.models.SeedingMethod",
+        "ChouetteSideEnum": "chouette.models.Side",
+        "ChouetteEndingEnum": "chouette.models.Ending",
+    },
 }
 
 # Celery: eager with nothing set, Redis-backed with REDIS_URL.

@@ -4,16 +4,16 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from knox import views as knox_views
 
-from games.api.auth import TokenLoginView
+from games.api.auth import TokenLoginView, TokenRevokeAllView, TokenRevokeView
+from games.login_throttle import ThrottledLoginView
 
 from .health import healthz
 
 api_v1 = [
     path("auth/token/", TokenLoginView.as_view(), name="api-token-login"),
-    path("auth/token/revoke/", knox_views.LogoutView.as_view(), name="api-token-revoke"),
-    path("auth/token/revoke-all/", knox_views.LogoutAllView.as_view(), name="api-token-revoke-all"),
+    path("auth/token/revoke/", TokenRevokeView.as_view(), name="api-token-revoke"),
+    path("auth/token/revoke-all/", TokenRevokeAllView.as_view(), name="api-token-revoke-all"),
     path("", include("games.api.urls", namespace="api")),
     path("", include("tournaments.api_urls")),
     path("chouette/", include("chouette.api_urls")),
@@ -22,7 +22,7 @@ api_v1 = [
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -18,6 +18,7 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from games import selectors_ratings as selectors
@@ -27,6 +28,7 @@ from games.rules.errors import RuleViolation
 from games.services import ratings as rating_services
 
 from .jobs import JobSerializer, job_accepted_response
+from .transcripts import MAX_UPLOAD_BYTES, UploadTooLarge
 
 
 def _r(value: float) -> float:
@@ -185,7 +187,7 @@ class RatingPreviewView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[PreviewQuerySerializer])
+    @extend_schema(parameters=[PreviewQuerySerializer], responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request) -> Response:
         query = PreviewQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
@@ -257,6 +259,8 @@ class ClubResultsImportView(APIView):
 
     permission_classes = [AllowAny]
     parser_classes = [MultiPartParser, FormParser, JSONParser]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "import"
 
     @extend_schema(
         request=inline_serializer(
@@ -276,6 +280,12 @@ class ClubResultsImportView(APIView):
         club = get_object_or_404(Club, slug=slug)
         upload = request.FILES.get("file")
         if upload is not None:
+            if upload.size > MAX_UPLOAD_BYTES:
+                raise UploadTooLarge(
+                    "upload_too_large",
+                    f"The file is {upload.size} bytes; at most {MAX_UPLOAD_BYTES} bytes (5 MB).",
+                    "file",
+                )
             try:
                 text = upload.read().decode("utf-8")
             except UnicodeDecodeError:

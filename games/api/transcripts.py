@@ -26,6 +26,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from games import access
@@ -82,6 +83,8 @@ class MatchImportView(APIView):
 
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser, FormParser]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "import"
 
     @extend_schema(request=MatchImportSerializer, responses={200: dict, 201: dict, 202: dict})
     def post(self, request: Request) -> Response:

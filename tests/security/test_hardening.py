@@ -1,0 +1,390 @@
+"""Hardening: deploy checks, CSRF on every form, rate limits, tokens at rest, upload
+limits, security headers, and no secrets in the repository or the logs."""
+
+from __future__ import annotations
+
+import base64
+import logging
+import os
+import re
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache as default_cache
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client, override_settings
+from knox.models import AuthToken
+from rest_framework.test import APIClient
+from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
+
+from games.api.transcripts import MAX_UPLOAD_BYTES
+
+from .test_permission_matrix import EXPECTATIONS, _body
+from .world import build_world, path_params
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCMEM = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "hardening",
+    }
+}
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _own_cache():
+    """Rate-limit counters in a private cache: never the shared Redis of a CI run."""
+    with override_settings(CACHES=LOCMEM):
+        default_cache.clear()
+        yield
+
+
+@pytest.fixture
+def world(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    return build_world()
+
+
+def _production_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "DJANGO_ENV"}}
+    env.update(
+        DJANGO_ENV="production",
+        SECRET_KEY=secrets.token_urlsafe(60),
+        ALLOWED_HOSTS="example.org",
+        **extra,
+    )
+    return env
+
+
+# --- production settings ------------------------------------------------------------------
+
+
+def test_production_settings_pass_the_deploy_checks():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=_production_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    env = _production_env()
+    env["SECRET_KEY"] = "short"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_production_rate_limits_live_in_redis():
+    """DRF throttles count in Django's default cache; with REDIS_URL that is Redis, so
+    every gunicorn worker shares one count."""
+    code = (
+        "import django; django.setup();"
+        "from django.conf import settings;"
+        "print(settings.CACHES['default']['BACKEND']);"
+        "print(settings.CACHES['default']['LOCATION'])"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={
+            **_production_env(REDIS_URL="redis://127.0.0.1:6379/5"),
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    backend, location = result.stdout.split()
+    assert "Redis" in backend
+    assert location == "redis://127.0.0.1:6379/5"
+    assert ScopedRateThrottle.cache is default_cache  # the throttle uses that cache
+
+
+# --- CSRF on every form ---------------------------------------------------------------------
+
+
+def _page_forms() -> list[tuple[str, str]]:
+    return sorted(
+        (method, template)
+        for method, template in EXPECTATIONS
+        if method == "POST" and not template.startswith("/api/")
+    )
+
+
+def test_every_page_form_refuses_a_post_without_its_csrf_token(world):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(world.users["director"])
+    forms = _page_forms()
+    assert len(forms) >= 10
+    for method, template in forms:
+        path = template.format(**path_params(template, world))
+        body, _, _ = _body(method, template, world)
+        response = browser.post(path, body or {})
+        assert response.status_code == 403, (template, response.status_code)
+
+
+def test_the_api_refuses_a_session_write_without_csrf(world):
+    """Session-authenticated API writes need the CSRF token too (token clients don't)."""
+    browser = APIClient(enforce_csrf_checks=True)
+    browser.force_login(world.users["director"])
+    response = browser.post(f"/api/v1/matches/{world.match.pk}/void/")
+    assert response.status_code == 403
+    assert response.json()["code"] == "permission_denied"
+    assert "CSRF" in response.json()["detail"]
+
+
+# --- rate limits ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def low_rates(monkeypatch):
+    """DRF binds the rates at import; the test lowers them where the throttles read."""
+    monkeypatch.setattr(
+        SimpleRateThrottle,
+        "THROTTLE_RATES",
+        {"login": "3/min", "token": "3/min", "score": "3/min", "import": "2/min"},
+    )
+
+
+def _basic(username: str, password: str) -> str:
+    return "Basic " + base64.b64encode(f"{username}:{password}".encode()).decode()
+
+
+def test_token_creation_is_rate_limited(world, low_rates):
+    api = APIClient()
+    statuses = [
+        api.post(
+            "/api/v1/auth/token/", HTTP_AUTHORIZATION=_basic("director", "pw-for-tests-1")
+        ).status_code
+        for _ in range(5)
+    ]
+    assert statuses[:3] == [200, 200, 200]
+    assert statuses[3:] == [429, 429]
+    refused = api.post("/api/v1/auth/token/", HTTP_AUTHORIZATION=_basic("director", "x"))
+    assert refused.status_code == 429  # wrong passwords are counted too: no guessing
+
+
+def test_score_entry_is_rate_limited(world, low_rates):
+    api = APIClient()
+    api.force_authenticate(world.users["player"])
+    url = f"/api/v1/matches/{world.match.pk}/games/"
+    statuses = [
+        api.post(url, {"winner": world.alice.pk}, format="json").status_code for _ in range(4)
+    ]
+    assert statuses[:3] != [429, 429, 429] and statuses[3] == 429
+    body = api.post(url, {"winner": world.alice.pk}, format="json").json()
+    assert body["code"] == "throttled" and "field" in body
+
+
+def test_imports_are_rate_limited(world, low_rates):
+    api = APIClient()
+    api.force_authenticate(world.users["director"])
+    results = f"/api/v1/clubs/{world.club.slug}/results/import/"
+    first = [
+        api.post(results, {"text": "date,winner,loser,length\n"}, format="json").status_code
+        for _ in range(3)
+    ]
+    assert first == [400, 400, 429]
+    transcripts = "/api/v1/matches/import/"
+    upload = SimpleUploadedFile("a.mat", b"nothing", content_type="text/plain")
+    # the transcript import shares the "import" scope with the results import
+    response = api.post(transcripts, {"club": world.club.slug, "files": [upload]})
+    assert response.status_code == 429
+
+
+def test_the_login_page_rests_after_repeated_failures(world, settings):
+    settings.LOGIN_FAILURE_LIMIT = 3
+    browser = Client()
+    failures = [
+        browser.post("/accounts/login/", {"username": "director", "password": "wrong"})
+        for _ in range(3)
+    ]
+    assert [r.status_code for r in failures] == [200, 200, 200]
+    blocked = browser.post("/accounts/login/", {"username": "director", "password": "wrong"})
+    assert blocked.status_code == 429
+    assert b"Too many" in blocked.content
+    # even the right password waits: the counter is per address and per account
+    right = browser.post("/accounts/login/", {"username": "director", "password": "pw-for-tests-1"})
+    assert right.status_code == 429
+    other = Client(REMOTE_ADDR="10.0.0.9")
+    still = other.post("/accounts/login/", {"username": "director", "password": "pw-for-tests-1"})
+    assert still.status_code == 429  # another address guessing the same account
+
+
+def test_a_successful_login_clears_the_address_count(world, settings):
+    settings.LOGIN_FAILURE_LIMIT = 3
+    browser = Client()
+    for _ in range(2):
+        browser.post("/accounts/login/", {"username": "bob", "password": "wrong"})
+    ok = browser.post("/accounts/login/", {"username": "alice", "password": "pw-for-tests-1"})
+    assert ok.status_code == 302
+    again = Client().post("/accounts/login/", {"username": "carol", "password": "wrong"})
+    assert again.status_code == 200
+
+
+# --- tokens, uploads, headers ---------------------------------------------------------------
+
+
+def test_api_tokens_are_hashed_at_rest(world):
+    api = APIClient()
+    response = api.post(
+        "/api/v1/auth/token/", HTTP_AUTHORIZATION=_basic("director", "pw-for-tests-1")
+    )
+    token = response.json()["token"]
+    stored = AuthToken.objects.get(user=world.users["director"], token_key=token[:15])
+    columns = [str(getattr(stored, f.attname)) for f in AuthToken._meta.concrete_fields]
+    assert not any(token in value for value in columns)
+    assert stored.digest != token and len(stored.digest) == 128  # SHA-512 hex
+    assert APIClient().get("/api/v1/jobs/1/", HTTP_AUTHORIZATION=f"Token {token}").status_code in (
+        200,
+        403,
+        404,
+    )
+
+
+def test_results_upload_over_the_limit_is_refused_with_413(world):
+    api = APIClient()
+    api.force_authenticate(world.users["director"])
+    big = SimpleUploadedFile("big.csv", b"x" * (MAX_UPLOAD_BYTES + 1), content_type="text/csv")
+    response = api.post(f"/api/v1/clubs/{world.club.slug}/results/import/", {"file": big})
+    assert response.status_code == 413
+    assert response.json()["code"] == "upload_too_large"
+    assert response.json()["field"] == "file"
+
+
+def test_transcript_upload_over_the_limit_is_refused_with_413(world):
+    api = APIClient()
+    api.force_authenticate(world.users["director"])
+    big = SimpleUploadedFile("big.mat", b"x" * (MAX_UPLOAD_BYTES + 1), content_type="text/plain")
+    response = api.post("/api/v1/matches/import/", {"club": world.club.slug, "files": [big]})
+    assert response.status_code == 413
+    assert response.json()["field"] == "files"
+
+
+def test_security_headers_on_pages_and_api():
+    for path in ("/", "/api/v1/clubs/"):
+        response = Client().get(path)
+        assert response["X-Content-Type-Options"] == "nosniff"
+        assert response["Referrer-Policy"] == "same-origin"
+        assert response["X-Frame-Options"] == "DENY"
+
+
+@override_settings(SECURE_HSTS_SECONDS=31536000, SECURE_HSTS_INCLUDE_SUBDOMAINS=True)
+def test_hsts_is_sent_over_https():
+    response = Client().get("/", secure=True)
+    assert response["Strict-Transport-Security"].startswith("max-age=31536000")
+
+
+def test_production_sets_the_secure_cookie_and_header_settings():
+    code = (
+        "import django; django.setup(); from django.conf import settings as s;"
+        "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT,"
+        " s.SECURE_HSTS_SECONDS, s.X_FRAME_OPTIONS, s.SECURE_REFERRER_POLICY, s.DEBUG)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**_production_env(), "DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.stdout.split() == [
+        "True",
+        "True",
+        "True",
+        "31536000",
+        "DENY",
+        "same-origin",
+        "False",
+    ], result.stderr
+
+
+# --- no secrets in the repository or the logs -----------------------------------------------
+
+SECRET_PATTERNS = {
+    "private key": re.compile(r"-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----"),
+    "AWS key": re.compile(r"AKIA[0-9A-Z]{16}"),
+    "GitHub token": re.compile(r"gh[pousr]_[A-Za-z0-9]{36}"),
+    "Slack token": re.compile(r"xox[baprs]-[A-Za-z0-9-]{10,}"),
+    "Stripe key": re.compile(r"sk_live_[A-Za-z0-9]{16,}"),
+    "password in a URL": re.compile(r"\b[a-z+]+://[^\s:/@'\"]+:[^\s@'\"{}$]+@[\w.-]+"),
+    "assigned secret": re.compile(
+        r"(?i)\b(?:secret_key|api_key|password|token)\s*=\s*['\"][A-Za-z0-9+/_\-]{24,}['\"]"
+    ),
+}
+ALLOWED_SECRETS = {
+    # the documented development key (config/settings.py), refused in production
+    "dev-insecure-boxcars-key-only-for-local-use-0123456789abcdefghijklmnop",
+    # placeholders of the documented example environment (.env.example)
+    ":change-me@",
+}
+
+
+def test_no_secrets_in_the_tracked_files():
+    files = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    found = []
+    for name in filter(None, files):
+        path = ROOT / name.decode()
+        if not path.is_file() or path.stat().st_size > 2_000_000:
+            continue
+        text = path.read_text(encoding="utf-8", errors="ignore")
+        for label, pattern in SECRET_PATTERNS.items():
+            for match in pattern.finditer(text):
+                if not any(allowed in match.group(0) for allowed in ALLOWED_SECRETS):
+                    found.append(f"{name.decode()}: {label}: {match.group(0)[:60]}")
+    assert not found, "\n".join(found)
+
+
+def test_the_secret_scan_would_catch_a_leak():
+    leak = 'STRIPE = "sk_live_' + "a1B2c3D4e5F6g7H8i9J0" + '"'
+    assert SECRET_PATTERNS["Stripe key"].search(leak)
+    url = "postgres://boxcars:" + "hunter2hunter2" + "@db.example.org/boxcars"
+    assert SECRET_PATTERNS["password in a URL"].search(url)
+    assert not SECRET_PATTERNS["password in a URL"].search("postgres://postgres@127.0.0.1/x")
+
+
+def test_passwords_tokens_and_score_links_stay_out_of_the_logs(world, caplog):
+    caplog.set_level(logging.DEBUG)
+    api = APIClient()
+    token = api.post(
+        "/api/v1/auth/token/", HTTP_AUTHORIZATION=_basic("director", "pw-for-tests-1")
+    ).json()["token"]
+    api.post("/api/v1/auth/token/", HTTP_AUTHORIZATION=_basic("director", "wrong-pass-123"))
+    APIClient().post(
+        f"/api/v1/matches/{world.match.pk}/void/", HTTP_AUTHORIZATION=f"Token {token}x"
+    )
+    APIClient().post(
+        f"/api/v1/matches/{world.match.pk}/games/",
+        {"winner": world.alice.pk},
+        format="json",
+        HTTP_X_SCORE_LINK=world.other_link,
+    )
+    Client().post("/accounts/login/", {"username": "director", "password": "wrong-pass-123"})
+    logged = "\n".join(
+        record.getMessage() + " " + " ".join(map(str, record.__dict__.values()))
+        for record in caplog.records
+    )
+    assert caplog.records  # the refusals were logged...
+    for secret in (token, "pw-for-tests-1", "wrong-pass-123", world.other_link):
+        assert secret not in logged  # ...without what the client sent
