@@ -221,6 +221,13 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A pool child that dies mid-task has its task requeued at once (the two lines above).
+# A worker that vanishes whole (SIGKILL, power loss) leaves its task unacknowledged in
+# Redis, delivered again once it is this many seconds old; keep it above the longest
+# job (a task still running past it would be delivered a second time).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
+}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -114,19 +114,28 @@ def own_redis() -> Iterator[OwnRedis]:
     server.stop()
 
 
+def _drop_connection_pools(app) -> None:
+    """Forget the app's cached broker connections and producers (they hold the URL)."""
+    if app._pool is not None:
+        app._pool.force_close_all()
+        app._pool = None
+    if app.amqp._producer_pool is not None:
+        app.amqp._producer_pool.force_close_all()
+        app.amqp._producer_pool = None
+
+
 @contextlib.contextmanager
 def celery_broker(url: str) -> Iterator[None]:
-    """Point this process's Celery app at ``url`` (and back afterwards). Closing the
-    app drops its cached connection and producer pools, so the change takes effect."""
+    """Point this process's Celery app at ``url`` for a while, then back."""
     from config.celery import app
 
     previous = app.conf.broker_url
-    app.close()
+    _drop_connection_pools(app)
     app.conf.broker_url = url
     try:
         yield
     finally:
-        app.close()
+        _drop_connection_pools(app)
         app.conf.broker_url = previous
 
 
