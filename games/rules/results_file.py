@@ -66,6 +66,8 @@ def _read_row(line: int, cells: list[str]) -> ResultRow | LineError:
             line, f"expected 4 columns (date, winner, loser, length), got {len(cells)}"
         )
     raw_date, winner, loser, raw_length = (c.strip() for c in cells)
+    if any("\x00" in cell for cell in cells):
+        return LineError(line, "the row contains a NUL byte: the file is not plain text")
     try:
         played_on = date.fromisoformat(raw_date)
     except ValueError:

@@ -28,7 +28,8 @@ from typing import Any
 import pytest
 import schemathesis
 from django.core.handlers.wsgi import WSGIHandler
-from django.db import transaction
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections, transaction
 from django.test import override_settings
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -103,6 +104,10 @@ def api_world(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     from rest_framework.throttling import SimpleRateThrottle
 
+    # Like Django's test client: a request's end must not close the test's connection
+    # (inside the test transaction, Django would close it as unusable).
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
     previous = SimpleRateThrottle.THROTTLE_RATES
     # the fuzzer is one very busy client: lift every scope's limit
     SimpleRateThrottle.THROTTLE_RATES = {scope: "100000/min" for scope in previous}
@@ -111,6 +116,8 @@ def api_world(settings):
         token = AuthToken.objects.create(world.users["director"])[1]
         yield world, token
     SimpleRateThrottle.THROTTLE_RATES = previous
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @pytest.mark.parametrize("who", ["anonymous", "director"])

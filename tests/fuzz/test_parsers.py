@@ -239,3 +239,34 @@ def test_results_import_is_whole_or_nothing(importing_club, text):
             assert report.as_dict()["matches"] == expected
             assert Match.objects.filter(club=club).count() == expected
         transaction.set_rollback(True)
+
+
+# --- what the fuzzing found ------------------------------------------------------------------
+
+
+def test_a_transcript_with_a_nul_byte_is_refused_by_the_parser():
+    """Found by fuzzing on PostgreSQL: a NUL byte passed the checks, then the database
+    refused the text (DataError, a 500 through the API)."""
+    text = TRANSCRIPT.replace("Game 2", "Game\x002")
+    with pytest.raises(RuleViolation) as refused:
+        parse_mat(text)
+    assert refused.value.code == "bad_mat" and "NUL" in refused.value.message
+
+
+@pytest.mark.django_db
+def test_a_transcript_with_a_nul_byte_is_refused_and_nothing_is_written(club, director):
+    before = fingerprint()
+    outcome = transcript_services.import_transcript(
+        actor=actor_for_user(director),
+        club=club,
+        text=TRANSCRIPT.replace("lasse", "la\x00sse"),
+        name="nul.mat",
+    )
+    assert outcome.status == transcript_services.REFUSED
+    assert fingerprint() == before
+
+
+def test_a_results_row_with_a_nul_byte_is_refused():
+    with pytest.raises(RuleViolation) as refused:
+        parse_results(RESULTS_CSV.replace("Carol", "Ca\x00rol"))
+    assert "NUL" in str(refused.value.as_dict())

@@ -51,7 +51,10 @@ def world(settings):
 
 
 def _production_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "DJANGO_ENV"}}
+    # A deployment's environment: nothing a test run set for itself (the browser tests
+    # set DJANGO_ALLOW_ASYNC_UNSAFE, which the deploy checks rightly refuse).
+    dropped = {"DEBUG", "DJANGO_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE"}
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     env.update(
         DJANGO_ENV="production",
         SECRET_KEY=secrets.token_urlsafe(60),
