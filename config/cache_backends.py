@@ -62,6 +62,10 @@ def _all_failed(data: dict, *args: Any, **kwargs: Any) -> list:
     return list(data)
 
 
+def _missing(key: Any, *args: Any, **kwargs: Any) -> int:
+    raise ValueError(f"Key '{key}' not found (Redis unreachable).")  # as in an empty cache
+
+
 class TolerantRedisCache(RedisCache):
     """``RedisCache`` whose calls behave as an empty cache while Redis is unreachable."""
 
@@ -75,3 +79,4 @@ class TolerantRedisCache(RedisCache):
     delete = _tolerant(_false)(RedisCache.delete)
     delete_many = _tolerant(_nothing)(RedisCache.delete_many)
     clear = _tolerant(_false)(RedisCache.clear)
+    incr = _tolerant(_missing)(RedisCache.incr)
