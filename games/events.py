@@ -60,7 +60,7 @@ def emit(kind: str, **payload: Any) -> None:
     def enqueue() -> None:
         try:
             handle_event.apply_async((event.pk,), retry_policy=ENQUEUE_RETRY_POLICY)
-        except Exception:  # the broker is down: the sweep will pick the row up
-            logger.warning("could not enqueue event %s; the sweep will retry", event.pk)
+        except Exception as exc:  # the broker is down: the sweep will pick the row up
+            logger.warning("could not enqueue event %s (%r); the sweep will retry", event.pk, exc)
 
     transaction.on_commit(enqueue)

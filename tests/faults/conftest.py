@@ -115,13 +115,14 @@ def own_redis() -> Iterator[OwnRedis]:
 
 
 def _drop_connection_pools(app) -> None:
-    """Forget the app's cached broker connections and producers (they hold the URL)."""
-    if app._pool is not None:
-        app._pool.force_close_all()
-        app._pool = None
-    if app.amqp._producer_pool is not None:
-        app.amqp._producer_pool.force_close_all()
-        app.amqp._producer_pool = None
+    """Forget the app's cached broker connections and producers (they hold the URL).
+
+    Detached, not closed: kombu keeps producer pools in a process-wide registry keyed
+    by connection, and a closed pool found there again later makes every publish (and
+    every eager task, which also takes a producer) fail with "Acquire on closed pool".
+    """
+    app._pool = None
+    app.amqp._producer_pool = None
 
 
 @contextlib.contextmanager
