@@ -23,7 +23,7 @@ import pytest
 from django.db import connection, transaction
 from rest_framework.test import APIClient
 
-from games.models import Job, Player
+from games.models import DomainEvent, Job, Player
 from games.services import clubs as club_services
 from games.services import matches as match_services
 from games.services.actors import actor_for_user
@@ -94,12 +94,17 @@ def test_pairing_job_survives_its_worker_child_being_killed_at_commit(
 ):
     worker = start_worker(own_redis.url)
     director = make_user("pairing-killed-director")
-    killed_event = _swiss_after_round_one(director, "Killed Swiss")
-    clean_event = _swiss_after_round_one(director, "Clean Swiss")
     client = APIClient()
     client.force_authenticate(director)
 
-    with celery_broker(own_redis.url):
+    with celery_broker(own_redis.url):  # the results' events go to our worker too
+        killed_event = _swiss_after_round_one(director, "Killed Swiss")
+        clean_event = _swiss_after_round_one(director, "Clean Swiss")
+        wait_until(  # rating updates of round 1 done: only the pairing will wait below
+            lambda: not DomainEvent.objects.filter(handled_at__isnull=True).exists(),
+            30,
+            "the round-1 events",
+        )
         # Given a player of the killed event locked, so the pairing stops in its COMMIT
         locked, release = threading.Event(), threading.Event()
         player_id = killed_event.entries.order_by("pk").first().player_id
