@@ -235,6 +235,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-unhandled-events": {"task": "games.tasks.sweep_events", "schedule": 60.0},
+    "sweep-queued-jobs": {"task": "games.tasks.sweep_queued_jobs", "schedule": 60.0},
     "recompute-rating-lists-nightly": {
         "task": "games.rating_jobs.nightly_recompute",
         "schedule": crontab(hour=3, minute=30),

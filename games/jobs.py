@@ -9,6 +9,7 @@ is retried by Celery.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,8 @@ from django.utils import timezone
 
 from games.models import Job, JobStatus
 from games.rules.errors import BoxcarsError
+
+logger = logging.getLogger(__name__)
 
 Progress = Callable[[int, int, str], None]
 Handler = Callable[[Job, Progress], dict[str, Any]]
@@ -61,8 +64,39 @@ def start_job(
             )
     except IntegrityError:
         return Job.objects.get(dedupe_key=dedupe_key), False
-    transaction.on_commit(lambda: run_job.delay(job.pk))
+    transaction.on_commit(lambda: _enqueue(job.pk))
     return job, True
+
+
+def _enqueue(job_id: int) -> None:
+    """Hand a job to the broker; if the broker is down the job stays queued and the
+    periodic sweep (``sweep_queued_jobs``) hands it over again later."""
+    from games.events import ENQUEUE_RETRY_POLICY
+    from games.tasks import run_job
+
+    try:
+        run_job.apply_async((job_id,), retry_policy=ENQUEUE_RETRY_POLICY)
+    except Exception as exc:
+        logger.warning("could not enqueue job %s (%r); the sweep will retry", job_id, exc)
+
+
+def sweep_queued_jobs(*, older_than_seconds: int = 60) -> int:
+    """Enqueue again the jobs still queued after a while (their enqueue was lost).
+
+    Running a job twice is safe: ``run`` leaves finished jobs alone and handlers are
+    idempotent. Returns how many were enqueued.
+    """
+    from datetime import timedelta
+
+    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    stuck = list(
+        Job.objects.filter(status=JobStatus.QUEUED, created_at__lte=cutoff)
+        .order_by("id")
+        .values_list("pk", flat=True)[:500]
+    )
+    for job_id in stuck:
+        _enqueue(job_id)
+    return len(stuck)
 
 
 def _progress_reporter(job_id: int) -> Progress:

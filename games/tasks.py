@@ -25,3 +25,11 @@ def run_job(job_id: int) -> str:
     from games import jobs
 
     return jobs.run(job_id)
+
+
+@shared_task(acks_late=True)
+def sweep_queued_jobs(older_than_seconds: int = 60) -> int:
+    """Enqueue again every job whose enqueue was lost (the broker was down)."""
+    from games import jobs
+
+    return jobs.sweep_queued_jobs(older_than_seconds=older_than_seconds)

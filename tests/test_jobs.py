@@ -66,3 +66,40 @@ def test_job_api_is_for_its_owner(client_for, make_user, django_capture_on_commi
     assert client_for(owner).get(f"/api/v1/jobs/{job.pk}/").json()["status"] == "succeeded"
     assert client_for(other).get(f"/api/v1/jobs/{job.pk}/").status_code == 403
     assert client_for(None).get(f"/api/v1/jobs/{job.pk}/").status_code == 401
+
+
+def test_a_job_whose_enqueue_failed_is_swept_later(django_capture_on_commit_callbacks, monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.tasks import run_job
+
+    def broker_down(*args, **kwargs):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(run_job, "apply_async", broker_down)
+    with django_capture_on_commit_callbacks(execute=True):
+        job, _ = jobs.start_job(kind="test.count", params={"n": 2})
+    job.refresh_from_db()
+    assert job.status == "queued"  # recorded, not lost, not run
+    monkeypatch.undo()
+    Job.objects.filter(pk=job.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    assert jobs.sweep_queued_jobs(older_than_seconds=60) == 1
+    job.refresh_from_db()
+    assert job.status == "succeeded" and job.result == {"counted": 2}
+
+
+def test_database_outage_answers_503_with_retry_after(client_for, make_user, monkeypatch):
+    from django.db import OperationalError
+
+    from games.api import clubs
+
+    def down(*args, **kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(clubs.club_services, "create_club", down)
+    response = client_for(make_user()).post("/api/v1/clubs/", {"name": "X"}, format="json")
+    assert response.status_code == 503
+    assert response.json()["code"] == "database_unavailable"
+    assert response["Retry-After"] == "5"

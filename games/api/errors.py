@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -38,6 +39,20 @@ def boxcars_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     """Map every error to the documented body; let DRF set headers (WWW-Authenticate...)."""
     if isinstance(exc, BoxcarsError):
         return Response(exc.as_dict(), status=exc.status_code)
+    if isinstance(exc, OperationalError | InterfaceError):
+        # The database is unreachable (a restart, a failover): nothing was written,
+        # and the client may safely retry, with the same Idempotency-Key.
+        response = Response(
+            {
+                "code": "database_unavailable",
+                "detail": "The database is unavailable for a moment; nothing was recorded. "
+                "Try again shortly.",
+                "field": None,
+            },
+            status=503,
+        )
+        response["Retry-After"] = "5"
+        return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
