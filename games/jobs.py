@@ -45,7 +45,6 @@ def start_job(
 ) -> tuple[Job, bool]:
     """Create a job and enqueue it on commit; (job, created). A dedupe key already used
     returns the existing job instead of starting a second one."""
-    from games.tasks import run_job
 
     if kind not in _handlers:
         raise ValueError(f"no handler registered for job kind {kind!r}")
