@@ -1,0 +1,132 @@
+"""Screenshots of the main pages on the demo data, for the README and docs/pages.md.
+
+Runs with the other browser tests and saves its pictures under
+``artifacts/e2e/pages/``; with ``BOXCARS_UPDATE_SCREENSHOTS=1`` it writes them to
+``docs/screenshots/`` instead, which is how the documented pictures are regenerated::
+
+    BOXCARS_UPDATE_SCREENSHOTS=1 .venv/bin/python -m pytest tests/e2e/test_screenshots.py
+
+Each picture is the visible viewport (not the whole page) so that it stays small, and
+each page is checked for the content the picture is meant to show before it is taken.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.db.models import Count
+
+from games import score_links
+from games.models import Match, MatchStatus, Player, RatingChange
+from tournaments import demo as tournament_demo
+from tournaments.models import Entry, Pairing, PairingStatus
+
+from .conftest import ARTIFACTS, LAPTOP, PHONE
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+TALL_LAPTOP = {"width": 1280, "height": 960}
+MAX_BYTES = 250_000
+
+
+def _target() -> Path:
+    folder = DOCS if os.environ.get("BOXCARS_UPDATE_SCREENSHOTS") == "1" else ARTIFACTS / "pages"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def demo_data(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("seed_demo", stdout=io.StringIO())
+
+
+def test_screenshots_of_the_main_pages(browser, live_server, demo_data):
+    folder = _target()
+    taken: list[Path] = []
+
+    def shot(name, url, expect, viewport=LAPTOP, login=False, print_media=False):
+        context = browser.new_context(viewport=viewport, base_url=live_server.url)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        try:
+            if login:
+                page.goto("/accounts/login/")
+                page.get_by_label("Username").fill("director")
+                page.get_by_label("Password").fill("boxcars-demo")
+                page.get_by_role("button", name="Log in").click()
+                page.wait_for_url(f"{live_server.url}/")
+            response = page.goto(url)
+            assert response is not None and response.status == 200, url
+            page.get_by_text(expect).first.wait_for()
+            if print_media:
+                page.emulate_media(media="print")
+            path = folder / f"{name}.png"
+            page.screenshot(path=str(path))
+            taken.append(path)
+        finally:
+            context.close()
+
+    bracket_first_seed = (
+        Entry.objects.filter(tournament__slug=tournament_demo.BRACKET_SLUG).order_by("seed").first()
+    )
+    finished = Match.objects.filter(status=MatchStatus.FINISHED)
+    sheet = (  # a sheet that shows a turned cube if the demo has one
+        (finished.filter(games__cube__gt=1).distinct() or finished)
+        .annotate(games_count=Count("games"))
+        .order_by("-games_count", "pk")
+        .first()
+    )
+    live = Pairing.objects.filter(
+        tournament__slug=tournament_demo.SWISS_SLUG,
+        status=PairingStatus.READY,
+        match__isnull=False,
+    ).select_related("match", "match__player1")[0]
+    rated = (
+        RatingChange.objects.filter(rating_list__club__slug="demo")
+        .values("player")
+        .annotate(n=Count("id"))
+        .order_by("-n")[0]["player"]
+    )
+    rated_player = Player.objects.get(pk=rated)
+
+    shot("home", "/", "Demo Backgammon Club")
+    shot("club", "/clubs/demo/", "Friday Night Bracket")
+    shot(
+        "bracket",
+        f"/tournaments/{tournament_demo.BRACKET_SLUG}/bracket/?player={bracket_first_seed.pk}",
+        "Consolation",
+        viewport=TALL_LAPTOP,
+    )
+    shot("standings", f"/tournaments/{tournament_demo.SWISS_SLUG}/standings/", "Buchholz")
+    shot("swiss-rounds", f"/tournaments/{tournament_demo.SWISS_SLUG}/bracket/", "Round 3")
+    shot("match-score-sheet", f"/matches/{sheet.pk}/", "Score sheet")
+    token = score_links.make_token(live.match, live.match.player1)
+    shot("phone-score-entry", f"/score/{token}/", "Record game 1", viewport=PHONE)
+    shot("player", f"/players/{rated_player.slug}/", "Head to head")
+    shot("rating-history", f"/players/{rated_player.slug}/ratings/", "Every change")
+    shot("club-ratings", "/clubs/demo/ratings/", "FIBS formula")
+    shot(
+        "director-dashboard",
+        f"/tournaments/{tournament_demo.SWISS_SLUG}/director/",
+        "Pair the next round",
+        login=True,
+    )
+    shot("big-screen", f"/tournaments/{tournament_demo.BRACKET_SLUG}/screen/", "Playing now")
+    shot("match-card-print", f"/matches/{sheet.pk}/card/", "Match score card", print_media=True)
+    try:
+        from chouette import demo as chouette_demo
+        from chouette.models import Session
+    except ImportError:  # pragma: no cover - the chouette app is part of the project
+        chouette_demo = None
+    if chouette_demo is not None:
+        session = Session.objects.get(label=chouette_demo.DEMO_LABEL)
+        shot("chouette-sheet", session.get_absolute_url(), "Ledger", viewport=TALL_LAPTOP)
+
+    for path in taken:
+        assert path.stat().st_size < MAX_BYTES, f"{path.name} is {path.stat().st_size} bytes"
