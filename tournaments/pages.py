@@ -196,12 +196,19 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
         .first()
     )
     drop_map = None
+    drop_map_note = ""
     if tournament.is_elimination and tournament.format == TournamentFormat.SINGLE_ELIMINATION:
         from .api.views import drop_map_params
+        from .formats.errors import FormatError
 
         params = drop_map_params(tournament)
         if params["entries"] <= draws.LARGE_EVENT:
-            drop_map = draws.drop_map_preview_for(**params)
+            try:
+                drop_map = draws.drop_map_preview_for(**params)
+            except FormatError as error:
+                # Too few entries yet for the consolation rounds asked for: say so,
+                # the preview appears once the field is large enough.
+                drop_map_note = error.message
     return render(
         request,
         "tournaments/director.html",
@@ -222,6 +229,7 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
             "stale": [p for rows in view.pairings.values() for p in rows if p.stale],
             "job": job,
             "drop_map": drop_map,
+            "drop_map_note": drop_map_note,
         },
     )
 
