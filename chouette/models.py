@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
-from games.models import Club, Player
+from games.models import Club, GameLevel, Player
 
 
 class CubeMode(models.TextChoices):
@@ -54,10 +54,7 @@ class Side(models.TextChoices):
     TEAM = "team", "Team"
 
 
-class Level(models.TextChoices):
-    SINGLE = "single", "Single"
-    GAMMON = "gammon", "Gammon"
-    BACKGAMMON = "backgammon", "Backgammon"
+Level = GameLevel  # the same levels as a match game
 
 
 class Ending(models.TextChoices):

@@ -345,6 +345,16 @@ class MatchViewSet(
         response["ETag"] = match.etag
         return response
 
+    def _write(self, request: Request, pk: str, service: Any, **fields: Any) -> Response:
+        """Call a match service as the requesting actor, with the If-Match version."""
+        match = service(
+            actor=self._actor(request, int(pk)),
+            match_id=int(pk),
+            expected_version=_expected_version(request),
+            **fields,
+        )
+        return self._respond(match)
+
     # -- reads -------------------------------------------------------------------------------
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -414,12 +424,7 @@ class MatchViewSet(
     @action(detail=True, methods=["post"])
     @idempotent
     def confirm(self, request: Request, pk: str) -> Response:
-        match = match_services.confirm_match(
-            actor=self._actor(request, int(pk)),
-            match_id=int(pk),
-            expected_version=_expected_version(request),
-        )
-        return self._respond(match)
+        return self._write(request, pk, match_services.confirm_match)
 
     @extend_schema(
         request=DisputeSerializer,
@@ -465,12 +470,7 @@ class MatchViewSet(
     @action(detail=True, methods=["post"])
     @idempotent
     def undo(self, request: Request, pk: str) -> Response:
-        match = match_services.undo_last_game(
-            actor=self._actor(request, int(pk)),
-            match_id=int(pk),
-            expected_version=_expected_version(request),
-        )
-        return self._respond(match)
+        return self._write(request, pk, match_services.undo_last_game)
 
     @extend_schema(
         request=None, responses={200: MatchDetailSerializer}, parameters=MATCH_WRITE_PARAMS
@@ -478,12 +478,7 @@ class MatchViewSet(
     @action(detail=True, methods=["post"])
     @idempotent
     def void(self, request: Request, pk: str) -> Response:
-        match = match_services.void_match(
-            actor=self._actor(request, int(pk)),
-            match_id=int(pk),
-            expected_version=_expected_version(request),
-        )
-        return self._respond(match)
+        return self._write(request, pk, match_services.void_match)
 
     @extend_schema(
         request=ForfeitSerializer,

@@ -124,6 +124,14 @@ class Match(models.Model):
         return self.player1 if side == 0 else self.player2
 
 
+class GameLevel(models.TextChoices):
+    """How much a game is won by (before the cube); shared by matches and chouettes."""
+
+    SINGLE = "single", "Single"
+    GAMMON = "gammon", "Gammon"
+    BACKGAMMON = "backgammon", "Backgammon"
+
+
 class Game(models.Model):
     """One game of a match, in order. Points are derived from cube × level by the rules."""
 
@@ -132,10 +140,7 @@ class Game(models.Model):
         PLAYER1 = "player1", "Player 1"
         PLAYER2 = "player2", "Player 2"
 
-    class Level(models.TextChoices):
-        SINGLE = "single", "Single"
-        GAMMON = "gammon", "Gammon"
-        BACKGAMMON = "backgammon", "Backgammon"
+    Level = GameLevel
 
     class Ending(models.TextChoices):
         PLAYED = "played", "Played out"
