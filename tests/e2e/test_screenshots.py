@@ -1,4 +1,4 @@
-"""Screenshots of the main pages on the demo data, for the README (its "Pages: a tour" section).
+"""Screenshots of the main pages on the demo data, for the manual's "Pages tour" (docs/pages.md).
 
 Runs with the other browser tests and saves its pictures under
 ``artifacts/e2e/pages/``; with ``BOXCARS_UPDATE_SCREENSHOTS=1`` it writes them to
