@@ -4,6 +4,7 @@ limits, security headers, and no secrets in the repository or the logs."""
 from __future__ import annotations
 
 import base64
+import io
 import logging
 import os
 import re
@@ -17,6 +18,7 @@ import pytest
 from axes.models import AccessAttempt
 from django.core.cache import cache as default_cache
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 from django.test import Client, override_settings
 from django.utils import timezone
 from knox.models import AuthToken
@@ -266,6 +268,14 @@ def test_the_lockout_ends_after_the_cool_off(world, lockout_at_3):
     assert _sign_in(browser, "director", "pw-for-tests-1") == 429
     # the failures are 16 minutes old: past the 15-minute window
     AccessAttempt.objects.update(attempt_time=timezone.now() - timedelta(minutes=16))
+    assert _sign_in(browser, "director", "pw-for-tests-1") == 302
+
+
+def test_an_operator_can_lift_a_lockout_with_the_axes_command(world, lockout_at_3):
+    browser = Client()
+    assert [_sign_in(browser, "director") for _ in range(3)][-1] == 429
+    call_command("axes_reset_username", "director", stdout=io.StringIO())
+    call_command("axes_reset_ip", "127.0.0.1", stdout=io.StringIO())
     assert _sign_in(browser, "director", "pw-for-tests-1") == 302
 
 
