@@ -9,6 +9,7 @@ refuses to start without a real ``SECRET_KEY`` and ``ALLOWED_HOSTS``.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -59,6 +60,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "simple_history",
     "django_htmx",
+    "axes",
     "games",
     "tournaments",
     "chouette",
@@ -75,6 +77,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: turns a sign-in lockout into the lockout page (429).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -115,13 +119,24 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
 
+# django-redis with IGNORE_EXCEPTIONS: while Redis is unreachable (or answers with an
+# error) every cache call is logged and answers as an empty cache (reads miss, writes are
+# dropped, ``incr``/``add`` give None), so rate limits fail open for the outage instead
+# of failing score entry with a 500. The short timeouts make a dead Redis cost about a
+# second at most, not a blocked worker.
+CACHE_REDIS_OPTIONS = {
+    "IGNORE_EXCEPTIONS": True,
+    "SOCKET_CONNECT_TIMEOUT": 1,
+    "SOCKET_TIMEOUT": 1,
+}
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+
 if REDIS_URL:
     CACHES = {
         "default": {
-            # Redis down: rate limits fail open instead of failing score entry (500).
-            "BACKEND": "config.cache_backends.TolerantRedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+            "OPTIONS": CACHE_REDIS_OPTIONS,
         }
     }
 else:
@@ -160,6 +175,25 @@ STORAGES = {
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Sign-in lockout (django-axes, counted in the database): after LOGIN_FAILURE_LIMIT failed
+# passwords from one address or for one username, every password check (sign-in page,
+# admin, API token) is refused for LOGIN_FAILURE_WINDOW seconds, the right password too.
+# A successful sign-in clears the address's and the account's failures. The standalone
+# backend only refuses; ModelBackend checks the password. See games/sign_in_lockout.py.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = timedelta(seconds=env.int("LOGIN_FAILURE_WINDOW", default=15 * 60))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]  # either one reaching the limit
+AXES_RESET_ON_SUCCESS = True
+# Tries during the lockout are refused without being counted: the rest ends one window
+# after the failure that reached the limit, however often the client tries meanwhile.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_LOCKOUT_CALLABLE = "games.sign_in_lockout.lockout_response"
 
 # Uploads: transcripts and result histories are small text files.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=5 * 1024 * 1024)

@@ -6,7 +6,6 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from games.api.auth import TokenLoginView, TokenRevokeAllView, TokenRevokeView
-from games.login_throttle import ThrottledLoginView
 
 from .health import healthz
 
@@ -22,7 +21,7 @@ api_v1 = [
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

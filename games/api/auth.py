@@ -1,7 +1,10 @@
 """API tokens: log in with a username and password (HTTP Basic) to get a token.
 
 Tokens come from django-rest-knox: hashed at rest, several per user, each revocable
-(``logout``) or all at once (``logoutall``).
+(``logout``) or all at once (``logoutall``). Two guards sit in front of the password:
+DRF's ``token`` rate (every request counts, per client address, before the password is
+checked) and django-axes' sign-in lockout (failed passwords per address and per
+username, shared with the sign-in page; see ``games.sign_in_lockout``).
 """
 
 from __future__ import annotations
@@ -10,11 +13,24 @@ from drf_spectacular.utils import extend_schema, extend_schema_view, inline_seri
 from knox import views as knox_views
 from rest_framework import serializers
 from rest_framework.authentication import BasicAuthentication
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
+from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from games.login_throttle import PasswordGuessThrottle
+from games.sign_in_lockout import SignInLockedOut, lockout_seconds
+
+
+class PasswordGuessThrottle(SimpleRateThrottle):
+    """Counts every request to an endpoint that takes a password, per client address,
+    before the password is checked (DRF authenticates before it throttles, so a scoped
+    throttle would never see a wrong password). Uses the ``token`` rate."""
+
+    scope = "token"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 @extend_schema_view(
@@ -39,9 +55,17 @@ class TokenLoginView(knox_views.LoginView):
     throttle_classes = [PasswordGuessThrottle]
 
     def perform_authentication(self, request: Request) -> None:
-        """Throttle before HTTP Basic checks the password: every guess counts."""
+        """Throttle before HTTP Basic checks the password: every guess counts. HTTP
+        Basic calls ``authenticate(request=...)``, so django-axes counts a wrong password
+        and refuses a locked-out client; axes flags DRF's request, which ``AxesMiddleware``
+        never sees, so the lockout is answered here, in the API's error shape."""
         APIView.check_throttles(self, request)
-        super().perform_authentication(request)
+        try:
+            super().perform_authentication(request)
+        except AuthenticationFailed:
+            if getattr(request, "axes_locked_out", False):
+                raise SignInLockedOut(lockout_seconds(request._request)) from None
+            raise
 
     def check_throttles(self, request: Request) -> None:
         """Already counted, before authentication."""

@@ -4,18 +4,23 @@ limits, security headers, and no secrets in the repository or the logs."""
 from __future__ import annotations
 
 import base64
+import io
 import logging
 import os
 import re
 import secrets
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from axes.models import AccessAttempt
 from django.core.cache import cache as default_cache
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 from django.test import Client, override_settings
+from django.utils import timezone
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
@@ -213,34 +218,99 @@ def test_imports_are_rate_limited(world, low_rates):
     assert response.status_code == 429
 
 
-def test_the_login_page_rests_after_repeated_failures(world, settings):
-    settings.LOGIN_FAILURE_LIMIT = 3
+def _sign_in(browser: Client, username: str, password: str = "wrong") -> int:
+    return browser.post(
+        "/accounts/login/", {"username": username, "password": password}
+    ).status_code
+
+
+@pytest.fixture
+def lockout_at_3(settings):
+    """django-axes (enabled, as in production) with a limit of three failed passwords."""
+    assert settings.AXES_ENABLED
+    settings.AXES_FAILURE_LIMIT = 3
+
+
+def test_the_login_page_rests_after_repeated_failures(world, lockout_at_3):
     browser = Client()
-    failures = [
-        browser.post("/accounts/login/", {"username": "director", "password": "wrong"})
+    assert [_sign_in(browser, "director") for _ in range(2)] == [200, 200]
+    blocked = browser.post("/accounts/login/", {"username": "director", "password": "wrong"})
+    assert blocked.status_code == 429  # the failure that reaches the limit
+    assert b"Too many" in blocked.content and b"15 minutes" in blocked.content
+    assert blocked["Retry-After"] == "900"
+    assert AccessAttempt.objects.filter(username="director").exists()  # the admin's record
+    # even the right password waits: the count is per address and per account
+    assert _sign_in(browser, "director", "pw-for-tests-1") == 429
+    other = Client(REMOTE_ADDR="10.0.0.9")
+    assert _sign_in(other, "director", "pw-for-tests-1") == 429  # same account, elsewhere
+    assert _sign_in(other, "carol", "pw-for-tests-1") == 302  # not a global lock
+
+
+def test_one_address_guessing_many_accounts_is_locked_out(world, lockout_at_3):
+    guesser = Client(REMOTE_ADDR="10.0.0.5")
+    statuses = [_sign_in(guesser, name) for name in ("bob", "carol", "player")]
+    assert statuses == [200, 200, 429]
+    assert _sign_in(guesser, "alice", "pw-for-tests-1") == 429
+    assert _sign_in(Client(REMOTE_ADDR="10.0.0.6"), "alice", "pw-for-tests-1") == 302
+
+
+def test_a_successful_login_clears_the_address_count(world, lockout_at_3):
+    browser = Client()
+    assert [_sign_in(browser, "bob") for _ in range(2)] == [200, 200]
+    assert _sign_in(browser, "alice", "pw-for-tests-1") == 302
+    # without the reset this would be the address's third failure, and refused
+    assert _sign_in(Client(), "carol") == 200
+
+
+def test_the_lockout_ends_after_the_cool_off(world, lockout_at_3):
+    browser = Client()
+    assert [_sign_in(browser, "director") for _ in range(3)][-1] == 429
+    assert _sign_in(browser, "director", "pw-for-tests-1") == 429
+    # the failures are 16 minutes old: past the 15-minute window
+    AccessAttempt.objects.update(attempt_time=timezone.now() - timedelta(minutes=16))
+    assert _sign_in(browser, "director", "pw-for-tests-1") == 302
+
+
+def test_an_operator_can_lift_a_lockout_with_the_axes_command(world, lockout_at_3):
+    browser = Client()
+    assert [_sign_in(browser, "director") for _ in range(3)][-1] == 429
+    call_command("axes_reset_username", "director", stdout=io.StringIO())
+    call_command("axes_reset_ip", "127.0.0.1", stdout=io.StringIO())
+    assert _sign_in(browser, "director", "pw-for-tests-1") == 302
+
+
+def test_the_admin_sign_in_is_locked_out_too(world, lockout_at_3):
+    browser = Client()
+    statuses = [
+        browser.post("/admin/login/", {"username": "admin", "password": "wrong"}).status_code
         for _ in range(3)
     ]
-    assert [r.status_code for r in failures] == [200, 200, 200]
-    blocked = browser.post("/accounts/login/", {"username": "director", "password": "wrong"})
-    assert blocked.status_code == 429
-    assert b"Too many" in blocked.content
-    # even the right password waits: the counter is per address and per account
-    right = browser.post("/accounts/login/", {"username": "director", "password": "pw-for-tests-1"})
-    assert right.status_code == 429
-    other = Client(REMOTE_ADDR="10.0.0.9")
-    still = other.post("/accounts/login/", {"username": "director", "password": "pw-for-tests-1"})
-    assert still.status_code == 429  # another address guessing the same account
+    assert statuses == [200, 200, 429]
 
 
-def test_a_successful_login_clears_the_address_count(world, settings):
-    settings.LOGIN_FAILURE_LIMIT = 3
-    browser = Client()
-    for _ in range(2):
-        browser.post("/accounts/login/", {"username": "bob", "password": "wrong"})
-    ok = browser.post("/accounts/login/", {"username": "alice", "password": "pw-for-tests-1"})
-    assert ok.status_code == 302
-    again = Client().post("/accounts/login/", {"username": "carol", "password": "wrong"})
-    assert again.status_code == 200
+def test_the_token_endpoint_locks_out_after_repeated_wrong_passwords(world, lockout_at_3):
+    """The token endpoint's HTTP Basic goes through the same lockout as the sign-in
+    page, and answers it in the API's error shape."""
+    api = APIClient()
+    statuses = [
+        api.post("/api/v1/auth/token/", HTTP_AUTHORIZATION=_basic("director", "wrong")).status_code
+        for _ in range(3)
+    ]
+    assert statuses == [401, 401, 429]
+    refused = api.post(
+        "/api/v1/auth/token/", HTTP_AUTHORIZATION=_basic("director", "pw-for-tests-1")
+    )
+    assert refused.status_code == 429  # the right password waits too
+    assert refused.json() == {
+        "code": "locked_out",
+        "detail": "Too many failed sign-ins from this address or for this account; "
+        "try again in 15 minutes.",
+        "field": None,
+    }
+    assert refused["Retry-After"] == "900"
+    assert not AuthToken.objects.filter(user=world.users["director"]).exists()
+    # one count for every door: the sign-in page refuses the account as well
+    assert _sign_in(Client(REMOTE_ADDR="10.0.0.7"), "director", "pw-for-tests-1") == 429
 
 
 # --- tokens, uploads, headers ---------------------------------------------------------------
