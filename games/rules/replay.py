@@ -19,13 +19,15 @@ Rules checked, with their sources:
   n <= 2c gammon, else backgammon; FORMAT.md §1.6);
 * a resigned *match*: BackgammonGalaxy writes the last game of a match the loser
   resigned as ``Wins n point and the match`` with n above any game value (n > 3c, e.g.
-  ``Wins 5 point and the match`` after one move of a 5-point match). When the last game
-  is resigned, says ``and the match``, n > 3c and n is at least what the winner needed,
-  the game ends ``Ending.MATCH_RESIGNED``, worth exactly the points needed (Galaxy's n on that
-  line is sometimes capped at the points needed, sometimes at the match length, so only
-  "the winner reached N" is trusted; FORMAT.md §3) and a ``match_resigned`` warning
-  quotes n. Any other game claiming more than a backgammon is read as one, as gnubg
-  does, so a wrong n there still fails the next score line;
+  ``Wins 5 point and the match`` after one move of a 5-point match). When the last
+  game is resigned, says ``and the match``, n > 3c and n is at least what the winner
+  needed, the game ends ``Ending.MATCH_RESIGNED``, worth exactly the points needed
+  (Galaxy's n on that line is sometimes capped at the points needed, sometimes at the
+  match length, so only "the winner reached N" is trusted; ``docs/transcripts-format.md``,
+  dialects) and a ``match_resigned`` warning quotes n. Any other game claiming more
+  than a backgammon is read as one, as gnubg does, so a wrong n there still fails the
+  next score line, and a last game that does not say ``and the match`` (gnubg never
+  does) or falls short of N stays unfinished (``match_unfinished``);
 * each score line equals the previous one plus the points won;
 * the ``*`` hit marks agree with the hits the moves really make: a mark where nothing
   was hit is an error (``false_hit_mark``), and so is a hit left unmarked

@@ -392,9 +392,6 @@ def _check_record(
                 "A resigned match is recorded single: the match, not a game level, was resigned.",
                 at("level"),
             )
-
-    if ending is Ending.MATCH_RESIGNED:
-        assert score is not None
         points = length - score[winner]
     elif money is not None:
         points = money_game_value(
