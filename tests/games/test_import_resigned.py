@@ -143,6 +143,8 @@ def test_api_import_then_download_round_trips(
     assert RatingChange.objects.filter(match=match).count() == 4  # club and site lists
     detail = client.get(f"/api/v1/matches/{match.pk}/").json()
     assert detail["score"] == [2, 5] and detail["games"][-1]["ending"] == "match_resigned"
+    page = client.get(match.get_absolute_url())
+    assert page.status_code == 200 and "Match resigned" in page.content.decode()
     # the transcript download gives the file back, which imports as the same match
     downloaded = client_for(None).get(f"/api/v1/matches/{match.pk}/transcript.mat")
     assert downloaded.content.decode() == text
