@@ -29,6 +29,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from games import score_links
 from games.models import Club, Game, Match, MatchStatus, Player
+from games.models.matches import HAND_ENTRY_ENDINGS
 from games.rules.errors import RuleViolation, StaleVersionError
 from games.rules.scoring import next_game_facts
 from games.selectors import matches_queryset
@@ -226,7 +227,7 @@ class GameInputSerializer(serializers.Serializer):
     winner = serializers.IntegerField(help_text="Player id of the game's winner.")
     cube = serializers.IntegerField(min_value=1, default=1)
     cube_owner = serializers.ChoiceField(choices=Game.CubeOwner.choices, default="centre")
-    ending = serializers.ChoiceField(choices=Game.Ending.choices, default="played")
+    ending = serializers.ChoiceField(choices=HAND_ENTRY_ENDINGS, default="played")
     level = serializers.ChoiceField(choices=Game.Level.choices, default="single")
     points = serializers.IntegerField(min_value=1, required=False, allow_null=True)
     number = serializers.IntegerField(

@@ -146,13 +146,16 @@ class Game(models.Model):
         PLAYED = "played", "Played out"
         DROPPED = "dropped", "Double dropped"
         RESIGNED = "resigned", "Resigned"
+        # the loser resigned the match (imported transcripts): the last game, worth the
+        # points the winner needed; see games.rules.scoring
+        MATCH_RESIGNED = "match_resigned", "Match resigned"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
     winner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     cube = models.PositiveIntegerField(default=1)
     cube_owner = models.CharField(max_length=8, choices=CubeOwner.choices, default=CubeOwner.CENTRE)
-    ending = models.CharField(max_length=8, choices=Ending.choices, default=Ending.PLAYED)
+    ending = models.CharField(max_length=16, choices=Ending.choices, default=Ending.PLAYED)
     level = models.CharField(max_length=10, choices=Level.choices, default=Level.SINGLE)
     points = models.PositiveIntegerField()
     score1_before = models.PositiveIntegerField()
@@ -179,6 +182,13 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.number} of {self.match_id}"
+
+
+# What a player or director may enter game by game: a resigned match comes only from
+# an imported transcript (a director awards an unfinished match by forfeit instead).
+HAND_ENTRY_ENDINGS = [
+    (value, label) for value, label in Game.Ending.choices if value != Game.Ending.MATCH_RESIGNED
+]
 
 
 class Dispute(models.Model):

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from games import score_links
 from games.models import Confirmation, Game, Match, MatchStatus, Player
+from games.models.matches import HAND_ENTRY_ENDINGS
 from games.rules.errors import BoxcarsError
 from games.selectors import match_sheet_queryset
 from games.services import matches as match_services
@@ -44,7 +45,7 @@ class GameForm(forms.Form):
         label="Cube owned by",
     )
     ending = forms.ChoiceField(
-        choices=Game.Ending.choices, initial="played", widget=forms.RadioSelect, label="Ended by"
+        choices=HAND_ENTRY_ENDINGS, initial="played", widget=forms.RadioSelect, label="Ended by"
     )
 
     def __init__(self, *args: object, match: Match, **kwargs: object) -> None:

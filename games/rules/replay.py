@@ -17,6 +17,17 @@ Rules checked, with their sources:
   the double; resigned (``????`` or ``Wins`` with the game still in play) -> the level
   read from the declared points n and the cube c the way gnubg does (n <= c single,
   n <= 2c gammon, else backgammon; FORMAT.md §1.6);
+* a resigned *match*: BackgammonGalaxy writes the last game of a match the loser
+  resigned as ``Wins n point and the match`` with n above any game value (n > 3c, e.g.
+  ``Wins 5 point and the match`` after one move of a 5-point match). When the last
+  game is resigned, says ``and the match``, n > 3c and n is at least what the winner
+  needed, the game ends ``Ending.MATCH_RESIGNED``, worth exactly the points needed
+  (Galaxy's n on that line is sometimes capped at the points needed, sometimes at the
+  match length, so only "the winner reached N" is trusted; ``docs/transcripts-format.md``,
+  dialects) and a ``match_resigned`` warning quotes n. Any other game claiming more
+  than a backgammon is read as one, as gnubg does, so a wrong n there still fails the
+  next score line, and a last game that does not say ``and the match`` (gnubg never
+  does) or falls short of N stays unfinished (``match_unfinished``);
 * each score line equals the previous one plus the points won;
 * the ``*`` hit marks agree with the hits the moves really make: a mark where nothing
   was hit is an error (``false_hit_mark``), and so is a hit left unmarked
@@ -354,10 +365,22 @@ class _Replayer:
             if n_decl is None:
                 self.issue(game, None, "no_result", "a resignation without 'Wins n'", game.line)
                 n_decl = cube
-            if n_decl > 3 * cube:
-                self.warn(game, "bogus_points", f"'Wins {n_decl}' read as a backgammon")
-            level = _level_from_points(n_decl, cube)
-            points = cube * LEVEL_MULTIPLIER[level]
+            needed = self.match.length - score[winner]
+            match_over = last and not money and game.declared_match and needed > 0
+            if match_over and n_decl > 3 * cube and n_decl >= needed:
+                # more than any game is worth, and "the match": a match resignation
+                ending, level, points = Ending.MATCH_RESIGNED, Level.SINGLE, needed
+                self.warn(
+                    game,
+                    "match_resigned",
+                    f"'Wins {n_decl} point and the match' is more than a backgammon with the "
+                    f"cube at {cube}: the match was resigned (worth the {needed} points needed)",
+                )
+            else:
+                if n_decl > 3 * cube:
+                    self.warn(game, "bogus_points", f"'Wins {n_decl}' read as a backgammon")
+                level = _level_from_points(n_decl, cube)
+                points = cube * LEVEL_MULTIPLIER[level]
         if declared is None:
             self.issue(game, None, "no_result", "no 'Wins' line", game.line)
         elif declared != winner:
@@ -368,7 +391,11 @@ class _Replayer:
                 f"'Wins' is in player {declared + 1}'s column, replay says player {winner + 1}",
                 game.result_line,
             )
-        elif n_decl is not None and n_decl != points and ending != Ending.RESIGNED:
+        elif (
+            n_decl is not None
+            and n_decl != points
+            and ending not in (Ending.RESIGNED, Ending.MATCH_RESIGNED)
+        ):
             self.check_points(game, n_decl, points, cube, winner, score, money, last)
         return GameSummary(game.number, score, winner, points, cube, level, ending, crawford, owner)
 

@@ -18,6 +18,15 @@ Implements DESIGN.md sections 3.1 and 3.2. Sources:
 Length 0 is an unlimited session (money play): it never ends, never has a Crawford
 game, and scores its games with the table's :class:`~games.rules.money.MoneyRules`
 when given (Jacoby, Philadelphia, automatic doubles), else plainly cube x level.
+
+A resigned match (``Ending.MATCH_RESIGNED``: the loser resigned the match, not a game) is
+recorded as its last game, worth exactly the points the winner still needed, so the
+final score is N to the loser's score. Its level is single (no game level was
+resigned) and its cube is the cube of the game in progress, checked like any other
+(no cube in the Crawford game). Only a match can be resigned this way, never an
+unlimited session. Why a game and not a flag on the match: the score stays the sum of
+the games, the match ends by the one rule that ends every match (a player reaches N),
+and everything that reads finished matches (ratings, brackets) needs no special case.
 """
 
 from __future__ import annotations
@@ -247,11 +256,15 @@ def _check_record(
     match_play: bool,
     backgammon_value: int,
     prefix: str,
+    score: Score | None = None,
+    length: int = 0,
 ) -> int:
     """Check one record against every rule that concerns it alone; return its points.
 
     Checks run in an order that reports the most basic broken rule first (who won,
     then the cube, then who held it, then the Crawford game, then drops, then points).
+    ``score`` (before the game) and ``length`` are given in a match; a resigned match
+    is worth the points the winner needed, so it cannot be valued without them.
     """
 
     def at(name: str) -> str:
@@ -365,7 +378,22 @@ def _check_record(
                 at("cube"),
             )
 
-    if money is not None:
+    if ending is Ending.MATCH_RESIGNED:
+        if not match_play or score is None or length <= 0:
+            raise _bad(
+                "match_resigned_outside_match",
+                "Only a match can be resigned: an unlimited session (or a game on its "
+                "own) has no match length to award.",
+                at("ending"),
+            )
+        if level is not Level.SINGLE:
+            raise _bad(
+                "match_resigned_is_single",
+                "A resigned match is recorded single: the match, not a game level, was resigned.",
+                at("level"),
+            )
+        points = length - score[winner]
+    elif money is not None:
         points = money_game_value(
             level=level,
             cube=cube,
@@ -383,6 +411,8 @@ def _check_record(
     if given is not None and (isinstance(given, bool) or given != points):
         if ending is Ending.DROPPED:
             rule = f"a dropped double scores the cube before the double, {points}"
+        elif ending is Ending.MATCH_RESIGNED:
+            rule = f"a resigned match gives the winner the {points} points needed"
         else:
             rule = f"cube {cube} x {level.value} is {points}"
         raise _bad(
@@ -399,7 +429,9 @@ def game_points(record: GameRecord, *, backgammon_value: int = 3) -> int:
     Checks the record on its own (no match context, so no Crawford or cube-limit
     check): fields in errors are the record's own (``cube``, ``level``, ``points``).
     Automatic doubles have no meaning here (a match never has them), so a record with
-    some is refused; unlimited sessions score through :func:`record_next_game`.
+    some is refused; unlimited sessions score through :func:`record_next_game`. A
+    resigned match is refused too: it is worth the points the winner needed, which
+    only the match score says (:func:`record_next_game`).
     """
     if backgammon_value not in (3, 4):
         raise _bad("backgammon_value", "A backgammon counts 3 or 4.", "backgammon_value")
@@ -440,6 +472,8 @@ def record_next_game(state: MatchState, record: GameRecord) -> MatchState:
         match_play=not rules.is_unlimited_session,
         backgammon_value=3,
         prefix=prefix,
+        score=state.score,
+        length=rules.length,
     )
     before = state.score
     after = (

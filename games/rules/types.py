@@ -23,6 +23,10 @@ class Ending(StrEnum):
     PLAYED = "played"  # played out to the last checker
     DROPPED = "dropped"  # a double was refused: the doubler wins the cube before the double
     RESIGNED = "resigned"  # a resignation at a level was accepted
+    # The loser resigned the whole match (a match resignation, as BackgammonGalaxy
+    # records it): the last game of a match, worth exactly the points the winner
+    # still needed, whatever the cube; never in money play. See games.rules.scoring.
+    MATCH_RESIGNED = "match_resigned"
 
 
 LEVEL_MULTIPLIER: dict[Level, int] = {Level.SINGLE: 1, Level.GAMMON: 2, Level.BACKGAMMON: 3}

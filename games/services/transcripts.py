@@ -22,6 +22,13 @@ entry would refuse. One transaction per file: a file is imported whole or not at
   length 0, unrated, scored with money rules (the Jacoby rule when the file shows it).
 * Players are found by display name (case-insensitive) among the club's members, or
   created in the club.
+* A resigned match (BackgammonGalaxy's last ``Wins n point and the match`` with n above
+  any game value) is stored as a finished, rated match whose last game has the ending
+  ``match_resigned``: the game is worth exactly the points the winner needed, so the stored
+  final score is N to the loser's score (e.g. 5-2), whatever n the file wrote (Galaxy
+  caps that n inconsistently). The n the file wrote stays in the game's last move entry
+  (``declared_points``) and in the stored transcript, which is what the match's
+  transcript download returns, so the file round-trips unchanged.
 """
 
 from __future__ import annotations
@@ -525,6 +532,7 @@ def score_sheet_transcript(match: Match) -> str | None:
                 else [],
                 declared_winner=winner,
                 declared_points=row.points,
+                declared_match=row.ending == Ending.MATCH_RESIGNED,
                 names=names,
             )
         )

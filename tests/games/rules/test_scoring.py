@@ -511,7 +511,9 @@ def test_final_score_check_agrees_with_brute_force(rules: MatchRules) -> None:
 def valid_game(draw: st.DrawFn, state: MatchState) -> GameRecord:
     """A game the rules allow in ``state``: no cube in the Crawford game, within limits."""
     winner = draw(st.sampled_from([A, B]))
-    ending = draw(st.sampled_from(list(Ending)))
+    # a match (never a session) can be resigned, in any game: it is then the last one
+    endings = [e for e in Ending if e is not Ending.MATCH_RESIGNED or state.rules.length > 0]
+    ending = draw(st.sampled_from(endings))
     limit = state.rules.cube_limit or 64
     if ending is Ending.DROPPED and (state.next_game_is_crawford or limit == 1):
         ending = Ending.PLAYED  # no double can be offered, so none can be dropped
@@ -526,11 +528,17 @@ def valid_game(draw: st.DrawFn, state: MatchState) -> GameRecord:
         owner = winner  # only the cube's owner could make the refused redouble
     else:
         owner = draw(st.sampled_from([A, B]))
-    level = Level.SINGLE if ending is Ending.DROPPED else draw(st.sampled_from(list(Level)))
+    single_only = ending in (Ending.DROPPED, Ending.MATCH_RESIGNED)
+    level = Level.SINGLE if single_only else draw(st.sampled_from(list(Level)))
     with_points = draw(st.booleans())
     record = GameRecord(winner=winner, cube=cube, cube_owner=owner, ending=ending, level=level)
     if with_points:
-        record = GameRecord(**{**_fields(record), "points": game_points(record)})
+        points = (
+            state.rules.length - state.score[winner]
+            if ending is Ending.MATCH_RESIGNED
+            else game_points(record)
+        )
+        record = GameRecord(**{**_fields(record), "points": points})
     return record
 
 
@@ -594,7 +602,10 @@ def test_random_valid_matches_obey_the_match_rules(
     totals = [0, 0]
     for game in state.games:
         assert game.score_before == (totals[0], totals[1])
-        assert game.points == game_points(game.record)
+        if game.record.ending is Ending.MATCH_RESIGNED:  # the winner gets exactly N
+            assert game.points == n - totals[game.record.winner] > 0
+        else:
+            assert game.points == game_points(game.record)
         totals[game.record.winner] += game.points
         assert game.score_after == (totals[0], totals[1])
     assert state.score == (totals[0], totals[1])
