@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import math
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -21,7 +20,9 @@ from games.rules.fibs import (
     win_probabilities,
 )
 
-TABLE = Path("/work/shared/data/ratings/fibs_batting_average_table.csv")
+from .corpus import FIBS_TABLE
+
+TABLE = FIBS_TABLE
 
 
 def _published_cells() -> list[tuple[int, int, str]]:
