@@ -1,5 +1,5 @@
-"""FIBS ratings (DESIGN.md 3.5): against the published batting-average table, the
-DESIGN.md check values, and the properties of the formula."""
+"""FIBS ratings (docs/rules.md, "Ratings: the FIBS formula"): against the published
+batting-average table, the check values of docs/rules.md, and the properties of the formula."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Match scoring (DESIGN.md 3.1, 3.2; FORMAT.md section 2): table, property and real-data tests."""
+"""Match scoring (docs/rules.md, "Match play" and "Crawford and post-Crawford games";
+docs/transcripts-format.md section 2): table, property and real-data tests."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ def crawford_flags(state: MatchState) -> list[tuple[bool, bool]]:
     return [(game.crawford, game.post_crawford) for game in state.games]
 
 
-# --- game value (3.1) ---------------------------------------------------------------
+# --- game value (docs/rules.md, "Game value") -------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -138,7 +139,7 @@ def test_impossible_game_is_refused_with_its_rule(
     assert caught.value.message
 
 
-# --- the Crawford game (3.2, FORMAT.md section 2) -----------------------------------
+# --- the Crawford game (docs/rules.md; docs/transcripts-format.md section 2) ------------
 
 
 @pytest.mark.parametrize(
