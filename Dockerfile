@@ -2,9 +2,10 @@
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_ENV=production
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE THIRD_PARTY_NOTICES.md ./
 COPY config ./config
 COPY games ./games
+COPY data/met ./data/met
 COPY tournaments ./tournaments
 COPY chouette ./chouette
 COPY bench ./bench

@@ -1,6 +1,7 @@
 """Benchmark ``bracket-pages``: the bracket and standings API of a 1,024-entry event.
 
-DESIGN.md section 2 (a page's query count does not grow with its size) and section 5.
+The aim: a page's query count does not grow with its size; the figures show how the
+cost grows with the event's size.
 Prepares (once; idempotent) a 1,024-entry single elimination with a progressive
 consolation on the PostgreSQL bench database, with round 1 played, plus a 64-entry
 twin; counts the SQL queries of each endpoint for both sizes (they must be equal),

@@ -1,7 +1,7 @@
 """``chouette``: how recording a chouette game costs as the evening grows.
 
 Every write replays the whole session from its records (corrections re-derive, never
-patch: DESIGN.md section 2), so a write's cost grows with the number of games before
+patch: ``docs/rules.md``, "The chouette"), so a write's cost grows with the number of games before
 it. This measures, on the PostgreSQL bench database and in-process (services, no
 HTTP): milliseconds per recorded game at several points of a long session of 6
 players with joins and leaves, the SQL queries of one write, and the cost of reading

@@ -1,4 +1,4 @@
-"""Benchmark ``pairing``: a 1,024-player Swiss over 10 rounds (DESIGN.md 3.6, section 5).
+"""Benchmark ``pairing``: a 1,024-player Swiss over 10 rounds (docs/rules.md, "Swiss pairing").
 
 Each round is paired by :func:`tournaments.formats.swiss.pair_swiss_round` (the sparse
 graph, solved with rustworkx's blossom) on rating-weighted random results, and the

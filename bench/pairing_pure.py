@@ -1,7 +1,7 @@
 """Benchmark: pure Swiss pairing (tournaments.formats.swiss) on a big field.
 
-DESIGN.md section 3.6 (Swiss: optimal pairing by minimum-cost perfect matching; never a
-rematch when one can be avoided) and section 5 (benchmarks with figures). Simulates a
+``docs/rules.md``, "Swiss pairing" (optimal pairing by minimum-cost perfect matching;
+never a rematch when one can be avoided). Simulates a
 1,024-player Swiss over 10 rounds, results drawn by the FIBS/Elo win probability of
 the players' ratings, and reports the slowest round's pairing time (target < 1.5 s on
 the 2-core machine), the rematches (must be 0), and how far the sparse graph is from

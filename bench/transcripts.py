@@ -1,30 +1,25 @@
 """Benchmark: replay the real ``.mat`` corpus through the rules engine.
 
-Every move of every transcript in ``shared/data/mat`` is checked against the rules of
-``../shared/rules/backgammon-rules-cube-crawford.txt`` (via :mod:`games.rules.replay`);
+Every move of every transcript in ``data/mat`` is checked against the rules of
+``docs/rules.md`` (movement, bearing off, the cube, Crawford; via :mod:`games.rules.replay`);
 the figure that matters is transcript moves validated per second (target >= 2,000 on the
 2-core machine). ``quick`` replays one file in ten.
 
-The data folder is ``$BOXCARS_SHARED_DATA`` or, by default, ``shared/data`` beside the
-repository (CI clones the repository next to ``shared/``).
+The corpus is the repository's own ``data/mat`` (see ``data/README.md``).
 """
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
+from games.datafiles import DATA_DIR
 from games.rules.replay import check_file
-
-SHARED_DATA = Path(
-    os.environ.get("BOXCARS_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
-)
 
 
 def corpus_files(root: Path | None = None) -> list[Path]:
     """Every ``.mat`` file of the corpus, in a stable order."""
-    base = (root or SHARED_DATA) / "mat"
+    base = (root or DATA_DIR) / "mat"
     return sorted(base.glob("*/*.mat"))
 
 

@@ -1,7 +1,8 @@
 """The audit trail of a chouette session: who changed what, when, before and after.
 
 django-simple-history keeps every version of the session, its seats, its games and
-each member's row (DESIGN.md section 2, "Audit"); this module reads those versions
+each member's row (every change to a chouette game is kept: who, when, before, after);
+this module reads those versions
 back and says, per version, what changed compared with the one before (the same
 shape as :func:`games.audit.match_audit_trail` for matches). Player ids are shown as
 names, so the trail reads like the sheet. A fixed number of queries, whatever the

@@ -90,7 +90,7 @@ class Session(models.Model):
     profile = models.CharField(
         max_length=12, choices=RuleProfile.choices, default=RuleProfile.MODERN
     )
-    # house rules (DESIGN.md 3.3 and 3.4)
+    # house rules (docs/rules.md, "The chouette" and the money-play sections)
     cubes = models.CharField(max_length=8, choices=CubeMode.choices, default=CubeMode.MULTIPLE)
     jacoby = models.BooleanField(default=True)
     beavers = models.BooleanField(default=True)

@@ -10,7 +10,7 @@ validate by replaying the whole session (``chouette.rules.replay_session``).
 
 A correction or an undo never patches the ledger: it replays the session from its
 records and stores the result, so the ledger and the rotation after the corrected
-game follow from the records alone (DESIGN.md section 2, "Audit"). Rows inserted in
+game follow from the records alone (``docs/rules.md``, "The chouette"). Rows inserted in
 bulk (seats, member rows) go through ``bulk_create_with_history``, so the audit trail
 (``chouette.audit``) sees every row from its creation, with who wrote it.
 """

@@ -2,7 +2,8 @@
 
 A URL under ``/api/`` that matches no route (a malformed slug, an id that is not a
 number) never reaches DRF, so Django's own 404 and 500 pages would answer it in HTML.
-API clients get ``{"code", "detail", "field"}`` (DESIGN.md section 4) instead; pages
+API clients get ``{"code", "detail", "field"}`` (the shape of every API error, see
+:mod:`games.api.errors`) instead; pages
 keep the plain-words templates.
 """
 

@@ -1,6 +1,6 @@
 """Who may do what: the object permissions shared by the API and the pages.
 
-Rules (DESIGN.md section 4): site admins may do everything; a club's directors
+Rules: site admins may do everything; a club's directors
 manage its players, events and sessions; players write their own matches; everyone
 reads what is public.
 """

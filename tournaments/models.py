@@ -1,4 +1,4 @@
-"""Tournaments: events, entries, stages, rounds and pairings (DESIGN.md section 3.6).
+"""Tournaments: events, entries, stages, rounds and pairings (``docs/rules.md``, "Tournaments").
 
 What is stored is what cannot be derived: the event's configuration, the entries and
 their seeding order, the rounds with their match lengths, and one row per pairing

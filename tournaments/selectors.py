@@ -1,7 +1,8 @@
 """Reads of the tournaments app: results, standings, the bracket, ratings for seeding.
 
 Each read costs a fixed number of queries whatever the event's size (everything is
-fetched with ``select_related`` in one query per table), as DESIGN.md section 2 asks.
+fetched with ``select_related`` in one query per table), so a page's query count does
+not grow with its size.
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ class SimulationOptions:
 
 
 def _win_probability(rating_a: float, rating_b: float) -> float:
-    """FIBS probability that a wins a 1-point game (DESIGN.md 3.5, N = 1)."""
+    """FIBS probability that a wins a 1-point game (docs/rules.md, "Ratings", N = 1)."""
     return 1.0 / (10 ** ((rating_b - rating_a) / 2000.0) + 1)
 
 

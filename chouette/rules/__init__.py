@@ -1,7 +1,7 @@
 """The chouette's rules in pure Python (no Django): order, rotation, payouts, settlement.
 
-Implements DESIGN.md 3.3 and 3.4 from ``rules/thorne-1930-backgammon-in-20-minutes-
-chouette.txt`` and ``rules/backgammon-rules-cube-crawford.txt``; the money-play options
+Implements ``docs/rules.md``, "The chouette" and the money-play sections, whose sources
+are Thorne 1930 (*Chouette*) and the modern rules (*Doubling cube*); the money-play options
 and the value of a cube come from :mod:`games.rules.money`. Each module says which
 rule it implements and the decisions it takes where the sources are silent.
 """

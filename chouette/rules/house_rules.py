@@ -1,10 +1,10 @@
 """The house rules a chouette table agrees before the first game.
 
-Sources: DESIGN.md 3.3 and 3.4 (normative);
-``rules/thorne-1930-backgammon-in-20-minutes-chouette.txt`` (one cube for the team, a
+Sources: ``docs/rules.md``, "The chouette" and the money-play sections (normative);
+Thorne 1930, *Backgammon in 20 Minutes*, *Chouette* and *Scoring* (one cube for the team, a
 refuser "must pay his loss up to the time of the double, and the Captain of the team
 takes over his position", "The team may consult as to plays and doubling", the
-Philadelphia method); ``rules/backgammon-rules-cube-crawford.txt`` (Jacoby, beavers,
+Philadelphia method); the modern rules, *Doubling cube* (Jacoby, beavers,
 raccoons, automatic doubles). The money-play options are the shared
 :class:`games.rules.money.MoneyRules`, so a chouette and an unlimited session agree
 on what "Jacoby" or "a backgammon counts 4" means.

@@ -1,8 +1,8 @@
 """The running ledger of a chouette session, in points.
 
-Source: DESIGN.md 3.4 ("every game and the running totals sum to zero"). The box
-"scores separately with each one of his adversaries" (the chouette part of
-``rules/thorne-1930-backgammon-in-20-minutes-chouette.txt``), so every game moves
+Source: ``docs/rules.md``, "Ledger and settlement" ("Every game and every running total
+sums to zero"). The box scores separately with each member (Thorne 1930, *Chouette*:
+"the man in the box ... plays against all the others"), so every game moves
 points between players and creates none: a ledger that does not sum to zero is a bug,
 and it is refused rather than stored.
 

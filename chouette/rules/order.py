@@ -1,10 +1,11 @@
 """Who sits where: the opening order of a chouette, newcomers and players leaving.
 
-Sources: ``rules/thorne-1930-backgammon-in-20-minutes-chouette.txt`` ("Each person
+Sources: Thorne 1930, *Backgammon in 20 Minutes*, *Chouette* ("Each person
 throws a die, and the highest number thrown indicates 'the man in the box' ... The
 second highest number thrown elects the Captain of the opposing side, and the
-remaining members hold seniority according to the numbers thrown") and DESIGN.md 3.4
-("re-roll ties only among the tied"; "A newcomer joins at the bottom of the team").
+remaining members hold seniority according to the numbers thrown") and ``docs/rules.md``,
+"Order at the start" (ties are rolled again only among the tied; a newcomer joins at the
+bottom of the team).
 
 Leaving between games is not in the sources; we follow the rotation's logic:
 
@@ -75,7 +76,7 @@ class Lineup:
         return player == self.box or player in self.team
 
     def join(self, player: Player) -> Lineup:
-        """A newcomer joins at the bottom of the team (DESIGN.md 3.4)."""
+        """A newcomer joins at the bottom of the team (docs/rules.md, "Order at the start")."""
         if player in self:
             raise RuleViolation(
                 "already_seated", f"Player {player!r} is already seated.", field="player"

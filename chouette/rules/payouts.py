@@ -1,8 +1,8 @@
 """One chouette game: its record, its validation, and who pays whom how many points.
 
-Sources: DESIGN.md 3.3 and 3.4 (normative); ``rules/backgammon-rules-cube-crawford.txt``
-(the cube, beavers, raccoons, the Jacoby rule, automatic doubles);
-``rules/thorne-1930-backgammon-in-20-minutes-chouette.txt`` (one cube; "the rejector
+Sources: ``docs/rules.md``, "The chouette" and the money-play sections (normative); the
+modern rules, *Doubling cube* (the cube, beavers, raccoons, the Jacoby rule, automatic
+doubles); Thorne 1930, *Chouette* and *Scoring* (one cube; "the rejector
 must pay his loss up to the time of the double, and the Captain of the team takes
 over his position"; the Philadelphia method; "The man in the box ... plays against all
 the others", so the box scores separately with each member).

@@ -1,12 +1,12 @@
 """Who is box and who captains the next game.
 
-Sources: ``rules/thorne-1930-backgammon-in-20-minutes-chouette.txt`` ("'The man in
+Sources: Thorne 1930, *Backgammon in 20 Minutes*, *Chouette* ("'The man in
 the box' remains there until defeated, and then takes a position at the foot of the
 team that opposed him. The Captain of the team defeating 'the man in the box' then
 takes that position ... the second in command of the team now becomes the Captain.
 Should 'the man in the box' win, the Captain of the team takes the junior position and
-the second in command takes charge.") and DESIGN.md 3.4 ("The result that decides
-rotation is the one on the board, against whoever captained it at the end").
+the second in command takes charge.") and ``docs/rules.md``, "Rotation" ("The result
+that decides rotation is the one on the board, against whoever captained it at the end").
 
 The rules as implemented, with the decisions the sources leave open:
 

@@ -1,7 +1,7 @@
 """Replaying a whole chouette session from its records.
 
-Source: DESIGN.md 2 ("a correction re-derives everything downstream ... rather than
-patching it") and 3.4. A session is its house rules, its opening lineup and the list
+Source: ``docs/rules.md``, "The chouette" (a correction re-derives everything downstream
+rather than patching it). A session is its house rules, its opening lineup and the list
 of what happened in order: games, newcomers joining, players leaving. From that
 alone this module derives, for every game, the lineup at its start, the payouts,
 the running ledger and the lineup after; so after a corrected game the Django layer

@@ -1,7 +1,7 @@
 """Squaring up at the end of a chouette: money per player and the fewest transfers.
 
-Source: DESIGN.md 3.4 ("money = points x stake per point. Settlement at the end: the
-fewest transfers that square everyone").
+Source: ``docs/rules.md``, "Ledger and settlement" ("Money = points x the stake per point.
+At the end the settlement is the fewest transfers that square everyone").
 
 Money is exact: points are integers and the stake per point is a Decimal with at most
 two decimal places, so every amount is a whole number of cents; a finer stake is

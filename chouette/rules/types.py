@@ -1,7 +1,8 @@
 """Shared vocabulary of the chouette rules: players and the two sides of the board.
 
-Sources: ``rules/thorne-1930-backgammon-in-20-minutes-chouette.txt`` ("the man in the
-box, who plays against all the others"; the Captain and his team) and DESIGN.md 3.4.
+Sources: Thorne 1930, *Backgammon in 20 Minutes*, *Chouette* ("the man in the box, who
+plays against all the others"; the Captain and his team) and ``docs/rules.md``, "The
+chouette".
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from simple_history.models import HistoricalRecords
 
 
 class RatingBoost(models.TextChoices):
-    """The experience boost of a rating list (DESIGN.md 3.5)."""
+    """The experience boost of a rating list (docs/rules.md, "Ratings: the FIBS formula")."""
 
     FIBS = "fibs", "FIBS (K = max(1, 5 − E/100), E before the match)"
     FIBS_INCLUDING_MATCH = "fibs_including_match", "FIBS, counting the current match"

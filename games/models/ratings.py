@@ -1,5 +1,5 @@
 """Rating lists (one per club plus one site-wide), each player's rating on a list, and
-every change a rated match made to it (DESIGN.md 3.5).
+every change a rated match made to it (docs/rules.md, "Ratings: the FIBS formula").
 
 Matches are applied to a list in a fixed order: by ``finished_at``, then by match id.
 ``RatingList.applied_at`` / ``applied_match_id`` remember the last match applied, so

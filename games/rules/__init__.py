@@ -1,4 +1,4 @@
 """The rules of backgammon match and money play, in pure Python (no Django imports).
 
-Each module cites the source text in ``../shared/rules/`` that it implements.
+Each module cites the section of ``docs/rules.md`` (and its sources) that it implements.
 """

@@ -1,9 +1,9 @@
 """A backgammon position and the legal plays for a roll.
 
-Implements the movement rules of ``../shared/rules/backgammon-rules-cube-crawford.txt``
+Implements ``docs/rules.md``, "Movement", "Hitting and the bar" and "Bearing off"
 (movement, "must play both dice or the higher", entering from the bar, hitting a blot,
 bearing off, gammon and backgammon) and Hoyle's bearing-off examples in
-``../shared/rules/hoyle-modernized-backgammon.txt`` (a die may bear off from a lower
+``docs/rules/hoyle-modernized-backgammon.txt`` (a die may bear off from a lower
 point only when no checker stands on a higher point; a higher die may instead be used to
 move inside the home board).
 

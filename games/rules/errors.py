@@ -2,7 +2,7 @@
 
 Every error carries a stable ``code`` (which rule was broken), a human ``message``
 and, where one input is to blame, the ``field`` it came from. The API maps them to
-the error body ``{"code": ..., "detail": ..., "field": ...}`` (DESIGN.md section 2).
+the error body ``{"code": ..., "detail": ..., "field": ...}`` (``games/api/errors.py``).
 """
 
 from __future__ import annotations

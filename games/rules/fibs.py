@@ -1,8 +1,8 @@
 """FIBS ratings: the win probability of a match and the rating change it causes.
 
-Implements DESIGN.md section 3.5 (the formula of the First Internet Backgammon Server,
-as published on rec.games.backgammon; the "batting average" table in
-``../shared/data/ratings/fibs_batting_average_table.csv`` is its favourite's column).
+Implements ``docs/rules.md``, "Ratings: the FIBS formula" (the formula of the First
+Internet Backgammon Server, as published on rec.games.backgammon; the "batting average" table in
+``data/ratings/fibs_batting_average_table.csv`` is its favourite's column).
 The match length enters as sqrt(N) because a longer match lets skill show more: the
 same rating gap makes the favourite likelier to win a longer match, and the stake of
 the rating change grows with the length for the same reason.
@@ -21,7 +21,7 @@ from .errors import RuleViolation
 
 
 class BoostPolicy(StrEnum):
-    """How a rating list treats a newcomer's experience (DESIGN.md 3.5, per club)."""
+    """How a rating list treats a newcomer's experience (per club: docs/rules.md, "Ratings")."""
 
     FIBS = "fibs"  # K = max(1, 5 - E/100), E before this match
     FIBS_INCLUDING_MATCH = "fibs_including_match"  # the same with E + N

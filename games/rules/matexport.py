@@ -1,6 +1,6 @@
 """Write a parsed match back as a ``.mat`` transcript in the GNU Backgammon dialect.
 
-Follows the layout that ``../shared/data/mat/FORMAT.md`` describes from gnubg's
+Follows the layout that ``docs/transcripts-format.md`` describes from gnubg's
 ``export.c``: `` N point match``, `` Game k``, the score line ``" %-31s%s : %d"``, move
 lines ``"%3d) %-27s %s"`` (left = player 1, right = player 2), bar ``25``, off ``0``, hits
 ``*``, a dance as a bare ``dd:``, ``Doubles => v`` / ``Takes`` / ``Drops``, and
@@ -11,7 +11,7 @@ and ``and the match``. Metadata tags are written back as ``; [Key "Value"]``.
 
 parse -> export -> parse gives the same games, scores, moves, cube actions and results;
 ``tests/games/rules/test_matexport.py`` checks it over the whole corpus. The rules
-themselves are those of ``../shared/rules/backgammon-rules-cube-crawford.txt``.
+themselves are those of ``docs/rules.md``.
 """
 
 from __future__ import annotations

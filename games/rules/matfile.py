@@ -1,6 +1,6 @@
 """Parser of ``.mat`` match transcripts (Jellyfish / GNU Backgammon and their dialects).
 
-Implements the grammar written down in ``../shared/data/mat/FORMAT.md``: optional
+Implements the grammar written down in ``docs/transcripts-format.md``: optional
 ``; [Key "Value"]`` metadata and a UTF-8 BOM, the ``N point match`` header, ``Game k``
 headers, score lines (the score *before* each game; names may be empty, numeric or
 contain spaces), numbered move lines with a left (player 1) and a right (player 2) cell,
@@ -10,7 +10,7 @@ rolls with moves (``25``/``bar``, ``0``/``off``, ``(n)``, ``Cannot Move``), ``??
 Galaxy's ``Losses n point``). The column of ``Wins`` names the game's winner.
 
 This module only reads the text; :mod:`games.rules.replay` checks it against the rules
-of ``../shared/rules/backgammon-rules-cube-crawford.txt``. Every malformed input raises
+of ``docs/rules.md``. Every malformed input raises
 :class:`MatParseError` carrying the line number, never an ``IndexError``.
 """
 
@@ -136,7 +136,8 @@ def _cells(text: str) -> list[tuple[int, str]]:
 
 
 def parse_mat(text: str, *, money: bool | None = None) -> ParsedMatch:
-    """Parse a transcript. ``money`` forces money play (Galaxy coin games, section 3).
+    """Parse a transcript. ``money`` forces money play (Galaxy coin games,
+    docs/transcripts-format.md section 3).
 
     Raises :class:`MatParseError` (code ``bad_mat``) with the line number on bad input.
     """

@@ -1,19 +1,20 @@
 """Money-play rule sets, the value of a money game, and the cube actions of one game.
 
-Implements DESIGN.md sections 3.1 and 3.3. Sources:
+Implements ``docs/rules.md``, "Game value", "The doubling cube" and the money-play
+sections. Sources:
 
-- ``rules/backgammon-rules-cube-crawford.txt``: the doubling cube (only the player who
+- the modern rules (``docs/rules.md``): the doubling cube (only the player who
   last accepted may redouble), beavers (the taker "immediately redouble[s] ... while
   retaining the cube"), raccoons ("A player who accepts a beaver may offer a raccoon"),
   the Jacoby rule (gammons count only "if there has been at least one use of the
   doubling cube"), automatic doubles ("The doubling cube stays in the middle ... The
   Jacoby Rule is still in effect", so an automatic double is not a use of the cube).
-- ``rules/thorne-1930-backgammon-in-20-minutes-chouette.txt``: scoring multiplies the
+- Thorne 1930 (*Backgammon in 20 Minutes*): scoring multiplies the
   doubles made in play by the gammon (x2) and backgammon (x3) "automatic" doubles;
   the Philadelphia method counts "only doubles made in play", so gammons and
   backgammons count single, and (our reading, see ``money_game_value``) automatic
   doubles from opening ties, which are not made in play, do not count either.
-- ``rules/hoyle-modernized-backgammon.txt``: a backgammon counts three or four, as agreed.
+- ``docs/rules/hoyle-modernized-backgammon.txt``: a backgammon counts three or four, as agreed.
 
 Used by unlimited sessions and by the chouette (per member's cube).
 """
@@ -223,7 +224,7 @@ def money_game_value(
 
 
 class CubeAction(StrEnum):
-    """One step in the life of a game's cube (DESIGN.md 3.1 and 3.3)."""
+    """One step in the life of a game's cube (docs/rules.md, "The doubling cube")."""
 
     AUTOMATIC = "automatic"  # an opening tie doubled the cube, which stays in the middle
     DOUBLE = "double"  # a player offers to double (the first, or the owner's redouble)

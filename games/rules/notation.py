@@ -1,9 +1,9 @@
 """Move notation of .mat transcripts: ``13/9 24/23``, ``6/1*``, ``bar/22``, ``6/off``, ``(2)``.
 
-Implements the move grammar of ``../shared/data/mat/FORMAT.md`` section 1.5 (points 1..24
+Implements the move grammar of ``docs/transcripts-format.md`` section 1.5 (points 1..24
 from the mover's side, bar = ``25`` or ``bar``, borne off = ``0`` or ``off``, ``*`` for a
 hit, ``(n)`` repeats, merged moves such as ``13/6``, ``Cannot Move`` for a dance), which
-follows the movement rules of ``../shared/rules/backgammon-rules-cube-crawford.txt``.
+follows ``docs/rules.md``, "Movement".
 
 Parsing gives *segments* ``(from, to)`` exactly as written (a chain ``13/7*/6`` gives two
 segments); merged segments are expanded into single-die steps against a position by

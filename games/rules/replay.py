@@ -3,20 +3,20 @@
 Rules checked, with their sources:
 
 * every move is legal for its roll (movement, entering, bearing off, both dice / the
-  higher die): ``../shared/rules/backgammon-rules-cube-crawford.txt`` and Hoyle's
-  bearing-off examples in ``../shared/rules/hoyle-modernized-backgammon.txt``, through
+  higher die): the modern rules (``docs/rules.md``) and Hoyle's
+  bearing-off examples in ``docs/rules/hoyle-modernized-backgammon.txt``, through
   :mod:`games.rules.board`;
 * the cube: either player may double while the cube is in the centre, afterwards only its
   owner, on their own turn, before rolling; a take doubles the cube and gives it to the
   taker; a drop ends the game for the cube value *before* the double; beavers and
   raccoons only in money play; no double in the Crawford game
-  (``backgammon-rules-cube-crawford.txt``);
+  (the modern rules, ``docs/rules.md``);
 * the Crawford game is the first game in which exactly one player stands at N-1 (the rule
-  on, N > 1); every later game is post-Crawford (``../shared/data/mat/FORMAT.md`` §2);
+  on, N > 1); every later game is post-Crawford (``docs/transcripts-format.md`` section 2);
 * the result: played out -> the level from the final position; dropped -> the cube before
   the double; resigned (``????`` or ``Wins`` with the game still in play) -> the level
   read from the declared points n and the cube c the way gnubg does (n <= c single,
-  n <= 2c gammon, else backgammon; FORMAT.md §1.6);
+  n <= 2c gammon, else backgammon; docs/transcripts-format.md section 1.6);
 * a resigned *match*: BackgammonGalaxy writes the last game of a match the loser
   resigned as ``Wins n point and the match`` with n above any game value (n > 3c, e.g.
   ``Wins 5 point and the match`` after one move of a 5-point match). When the last
@@ -36,8 +36,9 @@ Rules checked, with their sources:
   corpus, Studio and gnubg files agree with every hit, Galaxy files mark none).
 
 Documented quirks that are tolerated and reported as *warnings*, not errors
-(FORMAT.md §3): Galaxy's final ``Wins n … and the match`` capped at the points the winner
-needed or at the match length; Studio's bogus ``Wins 4016 point`` after ``????``.
+(docs/transcripts-format.md section 3): Galaxy's final ``Wins n … and the match`` capped at
+the points the winner needed or at the match length; Studio's bogus ``Wins 4016 point``
+after ``????``.
 
 Each disagreement becomes a :class:`ReplayIssue` (file, game, move number, rule code)
 and replay continues with the next game, so one file yields every error it contains.
@@ -295,7 +296,8 @@ class _Replayer:
                 problem = maximality_violation(pos, a.dice, steps, after)
                 if problem is not None:
                     if not steps and k == len(game.actions) and game.declared_winner is not None:
-                        # gnubg writes "rolled, then resigned" as a bare roll (FORMAT.md 1.5)
+                        # gnubg writes "rolled, then resigned" as a bare roll
+                        # (docs/transcripts-format.md section 1.5)
                         ending, resigner = Ending.RESIGNED, a.player
                         continue
                     # the written play is possible but not maximal: report it and go on

@@ -7,7 +7,7 @@ Two formats, told apart by their first table line:
   with its ``|---|`` separator line; prose around the table is ignored.
 
 Dates are ISO (``2024-03-17``); the length is the match length in points (1 or
-more: unlimited sessions are not rated, DESIGN.md 3.5). Every row that cannot be
+more: unlimited sessions are not rated, docs/rules.md, "Ratings"). Every row that cannot be
 read is reported with its line number, and a file with any such row is refused
 whole: a club's rating history half-imported would be worse than none.
 """

@@ -1,17 +1,18 @@
 """Match scoring: game values, the Crawford game, and the end of a match.
 
-Implements DESIGN.md sections 3.1 and 3.2. Sources:
+Implements ``docs/rules.md``, "Game value", "The doubling cube", "Match play" and
+"Crawford and post-Crawford games". Sources:
 
-- ``rules/backgammon-rules-cube-crawford.txt``: single, gammon (2) and backgammon (3)
+- the modern rules (``docs/rules.md``): single, gammon (2) and backgammon (3)
   "times the stakes"; the doubling cube (powers of two, the right to redouble "belongs
   exclusively to the player who last accepted"); the Crawford rule ("when a player
   becomes one single point short of winning the match, neither player may use the
   doubling cube for a single game"); beavers, raccoons, the Jacoby rule and automatic
   doubles are for money play, not matches.
-- ``rules/thorne-1930-backgammon-in-20-minutes-chouette.txt``: a refused double ends
+- Thorne 1930 (*Backgammon in 20 Minutes*): a refused double ends
   the game and "all wagers must be paid", i.e. the doubler wins the stake before the
   double.
-- ``../shared/data/mat/FORMAT.md`` section 2: how GNU Backgammon decides the Crawford
+- ``docs/transcripts-format.md`` section 2: how GNU Backgammon decides the Crawford
   game from the scores alone, which this module follows exactly:
   ``crawford = !post_crawford && ((s0 == N-1) XOR (s1 == N-1))``.
 
@@ -172,7 +173,7 @@ def _check_score(score: Score, field: str = "score") -> Score:
 def next_game_facts(rules: MatchRules, score: Score, crawford_played: bool) -> tuple[bool, bool]:
     """Whether the game starting at ``score`` is the Crawford game, or post-Crawford.
 
-    Exactly GNU Backgammon's derivation (FORMAT.md section 2): with the rule on and
+    Exactly GNU Backgammon's derivation (docs/transcripts-format.md section 2): with the rule on and
     N > 1, the first game that starts with exactly one player at N-1 is the Crawford
     game, however that player got there (single, gammon, cube); every game after it
     is post-Crawford. A game starting at (N-1, N-1) is neither; a 1-point match starts

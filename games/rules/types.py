@@ -1,7 +1,7 @@
 """Shared vocabulary of the rules: how a game ended and at which level it was won.
 
-Sources: ``rules/backgammon-rules-cube-crawford.txt`` (gammon, backgammon, the cube),
-``rules/hoyle-modernized-backgammon.txt`` (backgammon "thrice or four times, as agreed").
+Sources: the modern rules (``docs/rules.md``) (gammon, backgammon, the cube),
+``docs/rules/hoyle-modernized-backgammon.txt`` (backgammon "thrice or four times, as agreed").
 """
 
 from __future__ import annotations

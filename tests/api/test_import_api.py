@@ -16,13 +16,11 @@ from games.rules.matfile import parse_mat
 from games.services import matches as match_services
 from games.services.actors import actor_for_user
 from games.transcript_jobs import import_params, import_transcripts_job
-from tests.games.rules.shared_data import MAT, mat_files
+from tests.games.rules.corpus import BOXCARS, CRAWFORD, DROPS, mat_files
 
 pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/matches/import/"
-DROPS = MAT / "gnubg" / "gnubg_selfplay_drops_7p.mat"
-CHARLOT = MAT / "gnubg" / "charlot1-charlot2_7p_2025-11-08-2305.mat"
 
 ILLEGAL = (
     " 1 point match\n\n Game 1\n alice : 0                       bob : 0\n"
@@ -71,7 +69,7 @@ def test_upload_over_five_megabytes_is_413(client_for, club, director) -> None:
 
 
 def test_dry_run_reports_and_writes_nothing(client_for, club, director) -> None:
-    response = post(client_for(director), upload(DROPS, CHARLOT), club=club.slug, check="true")
+    response = post(client_for(director), upload(DROPS, CRAWFORD), club=club.slug, check="true")
     assert response.status_code == 200
     body = response.json()
     assert body["counts"] == {"checked": 2}
@@ -83,7 +81,7 @@ def test_dry_run_reports_and_writes_nothing(client_for, club, director) -> None:
 
 def test_import_creates_matches_then_recognises_them(client_for, club, director) -> None:
     client = client_for(director)
-    response = post(client, upload(DROPS, CHARLOT), club=club.slug)
+    response = post(client, upload(DROPS, CRAWFORD), club=club.slug)
     assert response.status_code == 201
     body = response.json()
     assert body["counts"] == {"imported": 2}
@@ -97,8 +95,8 @@ def test_import_creates_matches_then_recognises_them(client_for, club, director)
     assert match.transcript == DROPS.read_text() and match.created_by == director
     # the match reads back through the match API like any other
     detail = client.get(f"/api/v1/matches/{match.pk}/").json()
-    assert detail["score"] == [3, 7] and len(detail["games"]) == 6
-    again = post(client, upload(DROPS, CHARLOT), club=club.slug)
+    assert detail["score"] == [3, 7] and len(detail["games"]) == 7
+    again = post(client, upload(DROPS, CRAWFORD), club=club.slug)
     assert again.status_code == 200
     assert [f["status"] for f in again.json()["files"]] == ["duplicate", "duplicate"]
     assert [f["match"] for f in again.json()["files"]] == [f["match"] for f in body["files"]]
@@ -164,7 +162,7 @@ def test_large_upload_runs_as_a_job_with_progress(
 
 
 def test_import_job_reports_progress_after_each_file(club, director) -> None:
-    files = [(p.name, p.read_text()) for p in mat_files("gnubg")]
+    files = [(p.name, p.read_text()) for p in mat_files(BOXCARS.name)]
     job = Job.objects.create(
         kind="matches.import",
         club=club,
@@ -182,13 +180,13 @@ def test_import_job_reports_progress_after_each_file(club, director) -> None:
 
 def test_transcript_download_round_trips(client_for, club, director) -> None:
     client = client_for(director)
-    match_id = post(client, upload(CHARLOT), club=club.slug).json()["files"][0]["match"]
+    match_id = post(client, upload(CRAWFORD), club=club.slug).json()["files"][0]["match"]
     response = client_for(None).get(f"/api/v1/matches/{match_id}/transcript.mat")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/plain")
     assert f'filename="match-{match_id}.mat"' in response["Content-Disposition"]
     text = response.content.decode()
-    assert text == CHARLOT.read_text()
+    assert text == CRAWFORD.read_text()
     first = parse_mat(text)
     second = parse_mat(export_mat(first))
 
@@ -203,7 +201,7 @@ def test_transcript_download_round_trips(client_for, club, director) -> None:
             for g in match.games
         ]
 
-    assert facts(second) == facts(first) and len(first.games) == 4
+    assert facts(second) == facts(first) and len(first.games) == 6
 
 
 def test_entered_match_downloads_a_score_sheet_or_404(

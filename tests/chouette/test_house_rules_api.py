@@ -1,4 +1,4 @@
-"""Every house rule of DESIGN.md 3.3-3.4 through the API, and Thorne's 1930 profile."""
+"""Every house rule of docs/rules.md ("The chouette") through the API, and Thorne's 1930 profile."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ answer must:
 * never be a 5xx;
 * conform to the schema: a documented status's body matches its schema, with the
   documented content type;
-* if it is a 4xx, carry the error shape of DESIGN.md section 2:
+* if it is a 4xx, carry the project's error shape (``games/api/errors.py``):
   ``{"code": str, "detail": str, "field": str | null}``.
 
 Every request runs in a savepoint that is rolled back, so the club world stays the

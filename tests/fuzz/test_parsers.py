@@ -32,7 +32,7 @@ from games.services import transcripts as transcript_services
 from games.services.actors import actor_for_user
 from tests.security.matrix import fingerprint
 
-# A real match from the corpus (shared/data/mat/galaxy/lasse_match4047002.mat).
+# A real match from the corpus (data/mat/galaxy/lasse_match4047002.mat, MIT: data/README.md).
 TRANSCRIPT = """\
 ; [Site "BackgammonGalaxy"]
 ; [Match ID "4047002"]

@@ -19,13 +19,12 @@ from games.models import Game, Match, Player
 from games.services.matches import match_state
 from games.services.transcripts import normalise_transcript
 
-from .rules.shared_data import MAT, mat_files
+from .rules.corpus import BOXCARS, CRAWFORD, DROPS, MAT, mat_files
 
 pytestmark = pytest.mark.django_db
 
-GNUBG = MAT / "gnubg"
-DROPS = GNUBG / "gnubg_selfplay_drops_7p.mat"
-CHARLOT = GNUBG / "charlot1-charlot2_7p_2025-11-08-2305.mat"
+# our GNU Backgammon-dialect fixtures: a drops match, a Crawford match, a 1-point match
+GNUBG = BOXCARS
 
 REPORT_KEYS = {
     "file", "length", "players", "games", "final_score", "winner", "moves_checked", "errors"
@@ -126,28 +125,28 @@ def test_writes_need_a_club(club) -> None:
 
 
 def test_import_creates_a_finished_match_with_its_games_and_transcript(club) -> None:
-    output = run(str(CHARLOT), "--club", club.slug)
+    output = run(str(CRAWFORD), "--club", club.slug)
     match = Match.objects.get()
     assert f"-> match #{match.pk}" in output
-    raw = raw_score_lines(CHARLOT)
+    raw = raw_score_lines(CRAWFORD)
     assert (match.source, match.status, match.length) == ("imported", "finished", 7)
     assert (match.player1.display_name, match.player2.display_name) == (raw[0][0], raw[0][2])
     games = list(match.games.order_by("number"))
     assert [(g.score1_before, g.score2_before) for g in games] == [(r[1], r[3]) for r in raw]
-    assert [g.points for g in games] == [n for _, n in raw_wins(CHARLOT)]
-    # gnubg's .sgf of the same match marks the Crawford game: RU[Crawford:CrawfordGame]
-    sgf = CHARLOT.with_suffix(".sgf").read_text()
+    assert [g.points for g in games] == [n for _, n in raw_wins(CRAWFORD)]
+    # the .sgf of the same match marks the Crawford game as gnubg does: RU[Crawford:CrawfordGame]
+    sgf = CRAWFORD.with_suffix(".sgf").read_text()
     marked = [rule == "Crawford:CrawfordGame" for rule in re.findall(r"RU\[([^\]]*)\]", sgf)]
     assert [g.crawford for g in games] == marked and marked.count(True) == 1
-    assert match.winner == match.player1 and (match.score1, match.score2) == (9, 2)
-    text = CHARLOT.read_text()
+    assert match.winner == match.player1 and (match.score1, match.score2) == (8, 4)
+    text = CRAWFORD.read_text()
     assert match.transcript == text
     expected = hashlib.sha256(normalise_transcript(text).encode()).hexdigest()
     assert match.transcript_hash == expected
-    assert games[0].moves[0] == {"player": 2, "action": "roll", "dice": "41", "move": "13/9 24/23"}
+    assert games[0].moves[0] == {"player": 1, "action": "roll", "dice": "31", "move": "8/5 6/5"}
     assert games[0].moves[-1]["action"] == "wins"
     # the stored games agree with the match scoring the pages and the API derive from
-    assert match_state(match, games).score == (9, 2)
+    assert match_state(match, games).score == (8, 4)
     assert set(match.player1.clubs.all()) == {club}
 
 
@@ -165,10 +164,10 @@ def test_importing_the_same_file_twice_creates_nothing_new(club, tmp_path) -> No
 
 def test_players_are_matched_by_name_within_the_club(club) -> None:
     run(str(DROPS), "--club", club.slug)
-    run(str(CHARLOT), "--club", club.slug)
+    run(str(CRAWFORD), "--club", club.slug)
     assert sorted(Player.objects.values_list("display_name", flat=True)) == [
-        "charlot1",
-        "charlot2",
+        "alice",
+        "bob",
     ]
 
 

@@ -1,5 +1,6 @@
-"""Rating lists (DESIGN.md 3.5): what is rated, applied once per list, corrections
-replayed in order, policies per club, history import equal to entry one by one."""
+"""Rating lists (docs/rules.md, "Ratings: the FIBS formula"): what is rated, applied once
+per list, corrections replayed in order, policies per club, history import equal to entry
+one by one."""
 
 from __future__ import annotations
 

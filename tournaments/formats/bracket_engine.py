@@ -1,9 +1,8 @@
 """Playing a bracket graph: who meets whom, given the results so far.
 
-DESIGN.md section 3.6 (byes are not matches; withdrawals and forfeits let the opponent
-advance; a corrected result re-derives everything after it) and section 2 (audit:
-corrections re-derive downstream state rather than patch it). See
-``shared/data/tournaments/club_formats_and_results.md`` for the club formats played.
+``docs/rules.md``, "Tournaments" (byes are not matches; withdrawals and forfeits let the opponent
+advance; a corrected result re-derives everything after it). See
+``docs/club-formats.md`` for the club formats played.
 
 :func:`derive_bracket_state` is the only rule: from the seeding and the recorded
 winners it derives every match's players and status, in one pass over the graph's

@@ -1,7 +1,7 @@
 """An elimination event as a graph of matches, for the database layer to mirror.
 
-DESIGN.md section 3.6 (formats: single and double elimination, progressive consolation,
-last chance; drop maps) and ``shared/data/tournaments/club_formats_and_results.md``
+``docs/rules.md``, "Tournaments" (formats: single and double elimination, progressive consolation,
+last chance; drop maps) and ``docs/club-formats.md``
 (Milwaukee's main + consolation flights, Portland's play-ins and consolation byes).
 
 Every match names where each of its two sides comes from: a seed, the winner of another

@@ -1,8 +1,8 @@
 """Double elimination: winners' bracket, losers' bracket, grand final and its reset.
 
-DESIGN.md section 3.6 (double elimination with a grand final and an optional reset;
+``docs/rules.md``, "Tournaments" (double elimination with a grand final and an optional reset;
 drop maps that alternate the feeding order to avoid rematches) and
-``shared/data/tournaments/club_formats_and_results.md`` (Milwaukee turns a 6-player
+``docs/club-formats.md`` (Milwaukee turns a 6-player
 event into double elimination; Bangkok's "Siam style" W1/W2/L1/L2 schedules).
 
 The losers' bracket is the standard one: losers of winners' round 1 play each other

@@ -1,9 +1,9 @@
 """Drop maps: where each loser goes, and how many early rematches the wiring allows.
 
-DESIGN.md section 3.6 "Drop maps": where a main-round loser enters the consolation or
+``docs/rules.md``, "Drop maps": where a main-round loser enters the consolation or
 losers' bracket is chosen to avoid early rematches (alternate the feeding order round by
 round); the director can preview the map and see the rematch count. See
-``shared/data/tournaments/club_formats_and_results.md`` for the consolation formats.
+``docs/club-formats.md`` for the consolation formats.
 
 A *possible rematch* is a match whose two sides could hold two players who may already
 have met: some earlier match on the way in had one of them on each side. It is counted

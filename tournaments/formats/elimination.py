@@ -1,10 +1,10 @@
 """Single elimination with progressive consolation and last chance; drop maps.
 
-DESIGN.md section 3.6: main + **progressive consolation** (losers of early main rounds
+``docs/rules.md``, "Tournaments": main + **progressive consolation** (losers of early main rounds
 enter the consolation; later losers enter later consolation rounds, with byes where
 needed) + **last chance** (losers of early consolation rounds); drop maps chosen to
 avoid early rematches by alternating the feeding order round by round, previewed with
-their rematch count. ``shared/data/tournaments/club_formats_and_results.md``: Milwaukee
+their rematch count. ``docs/club-formats.md``: Milwaukee
 sends only main round-1 losers to a consolation (``consolation_from=(1,)``); Portland's
 5-player bracket had a first-round bye and a consolation-round bye.
 

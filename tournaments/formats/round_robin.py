@@ -1,7 +1,7 @@
 """Round robin: Berger tables for one or more groups, snake-seeded, with a playoff.
 
-DESIGN.md section 3.6 (round robin in one or more groups, Berger tables, an optional
-playoff) and ``shared/data/tournaments/club_formats_and_results.md`` (Bangkok plays
+``docs/rules.md``, "Tournaments" (round robin in one or more groups, Berger tables, an optional
+playoff) and ``docs/club-formats.md`` (Bangkok plays
 round robins in one or two groups with 5- or 7-point matches).
 
 Berger's tables are the circle method: the last player stays put, the others turn one

@@ -1,10 +1,10 @@
-"""Match lengths per stage and round (DESIGN.md section 3.6 "Match lengths").
+"""Match lengths per stage and round (``docs/rules.md``, "Match lengths").
 
 A schedule is ``{"default": 5, "rounds": {"main": {"1": 5, "-2": 7, "-1": 11}}}``: a
 round number counts from the stage's first round, a negative one from its last (−1 is
 the final, −2 the semi-finals), so one schedule fits any field size. Clubs play 5
 points early, 7 in the semi-finals and 11 in the final
-(``shared/data/tournaments/club_formats_and_results.md``: Bangkok's 5- and 7-point
+(``docs/club-formats.md``: Bangkok's 5- and 7-point
 round robins, Portland's 5- and 3-point brackets).
 """
 

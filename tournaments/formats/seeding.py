@@ -1,9 +1,9 @@
 """Seeding: the order of entries and where they sit in a 2^k bracket.
 
-Implements DESIGN.md section 3.6 "Seeding": by rating, manual, or random draw; in a 2^k
+Implements ``docs/rules.md``, "Seeding and byes": by rating, manual, or random draw; in a 2^k
 bracket seeds meet in the standard order (1–16, 8–9, ...) so that seeds 1 and 2 can only
 meet in the final; byes (2^k − entries of them) go to the top seeds and are spread so
-that no two byes ever meet. See also ``shared/data/tournaments/club_formats_and_results.md``
+that no two byes ever meet. See also ``docs/club-formats.md``
 (Portland: 10 players in a 16-slot bracket with 6 byes).
 
 A *seed* here is a 1-based position in the seeding order; a seed greater than the

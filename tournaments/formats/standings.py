@@ -1,9 +1,10 @@
 """Standings computed from results, ordered by configurable tie-breaks.
 
-DESIGN.md section 3.6 "Standings": ordered by configurable tie-breaks (match wins, then
+``docs/rules.md``, "Standings": ordered by configurable tie-breaks (match wins, then
 for Swiss Buchholz / median Buchholz / head-to-head / points difference), computed, not
-stored; "Events": forfeits let the opponent advance and the standings say so.
-``shared/data/tournaments/club_formats_and_results.md``: clubs differ on whether a bye
+stored; "Late entries, withdrawals, forfeits, corrections": forfeits let the opponent
+advance and the standings say so.
+``docs/club-formats.md``: clubs differ on whether a bye
 counts as a match win (Milwaukee: it does not), so that is an option.
 
 As in Tabbycat's ``standings/metrics.py`` each tie-break is one small annotator; the

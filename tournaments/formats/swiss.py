@@ -1,10 +1,10 @@
 """Swiss pairing by minimum-cost perfect matching over penalties.
 
-DESIGN.md section 3.6 "Swiss": a fixed number of rounds, or "out after k losses"; pair
+``docs/rules.md``, "Swiss pairing": a fixed number of rounds, or "out after k losses"; pair
 within score groups, floating the fewest players; never a rematch when one can be
 avoided; odd numbers give one bye, to the lowest-ranked player without one; optimal
 pairing by minimum-cost perfect matching over penalties (score difference, rematch,
-repeated byes). ``shared/data/tournaments/club_formats_and_results.md`` notes clubs
+repeated byes). ``docs/club-formats.md`` notes clubs
 differ on whether a bye is a win; here a bye counts as a match win (the caller adds it
 to ``wins``).
 

@@ -35,8 +35,9 @@ def mat_paths(paths: list[str]) -> list[Path]:
 
 
 def is_coin_game_path(path: Path) -> bool:
-    """Galaxy coin games cannot be told from matches by their text (FORMAT.md section 3);
-    the corpus keeps them in a ``*coingame*`` folder, which marks them as money."""
+    """Galaxy coin games cannot be told from matches by their text
+    (docs/transcripts-format.md section 3); the corpus keeps them in a ``*coingame*``
+    folder, which marks them as money."""
     return "coingame" in path.parent.name.lower()
 
 

@@ -1,4 +1,4 @@
-"""House rules: defaults, profiles and refused options (DESIGN.md 3.4)."""
+"""House rules: defaults, profiles and refused options (docs/rules.md, "The chouette")."""
 
 import pytest
 

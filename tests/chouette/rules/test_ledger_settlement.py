@@ -1,4 +1,4 @@
-"""The running ledger and the settlement (DESIGN.md 3.4)."""
+"""The running ledger and the settlement (docs/rules.md, "The chouette")."""
 
 from decimal import Decimal
 

@@ -1,4 +1,4 @@
-"""Opening order from rolls, lineups by hand, joining and leaving (DESIGN.md 3.4)."""
+"""Opening order from rolls, lineups by hand, joining and leaving (docs/rules.md, chouette)."""
 
 import pytest
 

@@ -1,4 +1,5 @@
-"""Scoring one chouette game: table tests for every house rule (DESIGN.md 3.3, 3.4)."""
+"""Scoring one chouette game: table tests for every house rule (docs/rules.md, "The
+chouette" and the money-play sections)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Rotation after a game (DESIGN.md 3.4; Thorne 1930's chouette)."""
+"""Rotation after a game (docs/rules.md, "Rotation"; Thorne 1930, *Chouette*)."""
 
 import pytest
 

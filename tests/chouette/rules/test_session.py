@@ -1,4 +1,5 @@
-"""Replaying a session of many games with players joining and leaving (DESIGN.md 2, 3.4)."""
+"""Replaying a session of many games with players joining and leaving (docs/rules.md,
+"The chouette")."""
 
 from decimal import Decimal
 

@@ -1,6 +1,6 @@
 """Thorne's 1930 chouette as a rule profile.
 
-Quotes are from ``rules/thorne-1930-backgammon-in-20-minutes-chouette.txt``.
+Quotes are from Thorne 1930 (*Backgammon in 20 Minutes*).
 """
 
 from decimal import Decimal

@@ -1,8 +1,8 @@
 """The movement, entering, hitting and bearing-off rules of games.rules.board.
 
-Seed examples from ``../shared/rules/backgammon-rules-cube-crawford.txt`` (both dice or the
+Seed examples from the modern rules (``docs/rules.md``, "Movement") (both dice or the
 higher, the 1-2 bear-off example) and Hoyle's bearing-off position in
-``../shared/rules/hoyle-modernized-backgammon.txt``.
+``docs/rules/hoyle-modernized-backgammon.txt``.
 """
 
 from __future__ import annotations

@@ -1,11 +1,10 @@
-"""FIBS ratings (DESIGN.md 3.5): against the published batting-average table, the
-DESIGN.md check values, and the properties of the formula."""
+"""FIBS ratings (docs/rules.md, "Ratings: the FIBS formula"): against the published
+batting-average table, the check values of docs/rules.md, and the properties of the formula."""
 
 from __future__ import annotations
 
 import csv
 import math
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -21,7 +20,9 @@ from games.rules.fibs import (
     win_probabilities,
 )
 
-TABLE = Path("/work/shared/data/ratings/fibs_batting_average_table.csv")
+from .corpus import FIBS_TABLE
+
+TABLE = FIBS_TABLE
 
 
 def _published_cells() -> list[tuple[int, int, str]]:

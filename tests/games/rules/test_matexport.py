@@ -6,7 +6,7 @@ from games.rules.matexport import export_mat
 from games.rules.matfile import ParsedMatch, parse_mat, parse_mat_file
 from games.rules.replay import replay_match
 
-from .shared_data import mat_files
+from .corpus import mat_files
 
 
 def essence(match: ParsedMatch) -> tuple:

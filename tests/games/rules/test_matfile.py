@@ -1,4 +1,4 @@
-"""The .mat parser and replay checker against the real corpus (../shared/data/mat).
+"""The .mat parser and replay checker against the real corpus (``data/mat``, see data/README.md).
 
 Facts about chosen files are read from the raw text with small independent regexes, not
 from the parser under test.
@@ -15,7 +15,7 @@ import pytest
 from games.rules.matfile import MatParseError, parse_mat, parse_mat_file
 from games.rules.replay import ReplayResult, check_file, check_text
 
-from .shared_data import MAT, mat_files
+from .corpus import CRAWFORD, DROPS, MAT, ROLL_THEN_RESIGN, mat_files
 
 ALL = mat_files()
 
@@ -29,7 +29,7 @@ def test_corpus_is_there() -> None:
     assert len(mat_files("galaxy")) >= 300
     assert len(mat_files("galaxy_coingame")) >= 70
     assert len(mat_files("bgstudio")) >= 70
-    assert mat_files("gnubg")
+    assert len(mat_files("boxcars")) == 3  # our own GNU Backgammon-dialect fixtures
 
 
 def test_every_file_parses_and_replays_without_error() -> None:
@@ -72,8 +72,8 @@ def test_merged_bear_offs_of_the_corpus_use_both_dice(
 
 
 def test_hit_marks_agree_with_real_hits_in_marking_dialects() -> None:
-    """Studio and gnubg files mark every hit; Galaxy marks none (one warning per file)."""
-    for path in mat_files("bgstudio")[::10] + mat_files("gnubg"):
+    """Studio and gnubg-dialect files mark every hit; Galaxy marks none (one warning per file)."""
+    for path in mat_files("bgstudio")[::10] + mat_files("boxcars"):
         result = replayed(path)
         assert not [w for w in result.warnings if w.code == "hits_not_marked"], path
     galaxy = replayed(mat_files("galaxy")[0])
@@ -113,8 +113,8 @@ CHOSEN = (
     ["galaxy/" + p.name for p in mat_files("galaxy")[:: max(1, len(mat_files("galaxy")) // 6)]]
     + ["bgstudio/" + p.name for p in mat_files("bgstudio")[::25]]
     + [
-        "gnubg/gnubg_selfplay_drops_7p.mat",
-        "gnubg/charlot1-charlot2_7p_2025-11-08-2305.mat",
+        "boxcars/" + DROPS.name,
+        "boxcars/" + CRAWFORD.name,
     ]
 )
 
@@ -137,17 +137,23 @@ def test_score_lines_and_winner_match_the_raw_text(name: str) -> None:
 
 
 def test_crawford_game_agrees_with_gnubg_sgf() -> None:
-    """The .sgf marks the Crawford game explicitly (RU[Crawford:CrawfordGame])."""
-    sgf = (MAT / "gnubg" / "charlot1-charlot2_7p_2025-11-08-2305.sgf").read_text()
+    """The .sgf marks the Crawford game explicitly (RU[Crawford:CrawfordGame]), as gnubg
+    writes it; ours was marked by hand from the score before each game."""
+    sgf = CRAWFORD.with_suffix(".sgf").read_text()
     games_rules = re.findall(r"RU\[([^\]]*)\]", sgf)
     expected = [rule == "Crawford:CrawfordGame" for rule in games_rules]
-    result = replayed(MAT / "gnubg" / "charlot1-charlot2_7p_2025-11-08-2305.mat")
+    assert expected.count(True) == 1
+    result = replayed(CRAWFORD)
     assert [g.crawford for g in result.games] == expected
-    crawford = result.games[expected.index(True)]
+    index = expected.index(True)
+    crawford = result.games[index]
     assert crawford.score_before == (6, 2)
-    # RE[W+3R]: white (player 1) won 3 by resignation
-    assert (crawford.winner, crawford.points, crawford.ending) == (0, 3, "resigned")
-    assert crawford.level == "backgammon"
+    # RE[B+2R]: black (player 2) won 2 by resignation, a gammon on a 1-cube
+    assert (crawford.winner, crawford.points, crawford.ending) == (1, 2, "resigned")
+    assert crawford.level == "gammon" and crawford.cube == 1
+    # the game after it is post-Crawford: the cube is live again (Doubles => 2 is legal)
+    after = result.games[index + 1]
+    assert not after.crawford and after.cube == 2 and not result.errors
 
 
 def test_studio_dialect_features() -> None:
@@ -159,7 +165,7 @@ def test_studio_dialect_features() -> None:
 
 
 def test_gnubg_roll_then_resign() -> None:
-    result = replayed(MAT / "gnubg" / "gnubg_roll_then_resign_1p.mat")
+    result = replayed(ROLL_THEN_RESIGN)
     assert not result.errors
     game = result.games[0]
     assert (game.winner, game.ending, game.points) == (0, "resigned", 1)

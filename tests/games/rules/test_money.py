@@ -1,5 +1,6 @@
-"""Money play (DESIGN.md 3.1, 3.3): game values under Jacoby, Philadelphia, automatic
-doubles, and the cube actions of a game (doubles, takes, drops, beavers, raccoons)."""
+"""Money play (docs/rules.md, "Game value" and the money-play sections): game values under
+Jacoby, Philadelphia, automatic doubles, and the cube actions of a game (doubles, takes,
+drops, beavers, raccoons)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Move notation of .mat files (../shared/data/mat/FORMAT.md section 1.5)."""
+"""Move notation of .mat files (docs/transcripts-format.md section 1.5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Match scoring (DESIGN.md 3.1, 3.2; FORMAT.md section 2): table, property and real-data tests."""
+"""Match scoring (docs/rules.md, "Match play" and "Crawford and post-Crawford games";
+docs/transcripts-format.md section 2): table, property and real-data tests."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from games.rules.scoring import (
 )
 from games.rules.types import Ending, Level
 
-DATA = Path("/work/shared/data/mat")
+from .corpus import MAT as DATA
 
 A, B = 0, 1
 DISAGREE = "points_disagree_with_cube_and_level"
@@ -51,7 +52,7 @@ def crawford_flags(state: MatchState) -> list[tuple[bool, bool]]:
     return [(game.crawford, game.post_crawford) for game in state.games]
 
 
-# --- game value (3.1) ---------------------------------------------------------------
+# --- game value (docs/rules.md, "Game value") -------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -138,7 +139,7 @@ def test_impossible_game_is_refused_with_its_rule(
     assert caught.value.message
 
 
-# --- the Crawford game (3.2, FORMAT.md section 2) -----------------------------------
+# --- the Crawford game (docs/rules.md; docs/transcripts-format.md section 2) ------------
 
 
 @pytest.mark.parametrize(
@@ -682,8 +683,10 @@ def test_any_history_is_either_accepted_or_refused_with_a_rule(
 
 
 def test_gnubg_sgf_marks_the_crawford_game_we_derive() -> None:
-    """gnubg's SGF marks ``RU[Crawford:CrawfordGame]``; our derivation must agree."""
-    files = sorted((DATA / "gnubg").glob("*.sgf"))
+    """gnubg's SGF marks ``RU[Crawford:CrawfordGame]``; our derivation must agree.
+
+    The ``.sgf`` in ``data/mat/boxcars`` is ours, marked by hand as gnubg marks it."""
+    files = sorted((DATA / "boxcars").glob("*.sgf"))
     assert files
     marked = 0
     for path in files:

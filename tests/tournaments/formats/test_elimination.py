@@ -1,4 +1,5 @@
-"""Single elimination, consolation, last chance and the bracket engine (DESIGN.md 3.6)."""
+"""Single elimination, consolation, last chance and the bracket engine (docs/rules.md,
+"Tournaments")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Round robin: Berger tables, snake groups and the playoff (DESIGN.md 3.6)."""
+"""Round robin: Berger tables, snake groups and the playoff (docs/rules.md, "Tournaments")."""
 
 from __future__ import annotations
 

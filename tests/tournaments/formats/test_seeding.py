@@ -1,4 +1,4 @@
-"""Seeding order and byes (DESIGN.md 3.6 "Seeding")."""
+"""Seeding order and byes (docs/rules.md, "Seeding and byes")."""
 
 from __future__ import annotations
 

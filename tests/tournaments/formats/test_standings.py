@@ -1,4 +1,4 @@
-"""Standings and tie-breaks, computed from results (DESIGN.md 3.6 "Standings")."""
+"""Standings and tie-breaks, computed from results (docs/rules.md, "Standings")."""
 
 from __future__ import annotations
 
