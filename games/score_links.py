@@ -38,7 +38,7 @@ def read_token(token: str) -> tuple[int, int] | None:
 
 
 def token_of(request: Any) -> str | None:
-    """The score-link token a request carries, in the header or the ``link`` parameter."""
+    """The token a (Django or DRF) request carries, in the header or the ``link`` parameter."""
     return request.headers.get(HEADER) or request.GET.get("link") or None
 
 

@@ -102,12 +102,16 @@ def _claim(scope: str, key: str, fingerprint: str) -> IdempotentRequest | None:
         return None
 
 
-def _run(view: Callable[..., Response], self: Any, request: Request, *args: Any, **kwargs: Any):
+def _run(
+    view: Callable[..., Response], self: Any, request: Request, *args: Any, **kwargs: Any
+) -> Response:
     """The handler's answer, its errors rendered as DRF would, its writes undone on error."""
     try:
         with transaction.atomic():
             return view(self, request, *args, **kwargs)
     except Exception as exc:
+        # Rendered by DRF's handler (re-raised if it has no answer), inside the claim's
+        # transaction, so a refusal is stored with the claim like any other answer.
         return self.handle_exception(exc)
 
 
