@@ -8,11 +8,15 @@ finished and confirmed, when the match is void or a forfeit, or after ``MAX_AGE`
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core import signing
 
 from games.models import Confirmation, Match, MatchStatus, Player
 
 SALT = "boxcars.score-link"
+HEADER = "X-Score-Link"
+"""The request header that carries a token (the ``link`` query parameter also does)."""
 MAX_AGE = 60 * 60 * 24 * 30  # a month: long enough for a club's league round
 
 
@@ -31,6 +35,11 @@ def read_token(token: str) -> tuple[int, int] | None:
     if not isinstance(data, dict) or "m" not in data or "p" not in data:
         return None
     return int(data["m"]), int(data["p"])
+
+
+def token_of(request: Any) -> str | None:
+    """The token a (Django or DRF) request carries, in the header or the ``link`` parameter."""
+    return request.headers.get(HEADER) or request.GET.get("link") or None
 
 
 def link_is_live(match: Match) -> bool:

@@ -44,7 +44,7 @@ from games.services.actors import (
 
 from .idempotency import idempotent
 
-SCORE_LINK_HEADER = "X-Score-Link"
+SCORE_LINK_HEADER = score_links.HEADER
 
 
 # --- serializers -----------------------------------------------------------------------------
