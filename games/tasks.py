@@ -33,3 +33,11 @@ def sweep_queued_jobs(older_than_seconds: int = 60) -> int:
     from games import jobs
 
     return jobs.sweep_queued_jobs(older_than_seconds=older_than_seconds)
+
+
+@shared_task(acks_late=True)
+def sweep_stalled_jobs() -> int:
+    """Declare lost, and retry, every running job whose heartbeat stopped."""
+    from games import jobs
+
+    return jobs.sweep_stalled_jobs()
