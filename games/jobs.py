@@ -237,20 +237,16 @@ class _Heartbeat:
             self._thread.join(10)
 
 
-def _heartbeat_interval() -> float | None:
-    """Beat from a thread in workers; inline runs (eager mode) die with their caller."""
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        return None
-    return settings.JOB_HEARTBEAT_INTERVAL or None
-
-
-def run(job_id: int, *, heartbeat_interval: float | bool | None = True) -> str:
+def run(job_id: int, *, heartbeat_interval: float | None = None) -> str:
     """Run a job once; a finished job is left as it is (a redelivered task is a no-op).
 
     A job found running is taken over only if its run is dead (see
     ``_previous_run_is_dead``); otherwise this delivery leaves it to its live runner.
     Claiming increments ``attempts`` conditionally, so of two deliveries at once one
     runs, and every later write of this run names its attempt.
+
+    ``heartbeat_interval``: a worker passes ``JOB_HEARTBEAT_INTERVAL`` and the run beats
+    from a thread; None (inline runs, which die with their caller) writes progress directly.
     """
     job = Job.objects.filter(pk=job_id).first()
     if job is None:
@@ -279,8 +275,6 @@ def run(job_id: int, *, heartbeat_interval: float | bool | None = True) -> str:
     if not claimed:
         return "claimed elsewhere"
     job.refresh_from_db()
-    if heartbeat_interval is True:
-        heartbeat_interval = _heartbeat_interval()
     heartbeat = _Heartbeat(job.pk, attempt, heartbeat_interval or None)
     _running_here.add(job.pk)
     heartbeat.start()
@@ -354,7 +348,7 @@ def sweep_stalled_jobs(*, timeout_seconds: float | None = None) -> int:
 def _declare_lost(job_id: int, attempts: int, cutoff, timeout: float) -> bool:
     with transaction.atomic():
         job = (
-            Job.objects.select_for_update()
+            Job.objects.select_for_update(skip_locked=True)  # locked: being written, alive
             .filter(pk=job_id, status=JobStatus.RUNNING, attempts=attempts)
             .first()
         )
