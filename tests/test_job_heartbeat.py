@@ -181,7 +181,9 @@ def test_new_recompute_request_after_a_stale_job_was_swept_gets_a_new_job(
     assert again.status_code == 202
     assert again.data["id"] != stuck.pk
     assert again.data["status"] == "queued"
-    assert client.get(f"/api/v1/jobs/{stuck.pk}/").data["error"]["code"] == "worker_lost"
+    lost = client.get(f"/api/v1/jobs/{stuck.pk}/").data
+    assert (lost["status"], lost["error"]["code"]) == ("failed", "worker_lost")
+    assert lost["retried_as"] == again.data["id"]  # a poller of the lost job can follow
 
 
 @pytest.mark.postgres
