@@ -10,6 +10,7 @@ and message; anything else is retried by Celery.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
@@ -289,9 +290,10 @@ def run(job_id: int, *, heartbeat_interval: float | None = None) -> str:
     except Exception:
         # Celery retries the task: give the job back as queued for that delivery.
         heartbeat.stop()
-        Job.objects.filter(pk=job.pk, attempts=attempt, status=JobStatus.RUNNING).update(
-            status=JobStatus.QUEUED, runner=""
-        )
+        with contextlib.suppress(DatabaseError):  # the database is down: the sweep steps in
+            Job.objects.filter(pk=job.pk, attempts=attempt, status=JobStatus.RUNNING).update(
+                status=JobStatus.QUEUED, runner=""
+            )
         raise
     finally:
         heartbeat.stop()

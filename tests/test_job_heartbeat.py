@@ -136,6 +136,27 @@ def test_a_run_whose_process_is_gone_on_this_host_is_taken_over_at_once(no_enque
     assert (job.status, job.attempts) == ("succeeded", 2)
 
 
+def test_an_unexpected_error_gives_the_job_back_for_celerys_retry(no_enqueue):
+    """Before, the job stayed "running" under a live process and every retry of the task
+    would have had to wait for the sweep; now the retry runs it at once."""
+    failures = iter([RuntimeError("flaky")])
+
+    @jobs.job_handler("test.heartbeat.flaky")
+    def _flaky(job, progress):
+        for error in failures:
+            raise error
+        return {"ok": job.attempts}
+
+    job, _ = jobs.start_job(kind="test.heartbeat.flaky")
+    with pytest.raises(RuntimeError):
+        jobs.run(job.pk)
+    job.refresh_from_db()
+    assert (job.status, job.attempts, job.runner) == ("queued", 1, "")
+    assert jobs.run(job.pk) == "succeeded"  # Celery's retry of the task
+    job.refresh_from_db()
+    assert (job.status, job.attempts, job.result) == ("succeeded", 2, {"ok": 2})
+
+
 def test_a_superseded_run_cannot_write_over_its_retry(no_enqueue, settings):
     """The sweep declares a run lost while it is (slowly) still going: its next progress
     report aborts it, and its result is never written over the job."""
