@@ -33,6 +33,8 @@ def _client(
     latencies: list[float],
     errors: list[str],
     tally: dict[str, int],
+    accepted_keys: list[str],
+    server_errors: list[tuple[float, int, str]],
 ) -> None:
     conn = http.client.HTTPConnection(host, port, timeout=30)
     for request in requests:
@@ -49,11 +51,15 @@ def _client(
             conn = http.client.HTTPConnection(host, port, timeout=30)
             continue
         latencies.append(time.perf_counter() - started)
+        if response.status >= 500:
+            server_errors.append((time.time(), response.status, request.path))
         if response.status not in request.expect:
             errors.append(f"{response.status} {request.path}: {payload[:200]!r}")
         else:
             key = f"{request.method} {request.path} {response.status}"
             tally[key] = tally.get(key, 0) + 1
+            if response.status == 201 and "Idempotency-Key" in request.headers:
+                accepted_keys.append(f"{request.path} {request.headers['Idempotency-Key']}")
     conn.close()
 
 
@@ -61,10 +67,23 @@ def _run(host: str, port: int, plans: list[list[PreparedRequest]], seconds: floa
     latencies: list[float] = []
     errors: list[str] = []
     tally: dict[str, int] = {}
+    accepted_keys: list[str] = []
+    server_errors: list[tuple[float, int, str]] = []
     deadline = time.perf_counter() + seconds
     threads = [
         threading.Thread(
-            target=_client, args=(host, port, plan, deadline, latencies, errors, tally)
+            target=_client,
+            args=(
+                host,
+                port,
+                plan,
+                deadline,
+                latencies,
+                errors,
+                tally,
+                accepted_keys,
+                server_errors,
+            ),
         )
         for plan in plans
     ]
@@ -74,7 +93,7 @@ def _run(host: str, port: int, plans: list[list[PreparedRequest]], seconds: floa
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - started
-    queue.put((latencies, errors[:20], len(errors), elapsed, tally))
+    queue.put((latencies, errors[:20], len(errors), elapsed, tally, accepted_keys, server_errors))
 
 
 def run_load(
@@ -83,20 +102,26 @@ def run_load(
     plans: list[list[PreparedRequest]],
     seconds: float,
     tally: dict[str, int] | None = None,
+    outcomes: dict[str, list] | None = None,
 ) -> dict[str, float | int | list[str]]:
     """Run one client per plan for at most ``seconds``; summarise throughput and latency.
 
     ``tally``, when given, is filled with how many expected answers each
     "METHOD path status" got, so a caller can compare the database with what the
-    clients were told.
+    clients were told. ``outcomes``, when given, gets ``accepted_keys`` ("path key" of
+    every 201 answered to a request with an ``Idempotency-Key``, replays included) and
+    ``server_errors`` ((unix time, status, path) of every 5xx).
     """
     queue: multiprocessing.Queue = multiprocessing.Queue()
     process = multiprocessing.Process(target=_run, args=(host, port, plans, seconds, queue))
     process.start()
-    latencies, sample_errors, error_count, elapsed, received_tally = queue.get()
+    latencies, sample_errors, error_count, elapsed, received_tally, keys, five = queue.get()
     process.join()
     if tally is not None:
         tally.update(received_tally)
+    if outcomes is not None:
+        outcomes["accepted_keys"] = keys
+        outcomes["server_errors"] = five
     latencies.sort()
     count = len(latencies)
 

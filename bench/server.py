@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -76,36 +77,82 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@contextlib.contextmanager
-def celery_worker() -> Iterator[subprocess.Popen]:
-    """A real Celery worker on the bench database and the bench Redis database."""
-    env = bench_env(with_worker=True)
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--concurrency",
-            "1",
-            "--loglevel",
-            "WARNING",
-            "--without-gossip",
-            "--without-mingle",
-            "-n",
-            "bench@%h",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
-    try:
+class CeleryWorker:
+    """A real Celery worker on the bench database and the bench Redis database, that a
+    scenario can SIGKILL whole (main process, then its orphans) and start again."""
+
+    def __init__(self, *, beat: bool = False, **extra_env: str) -> None:
+        self.beat = beat
+        self.extra_env = extra_env
+        self.process: subprocess.Popen | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        self.starts += 1
+        args = [
+            sys.executable, "-m", "celery", "-A", "config", "worker",
+            "--concurrency", "1", "--loglevel", "WARNING",
+            "--without-gossip", "--without-mingle",
+            "-n", f"bench-{os.getpid()}-{self.starts}@%h",
+        ]  # fmt: skip
+        if self.beat:
+            schedule = ROOT / ".pytest_cache" / f"bench-beat-{os.getpid()}-{self.starts}"
+            schedule.parent.mkdir(exist_ok=True)
+            args += ["-B", "--schedule", str(schedule)]
+        self.process = subprocess.Popen(
+            args, cwd=ROOT, env=bench_env(with_worker=True, **self.extra_env)
+        )
         time.sleep(3)
-        yield process
+
+    def _descendants(self) -> list[int]:
+        assert self.process is not None
+        found, todo = [], [self.process.pid]
+        while todo:
+            pid = todo.pop()
+            for task in Path(f"/proc/{pid}/task").glob("*/children"):
+                with contextlib.suppress(OSError):
+                    todo.extend(int(child) for child in task.read_text().split())
+            if pid != self.process.pid:
+                found.append(pid)
+        return found
+
+    def kill(self) -> None:
+        """SIGKILL the main process, then the pool child and beat it leaves orphaned
+        (as when the machine running the worker is lost)."""
+        assert self.process is not None
+        orphans = self._descendants()
+        self.process.kill()
+        self.process.wait(timeout=10)
+        for pid in orphans:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        orphans = self._descendants()
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        for pid in orphans:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        self.process = None
+
+
+@contextlib.contextmanager
+def celery_worker(*, beat: bool = False, **extra_env: str) -> Iterator[CeleryWorker]:
+    """A real Celery worker on the bench database and the bench Redis database."""
+    worker = CeleryWorker(beat=beat, **extra_env)
+    worker.start()
+    try:
+        yield worker
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        worker.stop()
 
 
 @contextlib.contextmanager

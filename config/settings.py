@@ -267,9 +267,25 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+# A running job writes a heartbeat every JOB_HEARTBEAT_INTERVAL seconds from a daemon
+# thread of its own (with its own connection, so a job inside one long transaction still
+# beats). The sweep (every JOB_SWEEP_INTERVAL seconds) declares a running job whose
+# heartbeat is older than JOB_HEARTBEAT_TIMEOUT seconds lost: it marks it failed and
+# starts a retry, up to JOB_MAX_ATTEMPTS runs in all. A worker that vanishes whole is
+# thus noticed in minutes, not after the broker's visibility timeout.
+JOB_HEARTBEAT_TIMEOUT = env.float("JOB_HEARTBEAT_TIMEOUT", default=180.0)
+JOB_HEARTBEAT_INTERVAL = env.float(
+    "JOB_HEARTBEAT_INTERVAL", default=max(0.2, min(10.0, JOB_HEARTBEAT_TIMEOUT / 6))
+)
+JOB_SWEEP_INTERVAL = env.float("JOB_SWEEP_INTERVAL", default=60.0)
+JOB_MAX_ATTEMPTS = env.int("JOB_MAX_ATTEMPTS", default=5)
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-unhandled-events": {"task": "games.tasks.sweep_events", "schedule": 60.0},
     "sweep-queued-jobs": {"task": "games.tasks.sweep_queued_jobs", "schedule": 60.0},
+    "sweep-stalled-jobs": {
+        "task": "games.tasks.sweep_stalled_jobs",
+        "schedule": JOB_SWEEP_INTERVAL,
+    },
     "recompute-rating-lists-nightly": {
         "task": "games.rating_jobs.nightly_recompute",
         "schedule": crontab(hour=3, minute=30),

@@ -2,18 +2,27 @@
 
 A handler is ``fn(job, progress) -> dict``: it does its own transactions (so that
 progress written between them is visible to pollers) and must be idempotent, because
-a job whose worker died is delivered again (``acks_late``) and run from the start.
-Domain errors end the job as ``failed`` with their code and message; anything else
-is retried by Celery.
+a job whose worker died is run again from the start: delivered again (``acks_late``)
+when its pool child dies, or retried by ``sweep_stalled_jobs`` when its heartbeat stops
+(the whole worker vanished). Domain errors end the job as ``failed`` with their code
+and message; anything else is retried by Celery.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import socket
+import threading
+import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.conf import settings
+from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Job, JobStatus
@@ -85,8 +94,6 @@ def sweep_queued_jobs(*, older_than_seconds: int = 60) -> int:
     Running a job twice is safe: ``run`` leaves finished jobs alone and handlers are
     idempotent. Returns how many were enqueued.
     """
-    from datetime import timedelta
-
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
     stuck = list(
         Job.objects.filter(status=JobStatus.QUEUED, created_at__lte=cutoff)
@@ -98,32 +105,290 @@ def sweep_queued_jobs(*, older_than_seconds: int = 60) -> int:
     return len(stuck)
 
 
-def _progress_reporter(job_id: int) -> Progress:
-    def report(done: int, total: int, message: str = "") -> None:
-        Job.objects.filter(pk=job_id).update(done=done, total=total, message=message[:255])
+class JobSuperseded(Exception):
+    """This run is no longer its job's current attempt: the sweep declared it lost, or a
+    later delivery took it over. Raised at the run's next progress report, inside the
+    handler's transaction, so what it was writing is rolled back."""
 
-    return report
+
+def _runner_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def run(job_id: int) -> str:
-    """Run a job once; a finished job is left as it is (a redelivered task is a no-op)."""
+# Jobs whose run is live in this process (a runner naming this process but absent from
+# here ended abnormally, e.g. an exception Celery retries in the same pool child).
+_running_here: set[int] = set()
+
+
+def _process_is_gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    try:  # a killed process not yet reaped by its parent still answers kill(pid, 0)
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except (OSError, IndexError):
+        return False
+
+
+def _previous_run_is_dead(job: Job) -> bool:
+    """True if the job's current run can be taken over: its heartbeat is stale, or its
+    runner is a process of this host that no longer exists. A runner on another host
+    with a fresh heartbeat is presumed alive (the sweep steps in if it stops beating)."""
+    beat = job.heartbeat_at or job.started_at
+    if beat is None or beat < timezone.now() - timedelta(seconds=settings.JOB_HEARTBEAT_TIMEOUT):
+        return True
+    host, _, pid = job.runner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    if int(pid) == os.getpid():
+        return job.pk not in _running_here
+    return _process_is_gone(int(pid))
+
+
+class _Heartbeat:
+    """A run's progress reporter and heartbeat.
+
+    In a worker, a small daemon thread writes ``heartbeat_at`` (and the latest progress)
+    every ``interval`` seconds, and soon after each progress report, on a connection of
+    its own: a handler busy inside one long transaction (a recomputation is one) keeps
+    beating, and its progress becomes visible to pollers. Inline (eager, tests) there is
+    no thread and progress is written directly, as before. Every write is conditional on
+    (id, attempt, running): when it matches nothing this run was superseded, and the next
+    progress report raises ``JobSuperseded``.
+    """
+
+    MIN_GAP = 0.5  # seconds between two writes prompted by progress reports
+
+    def __init__(self, job_id: int, attempt: int, interval: float | None) -> None:
+        self.job_id = job_id
+        self.attempt = attempt
+        self.interval = interval
+        self.lost = False
+        self.progress: tuple[int, int, str] | None = None
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _current(self):
+        return Job.objects.filter(pk=self.job_id, attempts=self.attempt, status=JobStatus.RUNNING)
+
+    def start(self) -> None:
+        if self.interval:
+            self._thread = threading.Thread(
+                target=self._loop, name=f"job-{self.job_id}-heartbeat", daemon=True
+            )
+            self._thread.start()
+
+    def report(self, done: int, total: int, message: str = "") -> None:
+        if self.lost:
+            raise JobSuperseded(f"job {self.job_id} attempt {self.attempt} was superseded")
+        with self._lock:
+            self.progress = (done, total, message[:255])
+        if self._thread is None:
+            if not self._current().update(done=done, total=total, message=message[:255]):
+                self.lost = True
+                raise JobSuperseded(f"job {self.job_id} attempt {self.attempt} was superseded")
+        else:
+            self._wake.set()
+
+    def progress_fields(self) -> dict[str, Any]:
+        with self._lock:
+            if self.progress is None:
+                return {}
+            done, total, message = self.progress
+        return {"done": done, "total": total, "message": message}
+
+    def _loop(self) -> None:
+        last = 0.0
+        try:
+            while not self._stop.is_set():
+                self._wake.wait(self.interval)
+                gap = self.MIN_GAP - (time.monotonic() - last)
+                if gap > 0 and self._stop.wait(gap):
+                    break
+                if self._stop.is_set():
+                    break
+                self._wake.clear()
+                self.beat()
+                last = time.monotonic()
+        finally:
+            connection.close()  # this thread's own connection
+
+    def beat(self) -> None:
+        try:
+            updated = self._current().update(heartbeat_at=timezone.now(), **self.progress_fields())
+        except DatabaseError as exc:  # the database is away: try again next time
+            logger.warning("heartbeat of job %s failed: %r", self.job_id, exc)
+            connection.close()
+            return
+        if not updated:
+            logger.warning("job %s attempt %s was superseded", self.job_id, self.attempt)
+            self.lost = True
+            self._stop.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(10)
+
+
+def run(job_id: int, *, heartbeat_interval: float | None = None) -> str:
+    """Run a job once; a finished job is left as it is (a redelivered task is a no-op).
+
+    A job found running is taken over only if its run is dead (see
+    ``_previous_run_is_dead``); otherwise this delivery leaves it to its live runner.
+    Claiming increments ``attempts`` conditionally, so of two deliveries at once one
+    runs, and every later write of this run names its attempt.
+
+    ``heartbeat_interval``: a worker passes ``JOB_HEARTBEAT_INTERVAL`` and the run beats
+    from a thread; None (inline runs, which die with their caller) writes progress directly.
+    """
     job = Job.objects.filter(pk=job_id).first()
     if job is None:
         return "missing"
     if job.status in (JobStatus.SUCCEEDED, JobStatus.FAILED):
         return job.status
-    Job.objects.filter(pk=job.pk).update(
-        status=JobStatus.RUNNING, started_at=timezone.now(), attempts=job.attempts + 1
-    )
-    job.refresh_from_db()
-    try:
-        result = _handlers[job.kind](job, _progress_reporter(job.pk))
-    except BoxcarsError as exc:
-        Job.objects.filter(pk=job.pk).update(
-            status=JobStatus.FAILED, error=exc.as_dict(), finished_at=timezone.now()
+    if job.status == JobStatus.RUNNING and not _previous_run_is_dead(job):
+        return "running elsewhere"
+    if job.attempts >= settings.JOB_MAX_ATTEMPTS:
+        Job.objects.filter(pk=job.pk, attempts=job.attempts, status=job.status).update(
+            status=JobStatus.FAILED,
+            error=_attempts_exhausted(job.attempts),
+            finished_at=timezone.now(),
+            runner="",
         )
         return JobStatus.FAILED
-    Job.objects.filter(pk=job.pk).update(
-        status=JobStatus.SUCCEEDED, result=result, finished_at=timezone.now()
+    attempt = job.attempts + 1
+    now = timezone.now()
+    claimed = Job.objects.filter(pk=job.pk, status=job.status, attempts=job.attempts).update(
+        status=JobStatus.RUNNING,
+        started_at=now,
+        heartbeat_at=now,
+        attempts=attempt,
+        runner=_runner_id(),
     )
-    return JobStatus.SUCCEEDED
+    if not claimed:
+        return "claimed elsewhere"
+    job.refresh_from_db()
+    heartbeat = _Heartbeat(job.pk, attempt, heartbeat_interval or None)
+    _running_here.add(job.pk)
+    heartbeat.start()
+    try:
+        result = _handlers[job.kind](job, heartbeat.report)
+    except JobSuperseded:
+        return "superseded"
+    except BoxcarsError as exc:
+        heartbeat.stop()
+        written = _finish(job.pk, attempt, JobStatus.FAILED, heartbeat, error=exc.as_dict())
+        return JobStatus.FAILED if written else "superseded"
+    except Exception:
+        # Celery retries the task: give the job back as queued for that delivery.
+        heartbeat.stop()
+        with contextlib.suppress(DatabaseError):  # the database is down: the sweep steps in
+            Job.objects.filter(pk=job.pk, attempts=attempt, status=JobStatus.RUNNING).update(
+                status=JobStatus.QUEUED, runner=""
+            )
+        raise
+    finally:
+        heartbeat.stop()
+        _running_here.discard(job.pk)
+    written = _finish(job.pk, attempt, JobStatus.SUCCEEDED, heartbeat, result=result)
+    return JobStatus.SUCCEEDED if written else "superseded"
+
+
+def _finish(job_id: int, attempt: int, status: str, heartbeat: _Heartbeat, **fields: Any) -> bool:
+    """The run's last write, refused if the run is no longer the job's current attempt."""
+    return bool(
+        Job.objects.filter(pk=job_id, attempts=attempt, status=JobStatus.RUNNING).update(
+            status=status,
+            finished_at=timezone.now(),
+            runner="",
+            **heartbeat.progress_fields(),
+            **fields,
+        )
+    )
+
+
+def _attempts_exhausted(attempts: int) -> dict[str, Any]:
+    return {
+        "code": "job_attempts_exhausted",
+        "detail": f"The job was started {attempts} times and never finished; it is not retried.",
+        "field": None,
+    }
+
+
+def sweep_stalled_jobs(*, timeout_seconds: float | None = None) -> int:
+    """Declare lost the running jobs whose heartbeat is older than the bound
+    (``JOB_HEARTBEAT_TIMEOUT``): each is marked failed (``worker_lost``) and a retry
+    job takes over its work and its dedupe key, so asking again for the same work
+    finds the retry, not the dead job. Returns how many were declared lost.
+
+    Nothing waits for the broker's visibility timeout: if the original task is
+    delivered again later it finds its job failed and does nothing.
+    """
+    timeout = settings.JOB_HEARTBEAT_TIMEOUT if timeout_seconds is None else timeout_seconds
+    cutoff = timezone.now() - timedelta(seconds=timeout)
+    stale = (
+        Q(heartbeat_at__lt=cutoff)
+        | Q(heartbeat_at__isnull=True, started_at__lt=cutoff)
+        | Q(heartbeat_at__isnull=True, started_at__isnull=True)
+    )
+    candidates = list(
+        Job.objects.filter(stale, status=JobStatus.RUNNING)
+        .order_by("id")
+        .values_list("pk", "attempts")[:500]
+    )
+    return sum(_declare_lost(pk, attempts, cutoff, timeout) for pk, attempts in candidates)
+
+
+def _declare_lost(job_id: int, attempts: int, cutoff, timeout: float) -> bool:
+    with transaction.atomic():
+        job = (
+            Job.objects.select_for_update(skip_locked=True)  # locked: being written, alive
+            .filter(pk=job_id, status=JobStatus.RUNNING, attempts=attempts)
+            .first()
+        )
+        beat = job and (job.heartbeat_at or job.started_at)
+        if job is None or (beat is not None and beat >= cutoff):
+            return False  # finished, taken over or beating again meanwhile
+        now = timezone.now()
+        if attempts >= settings.JOB_MAX_ATTEMPTS:
+            Job.objects.filter(pk=job.pk).update(
+                status=JobStatus.FAILED,
+                error=_attempts_exhausted(attempts),
+                finished_at=now,
+                runner="",
+            )
+            return True
+        Job.objects.filter(pk=job.pk).update(dedupe_key=None)
+        retry = Job.objects.create(
+            kind=job.kind,
+            params=job.params,
+            club_id=job.club_id,
+            created_by_id=job.created_by_id,
+            dedupe_key=job.dedupe_key,
+            attempts=attempts,
+        )
+        Job.objects.filter(pk=job.pk).update(
+            status=JobStatus.FAILED,
+            error={
+                "code": "worker_lost",
+                "detail": (
+                    f"The worker running attempt {attempts} stopped answering (no heartbeat "
+                    f"for {timeout:g} s); job {retry.pk} retries it."
+                ),
+                "field": None,
+            },
+            finished_at=now,
+            runner="",
+            retried_as=retry,
+        )
+        transaction.on_commit(lambda: _enqueue(retry.pk))
+    logger.warning("job %s lost with its worker; retried as job %s", job_id, retry.pk)
+    return True

@@ -19,12 +19,18 @@ def sweep_events(older_than_seconds: int = 30) -> int:
     return outbox.sweep_events(older_than_seconds=older_than_seconds)
 
 
-@shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=3)
-def run_job(job_id: int) -> str:
-    """Run one long job (see ``games.jobs``); safe to deliver twice."""
+@shared_task(
+    bind=True, acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=3
+)
+def run_job(self, job_id: int) -> str:
+    """Run one long job (see ``games.jobs``); safe to deliver twice. In a worker the job
+    beats from a thread (``JOB_HEARTBEAT_INTERVAL``) so the sweep can tell it is alive."""
+    from django.conf import settings
+
     from games import jobs
 
-    return jobs.run(job_id)
+    interval = None if self.request.is_eager else settings.JOB_HEARTBEAT_INTERVAL
+    return jobs.run(job_id, heartbeat_interval=interval or None)
 
 
 @shared_task(acks_late=True)
@@ -33,3 +39,11 @@ def sweep_queued_jobs(older_than_seconds: int = 60) -> int:
     from games import jobs
 
     return jobs.sweep_queued_jobs(older_than_seconds=older_than_seconds)
+
+
+@shared_task(acks_late=True)
+def sweep_stalled_jobs() -> int:
+    """Declare lost, and retry, every running job whose heartbeat stopped."""
+    from games import jobs
+
+    return jobs.sweep_stalled_jobs()

@@ -14,6 +14,9 @@ HIDDEN_PARAMS = {"files", "content", "payload"}
 
 
 class JobSerializer(serializers.ModelSerializer):
+    """A job as pollers see it. ``heartbeat_at`` shows a running job is alive;
+    ``retried_as`` is the job that took over the work of one lost with its worker."""
+
     percent = serializers.FloatField(read_only=True, allow_null=True)
     params = serializers.SerializerMethodField()
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
@@ -36,6 +39,8 @@ class JobSerializer(serializers.ModelSerializer):
             "created_at",
             "started_at",
             "finished_at",
+            "heartbeat_at",
+            "retried_as",
         ]
         read_only_fields = fields
 

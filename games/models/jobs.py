@@ -17,6 +17,8 @@ class Job(models.Model):
     """A long-running piece of work that the API answers with 202 and pages poll.
 
     ``dedupe_key`` makes asking twice for the same thing (pair round 4) give one job.
+    ``attempts`` numbers the runs: every write of a run is conditional on (id, attempts),
+    so a run that was declared lost (or taken over) cannot write over its successor.
     """
 
     kind = models.CharField(max_length=60)
@@ -38,6 +40,16 @@ class Job(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Liveness of a running job: written by the runner's heartbeat thread; the sweep
+    # declares the job lost once it is older than settings.JOB_HEARTBEAT_TIMEOUT.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # Who runs the current attempt ("host:pid"): a delivery that finds the job running
+    # under a process of its own host that no longer exists takes it over at once.
+    runner = models.CharField(max_length=120, blank=True)
+    # A job lost with its worker ends failed and points at the job that retries it.
+    retried_as = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="retry_of"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -13,6 +13,7 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -42,6 +43,21 @@ def wait_until(check: Callable[[], object], timeout: float, what: str) -> object
             return value
         time.sleep(0.1)
     raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+def process_is_gone(pid: int) -> bool:
+    """True once ``pid`` no longer runs (a zombie nobody reaped counts as gone)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except (OSError, IndexError):
+        return True
 
 
 def log_file(name: str):
@@ -156,9 +172,11 @@ def database_url_of_tests() -> str:
 class OwnWorker:
     """``celery worker`` (prefork, one child) on the test database and our own Redis."""
 
-    def __init__(self, broker_url: str, **extra_env: str) -> None:
+    def __init__(self, broker_url: str, *worker_args: str, **extra_env: str) -> None:
         self.broker_url = broker_url
+        self.worker_args = worker_args
         self.extra_env = extra_env
+        self.seen_descendants: set[int] = set()
         self.process: subprocess.Popen | None = None
         self.log_path = LOGS / f"worker-{os.getpid()}-{time.monotonic_ns()}.log"
 
@@ -193,6 +211,7 @@ class OwnWorker:
                 "--without-heartbeat",
                 "-n",
                 f"faults-{os.getpid()}-{time.monotonic_ns()}@%h",
+                *self.worker_args,
             ],
             cwd=ROOT,
             env=env,
@@ -216,9 +235,38 @@ class OwnWorker:
         path = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
         return [int(pid) for pid in path.read_text().split()]
 
+    def descendants(self) -> list[int]:
+        """Every process under the worker's main one (pool children, embedded beat),
+        remembered so that orphans left by a killed main process can be killed too."""
+        assert self.process is not None
+        found: list[int] = []
+        todo = [self.process.pid]
+        while todo:
+            pid = todo.pop()
+            for task in glob.glob(f"/proc/{pid}/task/*/children"):
+                with contextlib.suppress(OSError):
+                    todo.extend(int(child) for child in Path(task).read_text().split())
+            if pid != self.process.pid:
+                found.append(pid)
+        self.seen_descendants.update(found)
+        return found
+
+    def kill_orphans(self) -> None:
+        """SIGKILL what is left of the worker's descendants (after its main process died)."""
+        for pid in self.seen_descendants:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        wait_until(
+            lambda: all(process_is_gone(pid) for pid in self.seen_descendants),
+            10,
+            "the orphaned worker processes to die",
+        )
+
     def stop(self) -> None:
         if self.process is None:
             return
+        with contextlib.suppress(OSError, AssertionError):
+            self.descendants()
         self.process.terminate()
         try:
             self.process.wait(timeout=20)
@@ -226,6 +274,8 @@ class OwnWorker:
             self.process.kill()
             self.process.wait()
         self.process = None
+        with contextlib.suppress(AssertionError):
+            self.kill_orphans()
 
 
 @pytest.fixture
@@ -241,8 +291,8 @@ def worker_database(django_db_setup):
 def start_worker(worker_database) -> Iterator[Callable[..., OwnWorker]]:
     started: list[OwnWorker] = []
 
-    def start(broker_url: str, **extra_env: str) -> OwnWorker:
-        worker = OwnWorker(broker_url, **extra_env)
+    def start(broker_url: str, *worker_args: str, **extra_env: str) -> OwnWorker:
+        worker = OwnWorker(broker_url, *worker_args, **extra_env)
         started.append(worker)
         worker.start()
         return worker
