@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_rating_history_without_db_foreign_keys'),
+        ('games', '0006_game_ending_match_resigned'),
     ]
 
     operations = [
