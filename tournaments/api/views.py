@@ -26,9 +26,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.idempotency import idempotent
+from games.api.inputs import SLUG_PATTERN, query_text
 from games.api.jobs import JobSerializer, job_accepted_response
 from games.api.matches import _expected_version
 from games.jobs import start_job
+from games.rules import limits
 from games.services.actors import Actor, actor_for_user
 from tournaments import jobs, selectors
 from tournaments.models import Entry, Round, StageKind, Tournament
@@ -46,6 +48,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     permission_classes = [AllowAny]  # each write resolves its actor and asks the service
     lookup_field = "slug"
+    lookup_value_regex = SLUG_PATTERN
     serializer_class = s.TournamentSerializer
     filterset_fields = ["status", "format"]
 
@@ -55,7 +58,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
             .annotate(entry_count=Count("entries"))
             .order_by("-created_at", "-id")
         )
-        club = self.request.query_params.get("club")
+        club = query_text(self.request, "club", max_length=limits.MAX_CLUB_SLUG)
         return queryset.filter(club__slug=club) if club else queryset
 
     def _actor(self, request: Request) -> Actor:
