@@ -25,6 +25,9 @@ def _first_error(detail: Any, prefix: str = "") -> tuple[str | None, str, str]:
     """Walk a nested ValidationError detail to its first leaf: (field, code, message)."""
     if isinstance(detail, dict):
         for key, value in detail.items():
+            if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
+                # a list serializer's errors, keyed by index (DRF 3.16+)
+                return _first_error(value, f"{prefix}[{key}]" if prefix else str(key))
             name = key if key != "non_field_errors" else ""
             path = f"{prefix}.{name}" if prefix and name else (name or prefix)
             return _first_error(value, path)
