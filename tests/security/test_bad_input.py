@@ -95,7 +95,7 @@ class Case:
 def _deep(depth: int) -> Callable[[World], tuple[str, str]]:
     def make(w: World) -> tuple[str, str]:
         return (
-            '{"winner": %d, "cube": %s1%s}' % (w.bob.pk, "[" * depth, "]" * depth),
+            f'{{"winner": {w.bob.pk}, "cube": {"[" * depth}1{"]" * depth}}}',
             "application/json",
         )
 
@@ -318,9 +318,10 @@ def _fill(value: Any, ids: dict[str, Any]) -> Any:
     """Put the world's real ids where the case names them."""
     if isinstance(value, str):
         for name, pk in ids.items():
-            if value == "{%s}" % name:
+            placeholder = "{" + name + "}"
+            if value == placeholder:
                 return pk
-            value = value.replace("{%s}" % name, str(pk))
+            value = value.replace(placeholder, str(pk))
         return value
     if isinstance(value, list):
         return [_fill(v, ids) for v in value]
