@@ -16,8 +16,8 @@ from django.db.models import Count, QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, status, viewsets
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny
@@ -274,7 +274,12 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
             return job_accepted_response(job)
         return Response(draws.drop_map_preview_for(**params))
 
-    @extend_schema(request=s.SwapInputSerializer)
+    @extend_schema(
+        request=s.SwapInputSerializer,
+        responses=inline_serializer(
+            "SwapWarnings", {"warnings": serializers.ListField(child=serializers.CharField())}
+        ),
+    )
     @action(detail=True, methods=["post"])
     @idempotent
     def swap(self, request: Request, slug: str) -> Response:
@@ -286,7 +291,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         )
         return Response({"warnings": warnings})
 
-    @extend_schema(request=s.ForfeitInputSerializer)
+    @extend_schema(request=s.ForfeitInputSerializer, responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["post"], url_path=r"pairings/(?P<key>[\w-]+)/forfeit")
     @idempotent
     def forfeit(self, request: Request, slug: str, key: str) -> Response:
@@ -301,7 +306,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         )
         return self._pairing(slug, key)
 
-    @extend_schema(request=None)
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["post"], url_path=r"pairings/(?P<key>[\w-]+)/reissue")
     @idempotent
     def reissue(self, request: Request, slug: str, key: str) -> Response:
