@@ -71,12 +71,15 @@ class HouseRulesSerializer(serializers.Serializer):
         min_value=0, max_value=limits.MAX_AUTOMATIC_DOUBLES, required=False
     )
     philadelphia = serializers.BooleanField(required=False)
-    backgammon_value = serializers.IntegerField(min_value=3, max_value=4, required=False)
+    # The column's bounds; the rules then name their own (3 or 4; a partner from 4 players).
+    backgammon_value = serializers.IntegerField(
+        min_value=0, max_value=limits.MAX_INT16, required=False
+    )
     cube_limit = serializers.IntegerField(
         min_value=1, max_value=limits.MAX_CUBE, required=False, allow_null=True
     )
     partner_threshold = serializers.IntegerField(
-        min_value=4, max_value=limits.MAX_SEATS, required=False, allow_null=True
+        min_value=0, max_value=limits.MAX_SEATS, required=False, allow_null=True
     )
     partner_choice = serializers.ChoiceField(choices=PartnerChoice.choices, required=False)
     captain_takeover = serializers.BooleanField(required=False)
