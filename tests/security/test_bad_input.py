@@ -232,6 +232,9 @@ CASES = [
     Case("chouette-list-club-nul", "get", "/api/v1/chouette/sessions/?club=%00", None),
     Case("tournament-list-club-nul", "get", "/api/v1/tournaments/?club=%00", None),
     Case("club-slug-nul-in-path", "get", "/api/v1/clubs/a%00b/", None, 404),
+    # (filters read by django-filter already refuse NUL; kept here as a guard)
+    Case("match-list-club-nul", "get", "/api/v1/matches/?club=%00", None),
+    Case("player-list-name-nul", "get", "/api/v1/players/?name=%00", None, 400, "name"),
     # --- results import -------------------------------------------------------------------
     Case(
         "results-winner-name-500",
