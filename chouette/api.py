@@ -21,7 +21,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.idempotency import idempotent
-from games.models import Club, Player
+from games.api.inputs import ID_PATTERN, ClubRef, query_text, require_object
+from games.models import Player
+from games.rules import limits
 from games.rules.errors import NotAllowed, StaleVersionError
 from games.services.actors import Actor, actor_for_user
 
@@ -65,11 +67,20 @@ class HouseRulesSerializer(serializers.Serializer):
     beavers = serializers.BooleanField(required=False)
     raccoons = serializers.BooleanField(required=False)
     automatic_doubles = serializers.BooleanField(required=False)
-    automatic_double_limit = serializers.IntegerField(min_value=0, max_value=10, required=False)
+    automatic_double_limit = serializers.IntegerField(
+        min_value=0, max_value=limits.MAX_AUTOMATIC_DOUBLES, required=False
+    )
     philadelphia = serializers.BooleanField(required=False)
-    backgammon_value = serializers.IntegerField(required=False)
-    cube_limit = serializers.IntegerField(min_value=1, required=False, allow_null=True)
-    partner_threshold = serializers.IntegerField(required=False, allow_null=True)
+    # The column's bounds; the rules then name their own (3 or 4; a partner from 4 players).
+    backgammon_value = serializers.IntegerField(
+        min_value=0, max_value=limits.MAX_INT16, required=False
+    )
+    cube_limit = serializers.IntegerField(
+        min_value=1, max_value=limits.MAX_CUBE, required=False, allow_null=True
+    )
+    partner_threshold = serializers.IntegerField(
+        min_value=0, max_value=limits.MAX_SEATS, required=False, allow_null=True
+    )
     partner_choice = serializers.ChoiceField(choices=PartnerChoice.choices, required=False)
     captain_takeover = serializers.BooleanField(required=False)
     box_retention = serializers.ChoiceField(choices=BoxRetention.choices, required=False)
@@ -92,36 +103,58 @@ class RollsField(serializers.DictField):
     def to_internal_value(self, data: Any) -> dict[int, Any]:
         if not isinstance(data, dict):
             raise serializers.ValidationError("Rolls are an object: player id to roll(s).")
+        if len(data) > limits.MAX_SEATS:
+            raise serializers.ValidationError(
+                f"At most {limits.MAX_SEATS} players roll for the order.", code="max_length"
+            )
         rolls: dict[int, Any] = {}
         for key, value in data.items():
             try:
                 pk = int(key)
             except (TypeError, ValueError):
                 raise serializers.ValidationError(f"{key!r} is not a player id.") from None
+            if isinstance(value, list) and len(value) > limits.MAX_ROLLS:
+                raise serializers.ValidationError(
+                    f"Player {pk} gave {len(value)} rolls: at most {limits.MAX_ROLLS} "
+                    "(the first and its re-rolls).",
+                    code="max_length",
+                )
             rolls[pk] = value
         return rolls
 
 
 class SessionCreateSerializer(serializers.Serializer):
-    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
-    stake = serializers.CharField(help_text="Money per point, e.g. '1.00'.")
+    club = ClubRef()
+    stake = serializers.CharField(max_length=20, help_text="Money per point, e.g. '1.00'.")
     currency = serializers.CharField(max_length=3, default="EUR")
     played_on = serializers.DateField(required=False, allow_null=True)
-    label = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    label = serializers.CharField(
+        max_length=limits.MAX_LABEL, required=False, allow_blank=True, default=""
+    )
     rules = HouseRulesSerializer(required=False)
     players = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text="Box first, then the team."
+        child=serializers.IntegerField(min_value=1, max_value=limits.MAX_ID),
+        required=False,
+        max_length=limits.MAX_SEATS,
+        help_text="Box first, then the team.",
     )
     rolls = RollsField(required=False)
 
 
 class ChouetteMemberInputSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    cube = serializers.IntegerField(required=False, allow_null=True)
+    player = serializers.IntegerField(min_value=1, max_value=limits.MAX_ID)
+    cube = serializers.IntegerField(
+        min_value=1, max_value=limits.MAX_CUBE, required=False, allow_null=True
+    )
     action = serializers.ChoiceField(choices=MemberAction.choices, default=MemberAction.PLAYED)
     owner = serializers.ChoiceField(choices=Side.choices, required=False, allow_null=True)
     raccoon = serializers.BooleanField(default=False)
-    stake = serializers.IntegerField(default=1, help_text="Stake multiple: 1, 2 or 4.")
+    stake = serializers.IntegerField(
+        min_value=1,
+        max_value=limits.MAX_STAKE_MULTIPLE,
+        default=1,
+        help_text="Stake multiple: 1, 2 or 4.",
+    )
     taken_over = serializers.BooleanField(default=False)
     cube_turned = serializers.BooleanField(required=False, allow_null=True)
 
@@ -130,13 +163,24 @@ class ChouetteGameInputSerializer(serializers.Serializer):
     winner = serializers.ChoiceField(choices=Side.choices, required=False, allow_null=True)
     level = serializers.ChoiceField(choices=Level.choices, default=Level.SINGLE)
     ending = serializers.ChoiceField(choices=Ending.choices, required=False, allow_null=True)
-    automatic_doubles = serializers.IntegerField(default=0)
-    partner = serializers.IntegerField(required=False, allow_null=True)
-    box = serializers.IntegerField(required=False, allow_null=True)
-    captain = serializers.IntegerField(required=False, allow_null=True)
-    members = ChouetteMemberInputSerializer(many=True, allow_empty=False)
+    automatic_doubles = serializers.IntegerField(
+        min_value=0, max_value=limits.MAX_AUTOMATIC_DOUBLES, default=0
+    )
+    partner = serializers.IntegerField(
+        min_value=1, max_value=limits.MAX_ID, required=False, allow_null=True
+    )
+    box = serializers.IntegerField(
+        min_value=1, max_value=limits.MAX_ID, required=False, allow_null=True
+    )
+    captain = serializers.IntegerField(
+        min_value=1, max_value=limits.MAX_ID, required=False, allow_null=True
+    )
+    members = ChouetteMemberInputSerializer(
+        many=True, allow_empty=False, max_length=limits.MAX_SEATS
+    )
     number = serializers.IntegerField(
         min_value=1,
+        max_value=limits.MAX_GAME_NUMBER,
         required=False,
         allow_null=True,
         help_text="Which game this is; if it is already recorded the answer is 409.",
@@ -381,6 +425,7 @@ class SessionViewSet(viewsets.ViewSet):
     """Chouette sessions: anyone reads; seated players and the club's directors write."""
 
     permission_classes = [AllowAny]  # each write resolves its actor and asks the service
+    lookup_value_regex = ID_PATTERN  # /sessions/abc/... is a 404, not a query with "abc"
 
     def _sheet_response(self, session_id: int, code: int = status.HTTP_200_OK) -> Response:
         sheet = session_sheet(session_id)
@@ -396,9 +441,9 @@ class SessionViewSet(viewsets.ViewSet):
     )
     def list(self, request: Request) -> Response:
         sessions = sessions_queryset().order_by("-played_on", "-id")
-        if club := request.query_params.get("club"):
+        if club := query_text(request, "club", max_length=limits.MAX_CLUB_SLUG):
             sessions = sessions.filter(club__slug=club)
-        if (wanted := request.query_params.get("status")) in SessionStatus.values:
+        if (wanted := query_text(request, "status")) in SessionStatus.values:
             sessions = sessions.filter(status=wanted)
         return Response(
             [
@@ -599,7 +644,7 @@ class SessionGameView(viewsets.ViewSet):
                 for m in current.members.all()
             ],
         }
-        merged.update({k: v for k, v in request.data.items() if k != "number"})
+        merged.update({k: v for k, v in require_object(request.data).items() if k != "number"})
         data = ChouetteGameInputSerializer(data=merged)
         data.is_valid(raise_exception=True)
         result = services.correct_game(

@@ -16,6 +16,7 @@ from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from games.models import Club, GameLevel, Player
+from games.rules import limits
 
 
 class CubeMode(models.TextChoices):
@@ -86,7 +87,7 @@ class Session(models.Model):
     played_on = models.DateField(default=timezone.localdate)
     stake = models.DecimalField(max_digits=10, decimal_places=2, help_text="Money per point.")
     currency = models.CharField(max_length=3, default="EUR")
-    label = models.CharField(max_length=120, blank=True)
+    label = models.CharField(max_length=limits.MAX_LABEL, blank=True)
     profile = models.CharField(
         max_length=12, choices=RuleProfile.choices, default=RuleProfile.MODERN
     )

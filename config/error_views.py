@@ -9,8 +9,11 @@ keep the plain-words templates.
 
 from __future__ import annotations
 
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
+
+from games.api.errors import body_too_large
 
 
 def _is_api(request: HttpRequest) -> bool:
@@ -24,6 +27,19 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
             status=404,
         )
     return defaults.page_not_found(request, exception)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """A request Django refused before any view (a body over the size limit, too many
+    fields, a suspicious header): API clients get JSON, a too-large body a 413."""
+    if _is_api(request):
+        if isinstance(exception, RequestDataTooBig | TooManyFieldsSent):
+            return JsonResponse(body_too_large(), status=413)
+        return JsonResponse(
+            {"code": "bad_request", "detail": "The request could not be read.", "field": None},
+            status=400,
+        )
+    return defaults.bad_request(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -31,5 +31,6 @@ urlpatterns = [
     path("", include("games.urls")),
 ]
 
+handler400 = "config.error_views.bad_request"
 handler404 = "config.error_views.not_found"
 handler500 = "config.error_views.server_error"

@@ -16,6 +16,8 @@ from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
+from games.rules import limits
+
 
 class TournamentFormat(models.TextChoices):
     SINGLE_ELIMINATION = "single_elimination", "Single elimination"
@@ -47,8 +49,8 @@ class Tournament(models.Model):
     """
 
     club = models.ForeignKey("games.Club", on_delete=models.PROTECT, related_name="tournaments")
-    name = models.CharField(max_length=120)
-    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=limits.MAX_LABEL)
+    slug = models.SlugField(max_length=limits.MAX_TOURNAMENT_SLUG, unique=True)
     starts_on = models.DateField(null=True, blank=True)
     ends_on = models.DateField(null=True, blank=True)
     status = models.CharField(

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from games.rules.errors import RuleViolation
+from games.rules.limits import MAX_ROLLS
 
 from .types import Player
 
@@ -104,6 +105,15 @@ def _rolls_of(player: Player, value: int | Sequence[int], max_roll: int) -> tupl
     rolls = (value,) if isinstance(value, int) else tuple(value)
     if not rolls:
         raise RuleViolation("missing_roll", f"Player {player!r} has no roll.", field="rolls")
+    if len(rolls) > MAX_ROLLS:
+        # Each round of re-rolls is one level of ``_rank``: bounding the rounds bounds
+        # the recursion (a list of 2,000 tied rolls would exhaust Python's stack).
+        raise RuleViolation(
+            "too_many_rolls",
+            f"Player {player!r} gave {len(rolls)} rolls: at most {MAX_ROLLS} "
+            "(the first roll and its re-rolls).",
+            field="rolls",
+        )
     for roll in rolls:
         if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= max_roll:
             raise RuleViolation(

@@ -13,8 +13,10 @@ from rest_framework.response import Response
 from games import access
 from games.models import Club, Player
 from games.models.clubs import RatingBoost
+from games.rules import limits
 from games.services import clubs as club_services
 
+from .inputs import ID_PATTERN, SLUG_PATTERN, ClubRef
 from .permissions import ClubDirectorOrReadOnly, PlayerEditorOrReadOnly
 
 
@@ -37,17 +39,25 @@ class ClubSerializer(serializers.ModelSerializer):
 
 
 class ClubInputSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
-    slug = serializers.SlugField(max_length=60, required=False, allow_blank=True)
-    description = serializers.CharField(required=False, allow_blank=True, default="")
-    rating_initial = serializers.IntegerField(min_value=1, max_value=10000, default=1500)
+    name = serializers.CharField(max_length=limits.MAX_CLUB_NAME)
+    slug = serializers.SlugField(max_length=limits.MAX_CLUB_SLUG, required=False, allow_blank=True)
+    description = serializers.CharField(
+        max_length=limits.MAX_DESCRIPTION, required=False, allow_blank=True, default=""
+    )
+    rating_initial = serializers.IntegerField(
+        min_value=1, max_value=limits.MAX_RATING, default=1500
+    )
     rating_boost = serializers.ChoiceField(choices=RatingBoost.choices, default=RatingBoost.FIBS)
 
 
 class ClubUpdateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120, required=False)
-    description = serializers.CharField(required=False, allow_blank=True)
-    rating_initial = serializers.IntegerField(min_value=1, max_value=10000, required=False)
+    name = serializers.CharField(max_length=limits.MAX_CLUB_NAME, required=False)
+    description = serializers.CharField(
+        max_length=limits.MAX_DESCRIPTION, required=False, allow_blank=True
+    )
+    rating_initial = serializers.IntegerField(
+        min_value=1, max_value=limits.MAX_RATING, required=False
+    )
     rating_boost = serializers.ChoiceField(choices=RatingBoost.choices, required=False)
 
 
@@ -61,6 +71,7 @@ class ClubViewSet(
     """Clubs. Any signed-in user may found a club and becomes its director."""
 
     lookup_field = "slug"
+    lookup_value_regex = SLUG_PATTERN
     serializer_class = ClubSerializer
     permission_classes = [ClubDirectorOrReadOnly]
 
@@ -94,15 +105,15 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 
 class PlayerInputSerializer(serializers.Serializer):
-    display_name = serializers.CharField(max_length=80)
-    slug = serializers.SlugField(max_length=90, required=False, allow_blank=True)
-    clubs = serializers.SlugRelatedField(
-        slug_field="slug", many=True, queryset=Club.objects.all(), allow_empty=False
+    display_name = serializers.CharField(max_length=limits.MAX_PLAYER_NAME)
+    slug = serializers.SlugField(
+        max_length=limits.MAX_PLAYER_SLUG, required=False, allow_blank=True
     )
+    clubs = ClubRef(many=True, allow_empty=False)
 
 
 class PlayerUpdateSerializer(serializers.Serializer):
-    display_name = serializers.CharField(max_length=80, required=False)
+    display_name = serializers.CharField(max_length=limits.MAX_PLAYER_NAME, required=False)
 
 
 class PlayerFilter(filters.FilterSet):
@@ -125,6 +136,7 @@ class PlayerViewSet(
 
     serializer_class = PlayerSerializer
     permission_classes = [PlayerEditorOrReadOnly]
+    lookup_value_regex = ID_PATTERN
     filterset_class = PlayerFilter
 
     def get_queryset(self) -> QuerySet[Player]:

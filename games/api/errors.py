@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -23,6 +25,9 @@ def _first_error(detail: Any, prefix: str = "") -> tuple[str | None, str, str]:
     """Walk a nested ValidationError detail to its first leaf: (field, code, message)."""
     if isinstance(detail, dict):
         for key, value in detail.items():
+            if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
+                # a list serializer's errors, keyed by index (DRF 3.16+)
+                return _first_error(value, f"{prefix}[{key}]" if prefix else str(key))
             name = key if key != "non_field_errors" else ""
             path = f"{prefix}.{name}" if prefix and name else (name or prefix)
             return _first_error(value, path)
@@ -35,10 +40,23 @@ def _first_error(detail: Any, prefix: str = "") -> tuple[str | None, str, str]:
     return (prefix or None, str(code), str(detail))
 
 
+def body_too_large() -> dict[str, Any]:
+    """The 413 body for a request larger than the server accepts."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return {
+        "code": "body_too_large",
+        "detail": f"The request body is larger than the {limit} bytes the API accepts.",
+        "field": None,
+    }
+
+
 def boxcars_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Map every error to the documented body; let DRF set headers (WWW-Authenticate...)."""
     if isinstance(exc, BoxcarsError):
         return Response(exc.as_dict(), status=exc.status_code)
+    if isinstance(exc, RequestDataTooBig | TooManyFieldsSent):
+        # Django refuses a body over DATA_UPLOAD_MAX_MEMORY_SIZE when a view reads it.
+        return Response(body_too_large(), status=413)
     if isinstance(exc, OperationalError | InterfaceError):
         # The database is unreachable (a restart, a failover): nothing was written,
         # and the client may safely retry, with the same Idempotency-Key.

@@ -28,8 +28,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
 from games import score_links
-from games.models import Club, Game, Match, MatchStatus, Player
+from games.models import Game, Match, MatchStatus, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
+from games.rules import limits
 from games.rules.errors import RuleViolation, StaleVersionError
 from games.rules.scoring import next_game_facts
 from games.selectors import matches_queryset
@@ -43,6 +44,7 @@ from games.services.actors import (
 )
 
 from .idempotency import idempotent
+from .inputs import ID_PATTERN, ClubRef, require_object
 
 SCORE_LINK_HEADER = score_links.HEADER
 
@@ -212,26 +214,35 @@ class MatchDetailSerializer(MatchSummarySerializer):
 
 
 class MatchCreateSerializer(serializers.Serializer):
-    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
+    club = ClubRef()
     player1 = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     player2 = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    length = serializers.IntegerField(min_value=0, max_value=99)
+    length = serializers.IntegerField(min_value=0, max_value=limits.MAX_MATCH_LENGTH)
     crawford = serializers.BooleanField(default=True)
     rated = serializers.BooleanField(default=True)
-    cube_limit = serializers.IntegerField(min_value=1, required=False, allow_null=True)
-    label = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    cube_limit = serializers.IntegerField(
+        min_value=1, max_value=limits.MAX_CUBE, required=False, allow_null=True
+    )
+    label = serializers.CharField(
+        max_length=limits.MAX_LABEL, required=False, allow_blank=True, default=""
+    )
     played_on = serializers.DateField(required=False, allow_null=True)
 
 
 class GameInputSerializer(serializers.Serializer):
-    winner = serializers.IntegerField(help_text="Player id of the game's winner.")
-    cube = serializers.IntegerField(min_value=1, default=1)
+    winner = serializers.IntegerField(
+        min_value=1, max_value=limits.MAX_ID, help_text="Player id of the game's winner."
+    )
+    cube = serializers.IntegerField(min_value=1, max_value=limits.MAX_CUBE, default=1)
     cube_owner = serializers.ChoiceField(choices=Game.CubeOwner.choices, default="centre")
     ending = serializers.ChoiceField(choices=HAND_ENTRY_ENDINGS, default="played")
     level = serializers.ChoiceField(choices=Game.Level.choices, default="single")
-    points = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    points = serializers.IntegerField(
+        min_value=1, max_value=limits.MAX_SCORE, required=False, allow_null=True
+    )
     number = serializers.IntegerField(
         min_value=1,
+        max_value=limits.MAX_GAME_NUMBER,
         required=False,
         allow_null=True,
         help_text="Which game this is; if it is already recorded the answer is 409.",
@@ -251,20 +262,22 @@ class GameInputSerializer(serializers.Serializer):
 
 class FinalScoreSerializer(serializers.Serializer):
     score = serializers.ListField(
-        child=serializers.IntegerField(min_value=0), min_length=2, max_length=2
+        child=serializers.IntegerField(min_value=0, max_value=limits.MAX_SCORE),
+        min_length=2,
+        max_length=2,
     )
 
 
 class DisputeSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=2000)
+    reason = serializers.CharField(max_length=limits.MAX_REASON)
 
 
 class ResolveSerializer(serializers.Serializer):
-    resolution = serializers.CharField(max_length=2000)
+    resolution = serializers.CharField(max_length=limits.MAX_REASON)
 
 
 class ForfeitSerializer(serializers.Serializer):
-    winner = serializers.IntegerField()
+    winner = serializers.IntegerField(min_value=1, max_value=limits.MAX_ID)
 
 
 class MatchFilter(filters.FilterSet):
@@ -310,6 +323,7 @@ class MatchViewSet(
 
     permission_classes = [AllowAny]  # each write resolves its actor and asks the service
     filterset_class = MatchFilter
+    lookup_value_regex = ID_PATTERN  # /matches/abc/... is a 404, not a query with "abc"
     throttle_scope = "score"
 
     def get_queryset(self) -> QuerySet[Match]:
@@ -572,7 +586,8 @@ class GameCorrectionView(viewsets.ViewSet):
             "ending": current.ending,
             "level": current.level,
         }
-        merged.update({k: v for k, v in request.data.items() if k != "points"})
+        body = require_object(request.data)
+        merged.update({k: v for k, v in body.items() if k != "points"})
         if "points" in request.data:
             merged["points"] = request.data["points"]
         data = GameInputSerializer(data=merged)

@@ -14,7 +14,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serial
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,10 +24,13 @@ from rest_framework.views import APIView
 from games import selectors_ratings as selectors
 from games.models import Club, Player, Rating, RatingChange, RatingList
 from games.models.ratings import SITE_INITIAL_RATING
+from games.rules import limits
 from games.rules.errors import RuleViolation
 from games.services import ratings as rating_services
 
+from .inputs import query_text, require_object
 from .jobs import JobSerializer, job_accepted_response
+from .parsers import BoundedJSONParser
 from .transcripts import MAX_UPLOAD_BYTES, UploadTooLarge
 
 
@@ -110,7 +113,7 @@ def _list_info(rating_list: RatingList | None, club: Club | None) -> dict[str, A
 
 
 def _club_param(request: Request) -> Club | None:
-    slug = request.query_params.get("club")
+    slug = query_text(request, "club", max_length=limits.MAX_CLUB_SLUG)
     if not slug:
         return None
     club = Club.objects.filter(slug=slug).first()
@@ -170,10 +173,10 @@ class PlayerRatingsView(APIView):
 
 
 class PreviewQuerySerializer(serializers.Serializer):
-    club = serializers.SlugField(required=False)
-    player_a = serializers.IntegerField()
-    player_b = serializers.IntegerField()
-    length = serializers.IntegerField(min_value=1, max_value=99)
+    club = serializers.SlugField(max_length=limits.MAX_CLUB_SLUG, required=False)
+    player_a = serializers.IntegerField(min_value=1, max_value=limits.MAX_ID)
+    player_b = serializers.IntegerField(min_value=1, max_value=limits.MAX_ID)
+    length = serializers.IntegerField(min_value=1, max_value=limits.MAX_MATCH_LENGTH)
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         if data["player_a"] == data["player_b"]:
@@ -258,7 +261,7 @@ class ClubResultsImportView(APIView):
     reported with its line number and nothing of the file is written."""
 
     permission_classes = [AllowAny]
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    parser_classes = [MultiPartParser, FormParser, BoundedJSONParser]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "import"
 
@@ -293,7 +296,11 @@ class ClubResultsImportView(APIView):
                     "file_not_utf8", "The file must be UTF-8 text (CSV or Markdown).", "file"
                 ) from None
         else:
-            text = request.data.get("text") or ""
+            text = require_object(request.data).get("text") or ""
+            if not isinstance(text, str):
+                raise RuleViolation(
+                    "text_not_text", "text is the results file's content, a string.", "text"
+                )
         if not text.strip():
             raise RuleViolation(
                 "file_required", "Upload a results file (CSV or a Markdown table).", "file"

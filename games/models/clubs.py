@@ -7,6 +7,8 @@ from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
+from games.rules import limits
+
 
 class RatingBoost(models.TextChoices):
     """The experience boost of a rating list (docs/rules.md, "Ratings: the FIBS formula")."""
@@ -19,8 +21,8 @@ class RatingBoost(models.TextChoices):
 class Club(models.Model):
     """A backgammon club: it runs events and chouettes and keeps its own rating list."""
 
-    name = models.CharField(max_length=120)
-    slug = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=limits.MAX_CLUB_NAME)
+    slug = models.SlugField(max_length=limits.MAX_CLUB_SLUG, unique=True)
     description = models.TextField(blank=True)
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="directed_clubs", blank=True
@@ -46,8 +48,8 @@ class Club(models.Model):
 class Player(models.Model):
     """A person who plays: with or without an account, in any number of clubs."""
 
-    display_name = models.CharField(max_length=80)
-    slug = models.SlugField(max_length=90, unique=True)
+    display_name = models.CharField(max_length=limits.MAX_PLAYER_NAME)
+    slug = models.SlugField(max_length=limits.MAX_PLAYER_SLUG, unique=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,

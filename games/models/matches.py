@@ -7,6 +7,8 @@ from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
+from games.rules import limits
+
 from .clubs import Club, Player
 
 
@@ -73,7 +75,7 @@ class Match(models.Model):
         help_text="The participant whose confirmation is awaited.",
     )
     version = models.PositiveIntegerField(default=1)
-    label = models.CharField(max_length=120, blank=True)
+    label = models.CharField(max_length=limits.MAX_LABEL, blank=True)
     played_on = models.DateField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from datetime import date
 
 from .errors import RuleViolation
+from .limits import MAX_MATCH_LENGTH, MAX_PLAYER_NAME
 
 COLUMNS = ("date", "winner", "loser", "length")
-MAX_LENGTH = 99
+MAX_LENGTH = MAX_MATCH_LENGTH
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,11 @@ def _read_row(line: int, cells: list[str]) -> ResultRow | LineError:
         return LineError(line, f"date {raw_date!r} is not an ISO date like 2024-03-17")
     if not winner or not loser:
         return LineError(line, "the winner and the loser both need a name")
+    for name in (winner, loser):
+        if len(name) > MAX_PLAYER_NAME:
+            return LineError(
+                line, f"the name {name[:20]!r}... is longer than {MAX_PLAYER_NAME} characters"
+            )
     if winner.casefold() == loser.casefold():
         return LineError(line, f"{winner!r} cannot beat themself")
     try:

@@ -2,23 +2,68 @@
 
 from __future__ import annotations
 
+import secrets
+from typing import TypeVar
+
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from games.models import Club, Membership, Player
 from games.models.clubs import RatingBoost
 from games.rules.errors import ConflictError, RuleViolation
+from games.rules.limits import MAX_CLUB_SLUG, MAX_PLAYER_SLUG
+
+M = TypeVar("M", Club, Player)
+
+SLUG_ATTEMPTS = 8
+"""Tries at a free slug before giving up with a 409 (each try after a lost race)."""
 
 
-def _unique_slug(model: type[Club] | type[Player], base: str, max_length: int) -> str:
-    """A slug from a name, with a counter when the plain one is taken."""
+def _unique_slug(
+    model: type[Club] | type[Player], base: str, max_length: int, attempt: int = 0
+) -> str:
+    """A slug from a name, with a counter when the plain one is taken.
+
+    After a lost race (``attempt`` > 1) a random suffix is used instead: every racer
+    reads the same "next free counter", so counting again would only race again.
+    """
+    if attempt > 1:
+        root = (slugify(base) or "x")[: max_length - 8]
+        return f"{root}-{secrets.token_hex(3)}"
     root = (slugify(base) or "x")[: max_length - 6]
     slug, counter = root, 2
     while model.objects.filter(slug=slug).exists():
         slug = f"{root}-{counter}"
         counter += 1
     return slug
+
+
+def _create_with_slug(
+    model: type[M], *, slug: str, base: str, max_length: int, **fields: object
+) -> M:
+    """Create ``model`` under a unique slug, even when others create the same name at once.
+
+    The slug's unique index is the arbiter: each try runs in a savepoint, and an
+    ``IntegrityError`` on the slug means someone else took it between our check and
+    our insert. A slug the client chose is then a 409; a generated one is tried again.
+    """
+    for attempt in range(SLUG_ATTEMPTS):
+        candidate = slug or _unique_slug(model, base, max_length, attempt)
+        try:
+            with transaction.atomic():
+                return model.objects.create(slug=candidate, **fields)
+        except IntegrityError:
+            if not model.objects.filter(slug=candidate).exists():
+                raise  # another constraint: not ours to retry
+            if slug:
+                break
+    what = model._meta.verbose_name
+    raise ConflictError(
+        "slug_taken",
+        f"A {what} with the slug '{slug or candidate}' was created at the same moment; try again.",
+        field="slug",
+    )
 
 
 def _check_rating_policy(rating_initial: int | None, rating_boost: str | None) -> None:
@@ -50,9 +95,12 @@ def create_club(
     _check_rating_policy(rating_initial, rating_boost)
     if slug and Club.objects.filter(slug=slug).exists():
         raise ConflictError("slug_taken", f"A club with the slug '{slug}' exists.", field="slug")
-    club = Club.objects.create(
+    club = _create_with_slug(
+        Club,
+        slug=slug,
+        base=name,
+        max_length=MAX_CLUB_SLUG,
         name=name,
-        slug=slug or _unique_slug(Club, name, 60),
         description=description,
         rating_initial=rating_initial,
         rating_boost=rating_boost,
@@ -107,9 +155,12 @@ def create_player(
         raise ConflictError("slug_taken", f"A player with the slug '{slug}' exists.", field="slug")
     if user is not None and Player.objects.filter(user=user).exists():
         raise ConflictError("user_has_player", "That account already has a player.", field="user")
-    player = Player.objects.create(
+    player = _create_with_slug(
+        Player,
+        slug=slug,
+        base=display_name,
+        max_length=MAX_PLAYER_SLUG,
         display_name=display_name,
-        slug=slug or _unique_slug(Player, display_name, 90),
         user=user,
     )
     Membership.objects.bulk_create([Membership(club=c, player=player) for c in clubs])

@@ -6,7 +6,8 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.models import Club
+from games.api.inputs import ClubRef
+from games.rules import limits
 from tournaments.formats.elimination import FeedOrder
 from tournaments.formats.standings import TieBreak
 from tournaments.models import (
@@ -59,22 +60,26 @@ class TournamentSerializer(serializers.ModelSerializer):
 class ConfigSerializer(serializers.Serializer):
     """Every option of an event; on PATCH only those given change."""
 
-    name = serializers.CharField(max_length=120)
+    name = serializers.CharField(max_length=limits.MAX_LABEL)
     starts_on = serializers.DateField(required=False, allow_null=True)
     ends_on = serializers.DateField(required=False, allow_null=True)
     format = serializers.ChoiceField(choices=TournamentFormat.choices)
     consolation_from = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), required=False
+        child=serializers.IntegerField(min_value=1, max_value=limits.MAX_INT16),
+        required=False,
+        max_length=64,
     )
     last_chance_from = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), required=False
+        child=serializers.IntegerField(min_value=1, max_value=limits.MAX_INT16),
+        required=False,
+        max_length=64,
     )
     grand_final_reset = serializers.BooleanField(required=False)
     feed_orders = serializers.ListField(
         child=serializers.ChoiceField(choices=[o.value for o in FeedOrder]), required=False
     )
     seeding = serializers.ChoiceField(choices=SeedingMethod.choices, required=False)
-    random_seed = serializers.IntegerField(min_value=0, required=False)
+    random_seed = serializers.IntegerField(min_value=0, max_value=limits.MAX_SEED, required=False)
     tie_breaks = serializers.ListField(
         child=serializers.ChoiceField(choices=[t.value for t in TieBreak]), required=False
     )
@@ -93,41 +98,49 @@ class ConfigSerializer(serializers.Serializer):
 
 
 class CreateSerializer(ConfigSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
-    slug = serializers.SlugField(max_length=80, required=False, allow_blank=True)
+    club = ClubRef()
+    slug = serializers.SlugField(
+        max_length=limits.MAX_TOURNAMENT_SLUG, required=False, allow_blank=True
+    )
 
 
 class EntryInputSerializer(serializers.Serializer):
-    player = serializers.IntegerField(help_text="Player id.")
+    player = serializers.IntegerField(min_value=1, max_value=limits.MAX_ID, help_text="Player id.")
 
 
 class SeedInputSerializer(serializers.Serializer):
     method = serializers.ChoiceField(choices=SeedingMethod.choices, required=False)
     order = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=serializers.IntegerField(min_value=1, max_value=limits.MAX_ID),
         required=False,
+        max_length=1024,
         help_text="Entry ids, seed 1 first (manual).",
     )
-    random_seed = serializers.IntegerField(min_value=0, required=False)
+    random_seed = serializers.IntegerField(min_value=0, max_value=limits.MAX_SEED, required=False)
 
 
 class NextRoundSerializer(serializers.Serializer):
     round = serializers.IntegerField(
-        min_value=1, required=False, help_text="The round you mean (idempotent)."
+        min_value=1,
+        max_value=limits.MAX_INT16,
+        required=False,
+        help_text="The round you mean (idempotent).",
     )
 
 
 class ForfeitInputSerializer(serializers.Serializer):
-    winner = serializers.IntegerField(help_text="Entry id of the player who advances.")
+    winner = serializers.IntegerField(
+        min_value=1, max_value=limits.MAX_ID, help_text="Entry id of the player who advances."
+    )
 
 
 class SwapInputSerializer(serializers.Serializer):
-    entry_a = serializers.IntegerField()
-    entry_b = serializers.IntegerField()
+    entry_a = serializers.IntegerField(min_value=1, max_value=limits.MAX_ID)
+    entry_b = serializers.IntegerField(min_value=1, max_value=limits.MAX_ID)
 
 
 class RedrawSerializer(serializers.Serializer):
-    random_seed = serializers.IntegerField(min_value=0, required=False)
+    random_seed = serializers.IntegerField(min_value=0, max_value=limits.MAX_SEED, required=False)
 
 
 class EntrySerializer(serializers.ModelSerializer):

@@ -16,8 +16,8 @@ from django.db.models import Count, QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, status, viewsets
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny
@@ -26,9 +26,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.idempotency import idempotent
+from games.api.inputs import SLUG_PATTERN, query_text
 from games.api.jobs import JobSerializer, job_accepted_response
 from games.api.matches import _expected_version
 from games.jobs import start_job
+from games.rules import limits
 from games.services.actors import Actor, actor_for_user
 from tournaments import jobs, selectors
 from tournaments.models import Entry, Round, StageKind, Tournament
@@ -46,6 +48,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     permission_classes = [AllowAny]  # each write resolves its actor and asks the service
     lookup_field = "slug"
+    lookup_value_regex = SLUG_PATTERN
     serializer_class = s.TournamentSerializer
     filterset_fields = ["status", "format"]
 
@@ -55,7 +58,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
             .annotate(entry_count=Count("entries"))
             .order_by("-created_at", "-id")
         )
-        club = self.request.query_params.get("club")
+        club = query_text(self.request, "club", max_length=limits.MAX_CLUB_SLUG)
         return queryset.filter(club__slug=club) if club else queryset
 
     def _actor(self, request: Request) -> Actor:
@@ -271,7 +274,12 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
             return job_accepted_response(job)
         return Response(draws.drop_map_preview_for(**params))
 
-    @extend_schema(request=s.SwapInputSerializer)
+    @extend_schema(
+        request=s.SwapInputSerializer,
+        responses=inline_serializer(
+            "SwapWarnings", {"warnings": serializers.ListField(child=serializers.CharField())}
+        ),
+    )
     @action(detail=True, methods=["post"])
     @idempotent
     def swap(self, request: Request, slug: str) -> Response:
@@ -283,7 +291,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         )
         return Response({"warnings": warnings})
 
-    @extend_schema(request=s.ForfeitInputSerializer)
+    @extend_schema(request=s.ForfeitInputSerializer, responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["post"], url_path=r"pairings/(?P<key>[\w-]+)/forfeit")
     @idempotent
     def forfeit(self, request: Request, slug: str, key: str) -> Response:
@@ -298,7 +306,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         )
         return self._pairing(slug, key)
 
-    @extend_schema(request=None)
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     @action(detail=True, methods=["post"], url_path=r"pairings/(?P<key>[\w-]+)/reissue")
     @idempotent
     def reissue(self, request: Request, slug: str, key: str) -> Response:
