@@ -1,10 +1,13 @@
 """Match play use cases: create a match, record games or a final score, confirm,
-dispute, undo, correct, void and forfeit.
+dispute, undo, correct, void, forfeit and reopen.
 
 Each function is one transaction: it locks the match row (``select_for_update``),
-checks the caller's ``expected_version`` (``If-Match``), validates the whole record
-with the pure rules in ``games.rules.scoring`` before writing anything, writes, bumps
-the version, and announces result changes (``games.events``). The score, winner and
+checks the caller's ``expected_version`` (``If-Match``), asks
+:func:`require_writable` whether the match's state allows this write (a void,
+forfeited or confirmed result stays closed; only :func:`reopen_match` takes a void or
+a forfeit back), validates the whole record with the pure rules in
+``games.rules.scoring`` before writing anything, writes, bumps the version, and
+announces result changes (``games.events``). The score, winner and
 status stored on the match are always re-derived from the games, never patched.
 """
 
@@ -224,8 +227,9 @@ def require_writable(match: Match, write: Write, *, director: bool) -> None:
 
     Refusals are :class:`ConflictError` ``match_closed`` naming the state, or
     ``match_not_closed`` for a reopen of a match that is not void or forfeited.
-    Tournament code (bracket walkovers, replacing an unstarted match) acts through
-    the same services as a director, so it follows the same matrix.
+    Tournament code acts through the same services as a director (its system actor)
+    and needs no way around this: a withdrawal forfeits only matches still open, and
+    a redraw, a swap or a bracket change voids only matches nobody has started.
     """
     state = _state_name(match)
     if write == Write.REOPEN:
