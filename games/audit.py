@@ -1,7 +1,8 @@
 """The audit trail of a match: every change to it and its games, from django-simple-history.
 
-Each entry says who, when, what (created, changed, deleted) and, for changes, each
-field's value before and after.
+Each entry says who, when, what (created, changed, deleted), for changes each
+field's value before and after, and the reason a service gave (a reopened match says
+"reopened (was void): ..." with the director's reason).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ def _entries(records: list[Any], subject: str) -> list[dict[str, Any]]:
                 "what": TYPES.get(record.history_type, record.history_type),
                 "subject": subject if subject == "match" else f"game {record.number}",
                 "changes": {k: _plain(v) for k, v in changes.items()},
+                "reason": record.history_change_reason or None,
             }
         )
         previous_by_object[record.id] = record

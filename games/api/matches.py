@@ -45,9 +45,7 @@ from games.services.actors import (
 
 from .idempotency import idempotent
 from .inputs import ID_PATTERN, ClubRef, require_object
-
-SCORE_LINK_HEADER = score_links.HEADER
-
+from .permissions import SCORE_LINK_HEADER, MatchWritePermission
 
 # --- serializers -----------------------------------------------------------------------------
 
@@ -280,6 +278,16 @@ class ForfeitSerializer(serializers.Serializer):
     winner = serializers.IntegerField(min_value=1, max_value=limits.MAX_ID)
 
 
+class ReopenSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        max_length=limits.MAX_REASON,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Why the match is reopened; shown in its audit trail.",
+    )
+
+
 class MatchFilter(filters.FilterSet):
     club = filters.CharFilter(field_name="club__slug")
     player = filters.NumberFilter(method="filter_player")
@@ -321,7 +329,9 @@ class MatchViewSet(
 ):
     """Matches of the clubs: public reads, writes by participants and directors."""
 
-    permission_classes = [AllowAny]  # each write resolves its actor and asks the service
+    # An account or (for a write to one match) its score link; each write then resolves
+    # its actor and asks the service.
+    permission_classes = [MatchWritePermission]
     filterset_class = MatchFilter
     lookup_value_regex = ID_PATTERN  # /matches/abc/... is a 404, not a query with "abc"
     throttle_scope = "score"
@@ -340,10 +350,13 @@ class MatchViewSet(
     # -- who is asking ---------------------------------------------------------------------
 
     def _actor(self, request: Request, match_id: int | None = None) -> Actor:
+        """The signed-in user; or, for a write to match ``match_id`` only, the player
+        whose private score link for that match is presented. Without a match (creating
+        one) a score link counts for nothing: the caller needs an account."""
         token = request.headers.get(SCORE_LINK_HEADER) or request.query_params.get("link")
-        if token and not request.user.is_authenticated:
+        if token and match_id is not None and not request.user.is_authenticated:
             parsed = score_links.read_token(token)
-            if parsed is None or (match_id is not None and parsed[0] != int(match_id)):
+            if parsed is None or parsed[0] != int(match_id):
                 raise PermissionDenied("This score link is not valid for this match.")
             match = get_object_or_404(Match, pk=parsed[0])
             if not score_links.link_is_live(match):
@@ -384,9 +397,10 @@ class MatchViewSet(
     )
     @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        actor = self._actor(request)  # who is asking comes before what they sent
         data = MatchCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        match = match_services.create_match(actor=self._actor(request), **data.validated_data)
+        match = match_services.create_match(actor=actor, **data.validated_data)
         return self._respond(match, status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -515,6 +529,26 @@ class MatchViewSet(
         return self._respond(match)
 
     @extend_schema(
+        request=ReopenSerializer,
+        responses={200: MatchDetailSerializer},
+        parameters=MATCH_WRITE_PARAMS[:2],
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def reopen(self, request: Request, pk: str) -> Response:
+        """A director takes back a void or a forfeit; the audit trail says so and why."""
+        actor = self._actor(request, int(pk))
+        data = ReopenSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = match_services.reopen_match(
+            actor=actor,
+            match_id=int(pk),
+            reason=data.validated_data["reason"],
+            expected_version=_expected_version(request),
+        )
+        return self._respond(match)
+
+    @extend_schema(
         responses={
             200: inline_serializer(
                 "ScoreLinks",
@@ -526,15 +560,9 @@ class MatchViewSet(
     @action(detail=True, methods=["post"], url_path="score-links")
     def score_links(self, request: Request, pk: str) -> Response:
         """Directors and participants get each player's private score link."""
-        match = get_object_or_404(Match.objects.select_related("player1", "player2", "club"), pk=pk)
-        actor = self._actor(request, match.pk)
-        if actor.via_score_link or not (
-            is_match_director(actor, match) or participant_side(actor, match) is not None
-        ):
-            raise PermissionDenied("Only the match's players and directors get its score links.")
+        actor = self._actor(request, int(pk))
         links = []
-        for player in (match.player1, match.player2):
-            token = score_links.make_token(match, player)
+        for player, token in match_services.score_link_tokens(actor=actor, match_id=int(pk)):
             links.append(
                 {
                     "player": player.pk,

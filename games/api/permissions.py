@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework import permissions
 from rest_framework.request import Request
 
-from games import access
+from games import access, score_links
 
 
 class ReadOnlyOrAuthenticated(permissions.BasePermission):
@@ -33,3 +33,20 @@ class PlayerEditorOrReadOnly(ReadOnlyOrAuthenticated):
         if request.method in permissions.SAFE_METHODS:
             return True
         return access.can_edit_player(request.user, obj)
+
+
+SCORE_LINK_HEADER = score_links.HEADER
+
+
+class MatchWritePermission(permissions.BasePermission):
+    """Matches: anyone reads; writes need an account, except that a write to one match
+    may instead carry that match's private score link (the view checks the link names
+    this match). Creating a match is not a write to a match: a score link never
+    creates anything. Checked before the body is read, so an anonymous write is 401
+    whatever it carries."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS or request.user.is_authenticated:
+            return True
+        has_link = bool(request.headers.get(SCORE_LINK_HEADER) or request.query_params.get("link"))
+        return has_link and bool(getattr(view, "detail", False))

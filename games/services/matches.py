@@ -1,10 +1,13 @@
 """Match play use cases: create a match, record games or a final score, confirm,
-dispute, undo, correct, void and forfeit.
+dispute, undo, correct, void, forfeit and reopen.
 
 Each function is one transaction: it locks the match row (``select_for_update``),
-checks the caller's ``expected_version`` (``If-Match``), validates the whole record
-with the pure rules in ``games.rules.scoring`` before writing anything, writes, bumps
-the version, and announces result changes (``games.events``). The score, winner and
+checks the caller's ``expected_version`` (``If-Match``), asks
+:func:`require_writable` whether the match's state allows this write (a void,
+forfeited or confirmed result stays closed; only :func:`reopen_match` takes a void or
+a forfeit back), validates the whole record with the pure rules in
+``games.rules.scoring`` before writing anything, writes, bumps the version, and
+announces result changes (``games.events``). The score, winner and
 status stored on the match are always re-derived from the games, never patched.
 """
 
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from enum import StrEnum
 
 from django.db import transaction
 from django.utils import timezone
@@ -159,11 +163,105 @@ def _require_director(actor: Actor, match: Match) -> None:
         )
 
 
-def _require_open(match: Match) -> None:
+class Write(StrEnum):
+    """The kinds of write a match service makes, as :func:`require_writable` knows them."""
+
+    ENTER = "enter"  # record a game or a final score
+    CONFIRM = "confirm"
+    DISPUTE = "dispute"
+    RESOLVE = "resolve"  # a director closes an open dispute
+    UNDO = "undo"
+    CORRECT = "correct"  # a director corrects or removes a game, or the final score
+    VOID = "void"
+    FORFEIT = "forfeit"
+    SCORE_LINKS = "score_links"  # hand out the players' private score links
+    REOPEN = "reopen"
+
+
+#: Writes that reach a finished, confirmed match to be refused by the rules of the
+#: service itself, whose answer is the more precise one (a game after the end is 400
+#: ``game_after_match_end``, a second result 409 ``result_already_recorded``).
+_FINAL_ANYONE_WRITES = frozenset({Write.ENTER})
+#: Writes a director may still make to a finished match whose result is confirmed.
+_FINAL_DIRECTOR_WRITES = _FINAL_ANYONE_WRITES | frozenset(
+    {Write.RESOLVE, Write.UNDO, Write.CORRECT, Write.VOID, Write.FORFEIT}
+)
+#: Writes a director may make to a void or forfeited match: reopening it, and closing
+#: a dispute left open when it was closed (neither touches the result).
+_CLOSED_DIRECTOR_WRITES = frozenset({Write.RESOLVE, Write.REOPEN})
+
+
+def is_closed(match: Match) -> bool:
+    """Void, forfeited, or finished with its result confirmed: the result is final."""
     if match.status in (MatchStatus.VOID, MatchStatus.FORFEIT):
-        raise ConflictError(
-            "match_closed", f"The match is {match.get_status_display().lower()}: nothing to enter."
-        )
+        return True
+    return match.status == MatchStatus.FINISHED and match.confirmation == Confirmation.CONFIRMED
+
+
+def require_writable(match: Match, write: Write, *, director: bool) -> None:
+    """The one check every match write makes of the match's state (after the caller's
+    permission and ``If-Match``): may this write touch a match in this state?
+
+    A closed result must stay closed: a correction that re-derives the status from the
+    games would otherwise quietly turn a void or a forfeit back into a result (and
+    rate it), so closed states allow only the writes below, and undoing a void or a
+    forfeit is its own explicit, audited write (:func:`reopen_match`).
+
+    ======================================  ============================================
+    state                                   writes allowed (every other answers 409)
+    ======================================  ============================================
+    scheduled, in progress                  all but reopen (the other rules of each
+                                            service still apply)
+    finished, not yet confirmed             all but reopen: the opponent confirms or
+    (pending, disputed)                     disputes, the author undoes, a director
+                                            corrects, voids or forfeits
+    finished and confirmed                  directors: correct/remove a game or the
+                                            final score, undo, resolve, void, forfeit;
+                                            players (and score links): nothing (an
+                                            entry passes on to the scoring rules,
+                                            which refuse it with their own code)
+    void, forfeit                           directors only: reopen, resolve a dispute
+                                            left open; nothing else, not even a second
+                                            void or forfeit (reopen first)
+    ======================================  ============================================
+
+    Refusals are :class:`ConflictError` ``match_closed`` naming the state, or
+    ``match_not_closed`` for a reopen of a match that is not void or forfeited.
+    Tournament code acts through the same services as a director (its system actor)
+    and needs no way around this: a withdrawal forfeits only matches still open, and
+    a redraw, a swap or a bracket change voids only matches nobody has started.
+    """
+    state = _state_name(match)
+    if write == Write.REOPEN:
+        if match.status not in (MatchStatus.VOID, MatchStatus.FORFEIT):
+            raise ConflictError(
+                "match_not_closed",
+                f"The match is {state}: only a void or forfeited match is reopened.",
+            )
+        return
+    if not is_closed(match):
+        return
+    voided = match.status in (MatchStatus.VOID, MatchStatus.FORFEIT)
+    allowed = _CLOSED_DIRECTOR_WRITES if voided else _FINAL_DIRECTOR_WRITES
+    if write in _FINAL_ANYONE_WRITES and not voided:
+        return
+    if director and write in allowed:
+        return
+    if voided:
+        hint = "a director of the club reopens it first (POST .../reopen/)."
+    elif director:
+        hint = "a director may correct it, void it or award it by forfeit."
+    else:
+        hint = "ask a director of the club to correct it."
+    raise ConflictError("match_closed", f"The match is {state}: {hint}")
+
+
+def _state_name(match: Match) -> str:
+    if match.status == MatchStatus.FINISHED and match.confirmation == Confirmation.CONFIRMED:
+        return "finished and confirmed"
+    if match.status == MatchStatus.FORFEIT:
+        return "forfeited"
+    return match.get_status_display().lower()
 
 
 def _snapshot(match: Match) -> dict:
@@ -255,6 +353,11 @@ def create_match(
     """Directors create any match of their club; players an unrated friendly of their own."""
     from games import access
 
+    if actor.via_score_link or (actor.user is None and not actor.is_admin):
+        # A private score link speaks for one player of one match: it creates nothing.
+        raise NotAllowed(
+            "account_required", "Sign in to create a match; a score link only scores its match."
+        )
     if player1.pk == player2.pk:
         raise RuleViolation("same_player_twice", "A match needs two different players.", "player2")
     MatchRules(length=length, crawford=crawford, cube_limit=cube_limit)  # validates
@@ -305,7 +408,7 @@ def record_game(
     match = _lock(match_id)
     director = _require_writer(actor, match)
     _check_version(match, expected_version)
-    _require_open(match)
+    require_writable(match, Write.ENTER, director=director)
     if match.final_score_only:
         raise ConflictError(
             "final_score_recorded",
@@ -371,7 +474,7 @@ def record_final_score(
     match = _lock(match_id)
     director = _require_writer(actor, match)
     _check_version(match, expected_version)
-    _require_open(match)
+    require_writable(match, Write.ENTER, director=director)
     if match.length == 0:
         raise RuleViolation(
             "unlimited_session_has_no_final_score",
@@ -403,6 +506,7 @@ def confirm_match(*, actor: Actor, match_id: int, expected_version: int | None =
     match = _lock(match_id)
     director = _require_writer(actor, match)
     _check_version(match, expected_version)
+    require_writable(match, Write.CONFIRM, director=director)
     if match.confirmation != Confirmation.PENDING:
         raise ConflictError(
             "nothing_to_confirm",
@@ -423,8 +527,9 @@ def dispute_match(
 ) -> Dispute:
     """The opponent objects to what was entered; the club's directors are asked to rule."""
     match = _lock(match_id)
-    _require_writer(actor, match)
+    director = _require_writer(actor, match)
     _check_version(match, expected_version)
+    require_writable(match, Write.DISPUTE, director=director)
     side = participant_side(actor, match)
     if side is None:
         raise NotAllowed("participants_only", "Only a player of the match raises a dispute.")
@@ -450,6 +555,7 @@ def resolve_dispute(
     match = _lock(match_id)
     _require_director(actor, match)
     _check_version(match, expected_version)
+    require_writable(match, Write.RESOLVE, director=True)
     open_disputes = match.disputes.filter(status=Dispute.Status.OPEN)
     if not open_disputes.exists():
         raise ConflictError("no_open_dispute", "This match has no open dispute.")
@@ -472,7 +578,7 @@ def undo_last_game(*, actor: Actor, match_id: int, expected_version: int | None 
     match = _lock(match_id)
     director = _require_writer(actor, match)
     _check_version(match, expected_version)
-    _require_open(match)
+    require_writable(match, Write.UNDO, director=director)
     last = match.games.order_by("-number").first()
     if last is None:
         raise ConflictError("no_game_to_undo", "No game has been recorded yet.")
@@ -516,6 +622,7 @@ def correct_game(
     match = _lock(match_id)
     _require_director(actor, match)
     _check_version(match, expected_version)
+    require_writable(match, Write.CORRECT, director=True)
     rows = list(match.games.order_by("number"))
     if not 1 <= number <= len(rows):
         raise RuleViolation(
@@ -550,6 +657,7 @@ def remove_game(
     match = _lock(match_id)
     _require_director(actor, match)
     _check_version(match, expected_version)
+    require_writable(match, Write.CORRECT, director=True)
     rows = list(match.games.order_by("number"))
     if not 1 <= number <= len(rows):
         raise RuleViolation(
@@ -578,6 +686,7 @@ def correct_final_score(
     match = _lock(match_id)
     _require_director(actor, match)
     _check_version(match, expected_version)
+    require_writable(match, Write.CORRECT, director=True)
     if match.games.exists():
         raise ConflictError(
             "match_has_games", "This match has game records: correct the games instead."
@@ -602,8 +711,7 @@ def void_match(*, actor: Actor, match_id: int, expected_version: int | None = No
     match = _lock(match_id)
     _require_director(actor, match)
     _check_version(match, expected_version)
-    if match.status == MatchStatus.VOID:
-        raise ConflictError("already_void", "The match is already void.")
+    require_writable(match, Write.VOID, director=True)
     previous = _snapshot(match)
     match.status = MatchStatus.VOID
     match.winner = None
@@ -620,6 +728,7 @@ def forfeit_match(
     match = _lock(match_id)
     _require_director(actor, match)
     _check_version(match, expected_version)
+    require_writable(match, Write.FORFEIT, director=True)
     side = {match.player1_id: 0, match.player2_id: 1}.get(winner_id)
     if side is None:
         raise RuleViolation(
@@ -634,3 +743,59 @@ def forfeit_match(
     _bump(match)
     _announce(match, previous)
     return match
+
+
+@transaction.atomic
+def reopen_match(
+    *, actor: Actor, match_id: int, reason: str = "", expected_version: int | None = None
+) -> Match:
+    """A director takes back a void or a forfeit: the match gets the status its record
+    implies again (its games, or its final score), and everything downstream follows
+    through the usual announcement (a tournament's bracket, the rating lists).
+
+    This is the only way back from a void or a forfeit (see :func:`require_writable`),
+    so that a result never reappears as a side effect of a correction; the match's
+    audit trail records the reopening, by whom and why.
+    """
+    match = _lock(match_id)
+    _require_director(actor, match)
+    _check_version(match, expected_version)
+    require_writable(match, Write.REOPEN, director=True)
+    was = _state_name(match)
+    previous = _snapshot(match)
+    if match.final_score_only:
+        match.winner = match.player_at(
+            check_final_score(match_rules(match), (match.score1, match.score2))
+        )
+        match.status = MatchStatus.FINISHED
+        match.finished_at = match.finished_at or timezone.now()
+    else:
+        rows = list(match.games.order_by("number"))
+        _apply_state(match, match_state(match, rows))
+    note = f"reopened (was {was})"
+    match._change_reason = f"{note}: {reason.strip()}" if reason.strip() else note
+    match._history_user = actor.user
+    _bump(match)
+    _announce(match, previous)
+    return match
+
+
+def score_link_tokens(*, actor: Actor, match_id: int) -> list[tuple[Player, str]]:
+    """Each player's private score link, for the match's players and directors.
+
+    Signing stores nothing, but handing out links is a write in effect (they let the
+    holders score the match), so it follows :func:`require_writable`: no links for a
+    closed match (they would be dead on arrival), and a score link never begets links.
+    """
+    from games import score_links
+
+    match = Match.objects.select_related("club", "player1", "player2").filter(pk=match_id).first()
+    if match is None:
+        raise RuleViolation("match_not_found", f"There is no match {match_id}.", field="match")
+    director = is_match_director(actor, match)
+    if actor.via_score_link or not (director or participant_side(actor, match) is not None):
+        raise NotAllowed(
+            "not_a_participant", "Only the match's players and directors get its score links."
+        )
+    require_writable(match, Write.SCORE_LINKS, director=director)
+    return [(p, score_links.make_token(match, p)) for p in (match.player1, match.player2)]

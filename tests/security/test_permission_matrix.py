@@ -101,6 +101,7 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
         ("POST", "/api/v1/matches/{pk}/dispute/"): {"reason": "I won game 1."},
         ("POST", "/api/v1/matches/{pk}/resolve/"): {"resolution": "Checked the sheet."},
         ("POST", "/api/v1/matches/{pk}/forfeit/"): {"winner": a},
+        ("POST", "/api/v1/matches/{pk}/reopen/"): {"reason": "Voided by mistake."},
         ("PATCH", "/api/v1/matches/{match_pk}/games/{number}/"): {"level": "gammon"},
         ("GET", "/api/v1/ratings/preview/"): {"player_a": a, "player_b": b, "length": 5},
         ("POST", "/api/v1/clubs/{slug}/results/import/"): {
@@ -230,7 +231,7 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("POST", "/api/v1/clubs/{slug}/results/import/"): row(401, 403, 403, 403, 201, 201, 401),
     ("GET", "/api/v1/jobs/{pk}/"): row(401, 403, 403, 403, 200, 200, 401),
     ("GET", "/api/v1/matches/"): everyone(200),
-    ("POST", "/api/v1/matches/"): row(401, 403, 403, 403, 201, 201, 403),
+    ("POST", "/api/v1/matches/"): row(401, 403, 403, 403, 201, 201, 401),
     ("POST", "/api/v1/matches/import/"): row(401, 403, 403, 403, 201, 201, 401),
     ("PATCH", "/api/v1/matches/{match_pk}/games/{number}/"): row(401, 403, 403, 403, 200, 200, 401),
     ("DELETE", "/api/v1/matches/{match_pk}/games/{number}/"): row(
@@ -242,6 +243,8 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("POST", "/api/v1/matches/{pk}/dispute/"): row(401, 200, 403, 403, 403, 403, 403),
     ("POST", "/api/v1/matches/{pk}/forfeit/"): row(401, 403, 403, 403, 200, 200, 403),
     ("POST", "/api/v1/matches/{pk}/games/"): row(401, 201, 403, 403, 201, 201, 403),
+    # The world's match is in progress: a director may reopen only a void or forfeit (409).
+    ("POST", "/api/v1/matches/{pk}/reopen/"): row(401, 403, 403, 403, 409, 409, 403),
     ("POST", "/api/v1/matches/{pk}/resolve/"): row(401, 403, 403, 403, 200, 200, 403),
     ("POST", "/api/v1/matches/{pk}/result/"): row(401, 409, 403, 403, 409, 409, 403),
     ("POST", "/api/v1/matches/{pk}/score-links/"): row(401, 200, 403, 403, 200, 200, 403),

@@ -179,3 +179,31 @@ def test_round_robin_with_a_playoff_between_group_winners(make_event, win, actor
     assert final.round.stage.kind == "playoff"
     win(event, "main-r1-m1", 1)
     assert not round_services.more_rounds_due(event)
+
+
+def test_reopening_a_forfeited_bracket_match_takes_the_walkover_back(
+    make_event, actor, client_for, director
+):
+    """The bracket follows a reopen as it follows a correction: the forfeit winner
+    leaves the next slot, and the match's real result then moves them on."""
+    event = make_event(4)
+    p = pairing(event, "main-r1-m2")
+    result_services.forfeit_pairing(
+        actor=actor, tournament_id=event.pk, key="main-r1-m2", winner_entry_id=p.entry2_id
+    )
+    assert pairing(event, "main-r2-m1").entry2_id == p.entry2_id
+    reopened = client_for(director).post(
+        f"/api/v1/matches/{p.match_id}/reopen/", {"reason": "Wrong pairing forfeited."}, "json"
+    )
+    assert reopened.status_code == 200, reopened.json()
+    assert reopened.json()["status"] == "scheduled"
+    again = pairing(event, "main-r1-m2")
+    assert again.winner_id is None and not again.forfeit
+    assert pairing(event, "main-r2-m1").entry2_id is None
+    match = again.match
+    score = [match.length, 0] if match.player1_id == again.entry1.player_id else [0, match.length]
+    played = client_for(director).post(
+        f"/api/v1/matches/{match.pk}/result/", {"score": score}, "json"
+    )
+    assert played.status_code == 200
+    assert pairing(event, "main-r2-m1").entry2_id == again.entry1_id
