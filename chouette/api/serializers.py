@@ -11,52 +11,46 @@ from games.models import Player
 from games.rules import limits
 
 from ..models import (
-    BoxRetention,
     ChouetteGame,
-    Consultation,
-    CubeMode,
     Ending,
     Level,
     MemberAction,
-    PartnerChoice,
     RuleProfile,
     Session,
     Side,
 )
 from ..records import GameInput, MemberInput
+from ..rules import HOUSE_RULES, HouseRule
 from ..selectors import Sheet, game_payouts
 
 # --- input serializers (parse only) ---------------------------------------------------------
 
 
+def house_rule_input(rule: HouseRule) -> serializers.Field:
+    """The API's input field for ``rule``: optional, bounded as declared."""
+    if rule.kind is bool:
+        return serializers.BooleanField(required=False)
+    if rule.kind is int:
+        return serializers.IntegerField(
+            min_value=rule.minimum,
+            max_value=rule.maximum,
+            required=False,
+            allow_null=rule.nullable,
+        )
+    return serializers.ChoiceField(choices=rule.choices, required=False)
+
+
 class HouseRulesSerializer(serializers.Serializer):
     """Every house rule is optional: the profile's value stands unless given."""
 
+    # A field per declared rule (chouette.rules.HOUSE_RULES, added by get_fields); the
+    # column's bounds are checked here, the rules then name their own (3 or 4, ...).
     profile = serializers.ChoiceField(choices=RuleProfile.choices, default=RuleProfile.MODERN)
-    cubes = serializers.ChoiceField(choices=CubeMode.choices, required=False)
-    jacoby = serializers.BooleanField(required=False)
-    beavers = serializers.BooleanField(required=False)
-    raccoons = serializers.BooleanField(required=False)
-    automatic_doubles = serializers.BooleanField(required=False)
-    automatic_double_limit = serializers.IntegerField(
-        min_value=0, max_value=limits.MAX_AUTOMATIC_DOUBLES, required=False
-    )
-    philadelphia = serializers.BooleanField(required=False)
-    # The column's bounds; the rules then name their own (3 or 4; a partner from 4 players).
-    backgammon_value = serializers.IntegerField(
-        min_value=0, max_value=limits.MAX_INT16, required=False
-    )
-    cube_limit = serializers.IntegerField(
-        min_value=1, max_value=limits.MAX_CUBE, required=False, allow_null=True
-    )
-    partner_threshold = serializers.IntegerField(
-        min_value=0, max_value=limits.MAX_SEATS, required=False, allow_null=True
-    )
-    partner_choice = serializers.ChoiceField(choices=PartnerChoice.choices, required=False)
-    captain_takeover = serializers.BooleanField(required=False)
-    box_retention = serializers.ChoiceField(choices=BoxRetention.choices, required=False)
-    consultation = serializers.ChoiceField(choices=Consultation.choices, required=False)
-    allow_starting_cube = serializers.BooleanField(required=False)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields.update({rule.name: house_rule_input(rule) for rule in HOUSE_RULES})
+        return fields
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
@@ -197,24 +191,7 @@ def _player(player: Player | None) -> dict[str, Any] | None:
 
 
 def rules_data(session: Session) -> dict[str, Any]:
-    return {
-        "profile": session.profile,
-        "cubes": session.cubes,
-        "jacoby": session.jacoby,
-        "beavers": session.beavers,
-        "raccoons": session.raccoons,
-        "automatic_doubles": session.automatic_doubles,
-        "automatic_double_limit": session.automatic_double_limit,
-        "philadelphia": session.philadelphia,
-        "backgammon_value": session.backgammon_value,
-        "cube_limit": session.cube_limit,
-        "partner_threshold": session.partner_threshold,
-        "partner_choice": session.partner_choice,
-        "captain_takeover": session.captain_takeover,
-        "box_retention": session.box_retention,
-        "consultation": session.consultation,
-        "allow_starting_cube": session.allow_starting_cube,
-    }
+    return {"profile": session.profile, **{r.name: getattr(session, r.name) for r in HOUSE_RULES}}
 
 
 def game_data(game: ChouetteGame, sheet: Sheet) -> dict[str, Any]:
