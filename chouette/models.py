@@ -9,6 +9,9 @@ write, never edited by hand: a correction replays the whole session.
 
 from __future__ import annotations
 
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, cast
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -25,9 +28,10 @@ def _choices(class_name: str, rule_name: str) -> type[models.TextChoices]:
     """A house rule's enum as Django choices, labelled by its declaration."""
     rule = HOUSE_RULE[rule_name]
     members = [
-        (member.name, (member.value, rule.choice_labels[member.value])) for member in rule.kind
+        (member.name, (member.value, rule.choice_labels[member.value]))
+        for member in cast("type[StrEnum]", rule.kind)
     ]
-    choices: type[models.TextChoices] = models.TextChoices(class_name, members)  # type: ignore[arg-type]
+    choices: type[models.TextChoices] = models.TextChoices(class_name, members)  # type: ignore[call-overload]
     choices.__module__ = __name__
     return choices
 
@@ -87,16 +91,27 @@ def house_rule_field(rule: HouseRule) -> models.Field:
     return models.CharField(max_length=rule.max_length, choices=rule.choices, **kwargs)  # type: ignore[arg-type]
 
 
-HouseRuleFields: type[models.Model] = type(
-    "HouseRuleFields",
-    (models.Model,),
-    {
-        "__module__": __name__,
-        "__doc__": "A column per declared house rule (``chouette.rules.HOUSE_RULES``).",
-        "Meta": type("Meta", (), {"abstract": True}),
-        **{rule.name: house_rule_field(rule) for rule in HOUSE_RULES},
-    },
-)
+if TYPE_CHECKING:
+
+    class HouseRuleFields(models.Model):
+        """The columns are built below, so a type checker sees them as dynamic attributes."""
+
+        class Meta:
+            abstract = True
+
+        def __getattr__(self, name: str) -> Any: ...
+
+else:
+    HouseRuleFields = type(
+        "HouseRuleFields",
+        (models.Model,),
+        {
+            "__module__": __name__,
+            "__doc__": "A column per declared house rule (``chouette.rules.HOUSE_RULES``).",
+            "Meta": type("Meta", (), {"abstract": True}),
+            **{rule.name: house_rule_field(rule) for rule in HOUSE_RULES},
+        },
+    )
 
 
 class Session(HouseRuleFields):

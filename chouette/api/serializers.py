@@ -31,6 +31,7 @@ def house_rule_input(rule: HouseRule) -> serializers.Field:
     if rule.kind is bool:
         return serializers.BooleanField(required=False)
     if rule.kind is int:
+        assert rule.minimum is not None and rule.maximum is not None  # HouseRule checks it
         return serializers.IntegerField(
             min_value=rule.minimum,
             max_value=rule.maximum,

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import cast
 
 from games.rules import limits
 from games.rules.errors import RuleViolation
@@ -182,7 +183,7 @@ class HouseRule:
 
     def __post_init__(self) -> None:
         if issubclass(self.kind, StrEnum):
-            values = [member.value for member in self.kind]
+            values = [member.value for member in cast("type[StrEnum]", self.kind)]
             if sorted(self.choice_labels) != sorted(values):
                 raise ValueError(f"{self.name}: label every value of {self.kind.__name__}.")
             if self.max_length < max(len(value) for value in values):
@@ -202,7 +203,8 @@ class HouseRule:
     @property
     def choices(self) -> tuple[tuple[str, str], ...]:
         """``(value, label)`` of each enum value, in the enum's order."""
-        return tuple((member.value, self.choice_labels[member.value]) for member in self.kind)
+        members = cast("type[StrEnum]", self.kind)
+        return tuple((member.value, self.choice_labels[member.value]) for member in members)
 
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
