@@ -23,9 +23,11 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from chouette import services
     from chouette.records import GameInput, MemberInput
     from chouette.selectors import session_sheet
+    from chouette.services import recording as recording_services
+    from chouette.services import seats as seat_services
+    from chouette.services import sessions as session_services
     from games.models import Club, Player
     from games.services import clubs as club_services
     from games.services.actors import actor_for_user
@@ -44,7 +46,7 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
             club_services.create_player(display_name=f"Chouette {len(players)}", clubs=[club])
         )
     actor = actor_for_user(director)
-    session = services.open_session(
+    session = session_services.open_session(
         actor=actor, club=club, stake="0.50", players=[p.pk for p in players[:6]]
     )
     spare = players[6]
@@ -55,11 +57,11 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
         if number % 25 == 0:  # someone leaves, then comes back
             seated = [p for p in players if p.pk in session.lineup[1:]]
             if spare.pk in session.lineup:
-                services.leave_session(actor=actor, session_id=session.pk, player=spare)
+                seat_services.leave_session(actor=actor, session_id=session.pk, player=spare)
             else:
                 leaver = rng.choice(seated)
-                services.leave_session(actor=actor, session_id=session.pk, player=leaver)
-                services.join_session(actor=actor, session_id=session.pk, player=spare)
+                seat_services.leave_session(actor=actor, session_id=session.pk, player=leaver)
+                seat_services.join_session(actor=actor, session_id=session.pk, player=spare)
                 spare = leaver
             session.refresh_from_db()
         members = tuple(
@@ -69,7 +71,7 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
         game = GameInput(members=members, winner=rng.choice(["box", "team"]))
         with CaptureQueriesContext(connection) as captured:
             started = time.perf_counter()
-            services.record_game(actor=actor, session_id=session.pk, game=game)
+            recording_services.record_game(actor=actor, session_id=session.pk, game=game)
             elapsed = (time.perf_counter() - started) * 1000
         bucket = next(c for c in checkpoints if number <= c)
         per_game_ms.setdefault(bucket, []).append(elapsed)

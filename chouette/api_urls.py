@@ -3,7 +3,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from .api import SessionGameView, SessionViewSet
+from .api.views import SessionGameView, SessionViewSet
 
 router = SimpleRouter()
 router.register("sessions", SessionViewSet, basename="chouette-session")

@@ -10,9 +10,10 @@ from typing import Any
 from games.models import Club
 from games.services.actors import actor_for_user
 
-from . import services
 from .models import Session
 from .records import GameInput, MemberInput
+from .services import recording as recording_services
+from .services import sessions as session_services
 
 DEMO_LABEL = "Demo chouette"
 
@@ -25,7 +26,7 @@ def seed(*, club: Club, director: Any, stdout: Any = None) -> Session:
     if len(players) < 3:
         raise ValueError("The demo chouette needs at least three players in the club.")
     actor = actor_for_user(director)
-    session = services.open_session(
+    session = session_services.open_session(
         actor=actor,
         club=club,
         stake="0.50",
@@ -39,7 +40,7 @@ def seed(*, club: Club, director: Any, stdout: Any = None) -> Session:
         for line, pk in enumerate(session.lineup[1:]):
             cube, action = (cubes or {}).get(line, (1, "played"))
             members.append(MemberInput(pk, cube=cube, action=action))
-        services.record_game(
+        recording_services.record_game(
             actor=actor,
             session_id=session.pk,
             game=GameInput(members=tuple(members), winner=winner, level=level),

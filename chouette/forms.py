@@ -16,18 +16,14 @@ from games.models import Player
 from games.rules.errors import RuleViolation
 
 from .models import (
-    BoxRetention,
-    Consultation,
-    CubeMode,
     Ending,
     Level,
     MemberAction,
-    PartnerChoice,
     RuleProfile,
     Side,
 )
 from .records import RULE_FIELDS, GameInput, MemberInput, build_rules, rules_values
-from .rules import order_from_rolls
+from .rules import HOUSE_RULES, HouseRule, order_from_rolls
 from .selectors import Sheet
 
 WINNER_CHOICES = [(Side.BOX, "Box"), (Side.TEAM, "Team"), ("", "All dropped")]
@@ -197,12 +193,32 @@ def _parse_rolls(text: str) -> list[int]:
         ) from None
 
 
+def house_rule_field(rule: HouseRule) -> forms.Field:
+    """The form field for ``rule``: a checkbox, radio chips, or a number bounded as declared."""
+    if rule.kind is bool:
+        return forms.BooleanField(required=False, label=rule.label)
+    if rule.offered:
+        offered = [(value, str(value)) for value in rule.offered]
+        return forms.TypedChoiceField(
+            choices=offered, coerce=int, widget=forms.RadioSelect, label=rule.label
+        )
+    if rule.kind is int:
+        return forms.IntegerField(
+            min_value=rule.minimum,
+            max_value=rule.maximum,
+            required=not rule.nullable,
+            label=rule.label,
+        )
+    return forms.ChoiceField(choices=rule.choices, widget=forms.RadioSelect, label=rule.label)
+
+
 class OpenSessionForm(forms.Form):
     """Open a chouette: who sits (in order, or by opening rolls), the stake, the rules.
 
-    Every house rule is a field, filled with the profile's values (modern by default;
-    the "Thorne 1930" button refills them). What is submitted is what the table
-    agreed: the profile names the starting point, the fields are the rules.
+    Every declared house rule (``chouette.rules.HOUSE_RULES``) is a field, filled with the
+    profile's values (modern by default; the "Thorne 1930" button refills them). What is
+    submitted is what the table agreed: the profile names the starting point, the fields
+    are the rules.
     """
 
     order_from = forms.ChoiceField(
@@ -217,41 +233,11 @@ class OpenSessionForm(forms.Form):
     profile = forms.ChoiceField(
         choices=RuleProfile.choices, initial=RuleProfile.MODERN, widget=forms.HiddenInput
     )
-    cubes = forms.ChoiceField(choices=CubeMode.choices, widget=forms.RadioSelect)
-    jacoby = forms.BooleanField(required=False, label="Jacoby (per member's cube)")
-    beavers = forms.BooleanField(required=False)
-    raccoons = forms.BooleanField(required=False)
-    automatic_doubles = forms.BooleanField(required=False)
-    automatic_double_limit = forms.IntegerField(
-        min_value=0, max_value=10, label="Automatic doubles up to"
-    )
-    philadelphia = forms.BooleanField(required=False, label="Philadelphia method")
-    backgammon_value = forms.TypedChoiceField(
-        choices=[(3, "3"), (4, "4")],
-        coerce=int,
-        widget=forms.RadioSelect,
-        label="A backgammon counts",
-    )
-    cube_limit = forms.IntegerField(min_value=1, required=False, label="Cube limit (blank: none)")
-    partner_threshold = forms.IntegerField(
-        min_value=1, required=False, label="Box takes a partner from (players; blank: never)"
-    )
-    partner_choice = forms.ChoiceField(
-        choices=PartnerChoice.choices, widget=forms.RadioSelect, label="The partner is"
-    )
-    captain_takeover = forms.BooleanField(
-        required=False, label="The captain may take over a drop at the doubled stake"
-    )
-    box_retention = forms.ChoiceField(
-        choices=BoxRetention.choices, widget=forms.RadioSelect, label="The box stays"
-    )
-    consultation = forms.ChoiceField(choices=Consultation.choices, widget=forms.RadioSelect)
-    allow_starting_cube = forms.BooleanField(
-        required=False, label="A member may start a game at ×2 or ×4"
-    )
 
     def __init__(self, players: list[Player], *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        for rule in HOUSE_RULES:
+            self.fields[rule.name] = house_rule_field(rule)
         self.players = players
         self.player_rows = []
         for player in players:

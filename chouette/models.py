@@ -9,6 +9,9 @@ write, never edited by hand: a correction replays the whole session.
 
 from __future__ import annotations
 
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, cast
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -18,26 +21,25 @@ from simple_history.models import HistoricalRecords
 from games.models import Club, GameLevel, Player
 from games.rules import limits
 
-
-class CubeMode(models.TextChoices):
-    MULTIPLE = "multiple", "A cube per member"
-    SINGLE = "single", "One cube for the team (Thorne 1930)"
+from .rules.house_rules import HOUSE_RULE, HOUSE_RULES, HouseRule
 
 
-class PartnerChoice(models.TextChoices):
-    BOTTOM = "bottom", "The member at the bottom of the line"
-    GIVEN = "given", "Named for each game"
+def _choices(class_name: str, rule_name: str) -> type[models.TextChoices]:
+    """A house rule's enum as Django choices, labelled by its declaration."""
+    rule = HOUSE_RULE[rule_name]
+    members = [
+        (member.name, (member.value, rule.choice_labels[member.value]))
+        for member in cast("type[StrEnum]", rule.kind)
+    ]
+    choices: type[models.TextChoices] = models.TextChoices(class_name, members)  # type: ignore[call-overload]
+    choices.__module__ = __name__
+    return choices
 
 
-class BoxRetention(models.TextChoices):
-    BEAT_CAPTAIN = "beat_captain", "The box stays by beating the captain"
-    NET_WIN = "net_win", "The box stays only with a net win over the team"
-
-
-class Consultation(models.TextChoices):
-    FREE = "free", "Free"
-    CHECKER_PLAY = "checker_play", "Checker play only"
-    NONE = "none", "None"
+CubeMode = _choices("CubeMode", "cubes")
+PartnerChoice = _choices("PartnerChoice", "partner_choice")
+BoxRetention = _choices("BoxRetention", "box_retention")
+Consultation = _choices("Consultation", "consultation")
 
 
 class RuleProfile(models.TextChoices):
@@ -74,7 +76,45 @@ class MemberAction(models.TextChoices):
     BOX_BEAVERED = "box_beavered", "The box beavered the member's double"
 
 
-class Session(models.Model):
+def house_rule_field(rule: HouseRule) -> models.Field:
+    """The Session column that stores ``rule``: its type, width and default come from the
+    declaration (an integer column is a ``smallint`` when the rule's maximum fits one)."""
+    kwargs: dict[str, object] = {"null": True, "blank": True} if rule.nullable else {}
+    if rule.default is not None:
+        kwargs["default"] = rule.default
+    if rule.kind is bool:
+        return models.BooleanField(**kwargs)  # type: ignore[arg-type]
+    if rule.kind is int:
+        small = rule.maximum is not None and rule.maximum <= limits.MAX_INT16
+        column = models.PositiveSmallIntegerField if small else models.PositiveIntegerField
+        return column(**kwargs)  # type: ignore[arg-type]
+    return models.CharField(max_length=rule.max_length, choices=rule.choices, **kwargs)  # type: ignore[arg-type]
+
+
+if TYPE_CHECKING:
+
+    class HouseRuleFields(models.Model):
+        """The columns are built below, so a type checker sees them as dynamic attributes."""
+
+        class Meta:
+            abstract = True
+
+        def __getattr__(self, name: str) -> Any: ...
+
+else:
+    HouseRuleFields = type(
+        "HouseRuleFields",
+        (models.Model,),
+        {
+            "__module__": __name__,
+            "__doc__": "A column per declared house rule (``chouette.rules.HOUSE_RULES``).",
+            "Meta": type("Meta", (), {"abstract": True}),
+            **{rule.name: house_rule_field(rule) for rule in HOUSE_RULES},
+        },
+    )
+
+
+class Session(HouseRuleFields):
     """One evening of chouette at a club: its stake, house rules and seats.
 
     ``opening_order`` is the lineup at the start (box first, then the team in line),
@@ -91,28 +131,7 @@ class Session(models.Model):
     profile = models.CharField(
         max_length=12, choices=RuleProfile.choices, default=RuleProfile.MODERN
     )
-    # house rules (docs/rules.md, "The chouette" and the money-play sections)
-    cubes = models.CharField(max_length=8, choices=CubeMode.choices, default=CubeMode.MULTIPLE)
-    jacoby = models.BooleanField(default=True)
-    beavers = models.BooleanField(default=True)
-    raccoons = models.BooleanField(default=False)
-    automatic_doubles = models.BooleanField(default=False)
-    automatic_double_limit = models.PositiveSmallIntegerField(default=1)
-    philadelphia = models.BooleanField(default=False)
-    backgammon_value = models.PositiveSmallIntegerField(default=3)
-    cube_limit = models.PositiveIntegerField(null=True, blank=True)
-    partner_threshold = models.PositiveSmallIntegerField(null=True, blank=True)
-    partner_choice = models.CharField(
-        max_length=8, choices=PartnerChoice.choices, default=PartnerChoice.BOTTOM
-    )
-    captain_takeover = models.BooleanField(default=False)
-    box_retention = models.CharField(
-        max_length=14, choices=BoxRetention.choices, default=BoxRetention.BEAT_CAPTAIN
-    )
-    consultation = models.CharField(
-        max_length=14, choices=Consultation.choices, default=Consultation.CHECKER_PLAY
-    )
-    allow_starting_cube = models.BooleanField(default=False)
+    # the house rules are HouseRuleFields' columns (docs/rules.md, "The chouette")
     # the order, recorded and derived
     opening_order = models.JSONField(default=list, help_text="Player ids: box, captain, ...")
     opening_rolls = models.JSONField(null=True, blank=True)

@@ -24,11 +24,15 @@ from games.models import Club, Player
 from games.rules.errors import BoxcarsError
 from games.services.actors import actor_for_user
 
-from . import services
 from .audit import session_audit_trail
 from .forms import GameForm, OpenSessionForm
 from .models import RuleProfile, Session
 from .selectors import Sheet, session_sheet, sessions_queryset
+from .services import common as common_services
+from .services import corrections as correction_services
+from .services import recording as recording_services
+from .services import seats as seat_services
+from .services import sessions as session_services
 
 
 def _can_record(request: HttpRequest, sheet: Sheet) -> bool:
@@ -75,7 +79,7 @@ def _audit(request: HttpRequest, session: Session) -> list[dict[str, Any]] | Non
     (None for everyone else: the section is not shown)."""
     if not request.user.is_authenticated:
         return None
-    if not services.can_read_audit(actor_for_user(request.user), session):
+    if not common_services.can_read_audit(actor_for_user(request.user), session):
         return None
     entries = session_audit_trail(session)
     for entry in entries:
@@ -133,7 +137,7 @@ def record_game(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _sheet_page(request, sheet, form)
     try:
-        result = services.record_game(
+        result = recording_services.record_game(
             actor=actor_for_user(request.user),
             session_id=pk,
             game=form.to_game_input(),
@@ -173,7 +177,7 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
     return _post_action(
         request,
         pk,
-        lambda **kw: services.join_session(player=player, **kw),
+        lambda **kw: seat_services.join_session(player=player, **kw),
         f"{player} joined at the bottom of the team.",
     )
 
@@ -182,7 +186,10 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
 def leave(request: HttpRequest, pk: int) -> HttpResponse:
     player = _player_from(request)
     return _post_action(
-        request, pk, lambda **kw: services.leave_session(player=player, **kw), f"{player} left."
+        request,
+        pk,
+        lambda **kw: seat_services.leave_session(player=player, **kw),
+        f"{player} left.",
     )
 
 
@@ -192,14 +199,14 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     return _post_action(
         request,
         pk,
-        lambda **kw: services.undo_last_game(number=number, **kw),
+        lambda **kw: correction_services.undo_last_game(number=number, **kw),
         f"Game {number} undone.",
     )
 
 
 @require_POST
 def close(request: HttpRequest, pk: int) -> HttpResponse:
-    return _post_action(request, pk, services.close_session, "Session closed.")
+    return _post_action(request, pk, session_services.close_session, "Session closed.")
 
 
 def settlement(request: HttpRequest, pk: int) -> HttpResponse:
@@ -248,7 +255,7 @@ def open_session(request: HttpRequest, club_slug: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     actor = actor_for_user(request.user)
-    if not services.can_open(actor, club):
+    if not common_services.can_open(actor, club):
         raise PermissionDenied("Only the club's directors and its players open a chouette.")
     players = list(club.players.order_by("display_name"))
     preset = request.POST.get("preset") if request.method == "POST" else None
@@ -264,7 +271,7 @@ def open_session(request: HttpRequest, club_slug: str) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         try:
-            session = services.open_session(
+            session = session_services.open_session(
                 actor=actor,
                 club=club,
                 stake=data["stake"],

@@ -16,28 +16,22 @@ from games.rules.types import Ending, Level
 
 from . import rules as chouette_rules
 from .models import ChouetteGame, MemberAction, MemberResult, RuleProfile, Session, SessionEvent
-from .rules import ChouetteRules, GameRecord, Join, Leave, Lineup, MemberRecord, Side
+from .rules import (
+    HOUSE_RULES,
+    ChouetteRules,
+    GameRecord,
+    Join,
+    Leave,
+    Lineup,
+    MemberRecord,
+    Side,
+)
 
-#: Every house-rule field of a Session, in the order the API and pages show them.
-MONEY_FIELDS = (
-    "jacoby",
-    "beavers",
-    "raccoons",
-    "automatic_doubles",
-    "automatic_double_limit",
-    "philadelphia",
-    "backgammon_value",
-    "cube_limit",
-)
-CHOUETTE_FIELDS = (
-    "cubes",
-    "partner_threshold",
-    "partner_choice",
-    "captain_takeover",
-    "box_retention",
-    "consultation",
-    "allow_starting_cube",
-)
+#: The house rules of :class:`~games.rules.money.MoneyRules` and of ``ChouetteRules``,
+#: from the one declaration (``chouette.rules.HOUSE_RULES``).
+MONEY_FIELDS = tuple(rule.name for rule in HOUSE_RULES if rule.money)
+CHOUETTE_FIELDS = tuple(rule.name for rule in HOUSE_RULES if not rule.money)
+#: Every house-rule field of a Session, in the order the open-session page shows them.
 RULE_FIELDS = (*CHOUETTE_FIELDS, *MONEY_FIELDS)
 
 # (drop, beaver) of each recorded action

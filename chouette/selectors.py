@@ -14,8 +14,8 @@ from django.db.models import Prefetch, QuerySet
 
 from games.models import Club, Player
 
-from .models import ChouetteGame, MemberResult, PartnerChoice, Seat, Session, SessionStatus
-from .rules import Ledger, LedgerRow, Transfer, money_totals, settle
+from .models import ChouetteGame, MemberResult, Seat, Session, SessionStatus
+from .rules import Ledger, LedgerRow, PartnerChoice, Transfer, money_totals, settle
 
 
 def sessions_queryset() -> QuerySet[Session]:

@@ -7,10 +7,13 @@ rule it implements and the decisions it takes where the sources are silent.
 """
 
 from .house_rules import (
+    HOUSE_RULE,
+    HOUSE_RULES,
     BoxRetention,
     ChouetteRules,
     Consultation,
     CubeMode,
+    HouseRule,
     PartnerChoice,
 )
 from .ledger import Ledger, LedgerRow
@@ -30,6 +33,8 @@ from .settlement import Transfer, minimum_transfers, money_totals, settle
 from .types import Player, Side
 
 __all__ = [
+    "HOUSE_RULE",
+    "HOUSE_RULES",
     "BoxRetention",
     "ChouetteRules",
     "Consultation",
@@ -37,6 +42,7 @@ __all__ = [
     "GameRecord",
     "GameReplay",
     "GameScore",
+    "HouseRule",
     "Join",
     "Leave",
     "Ledger",

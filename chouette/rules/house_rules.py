@@ -11,13 +11,22 @@ on what "Jacoby" or "a backgammon counts 4" means.
 
 Options are recorded even where the rules do not enforce them (consultation): the
 table sees what was agreed, and the Django layer shows it.
+
+:data:`HOUSE_RULES` declares each rule once (name, type, bounds, label, choices); the
+Session's columns, the API's input and output, the open-session form and
+``chouette.records.RULE_FIELDS`` are all built from it, and the default is the
+dataclass's own. Adding a rule is one field on :class:`ChouetteRules` (or
+:class:`~games.rules.money.MoneyRules`), one entry here, and a migration.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import cast
 
+from games.rules import limits
 from games.rules.errors import RuleViolation
 from games.rules.money import MoneyRules
 
@@ -142,3 +151,149 @@ class ChouetteRules:
         }
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
+
+
+# --- the declaration every layer reads ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRule:
+    """One house rule as every layer needs it, declared once.
+
+    ``kind`` is ``bool``, ``int`` or one of the enums above. ``minimum`` and ``maximum``
+    bound what the API and the form accept (the column's bounds from
+    :mod:`games.rules.limits`, or a stated rule below them); the rules then refuse
+    what they do not allow, naming the rule. ``nullable`` says None is a value ("no
+    limit", "never"). ``money`` marks an option of the shared
+    :class:`~games.rules.money.MoneyRules`. ``choice_labels`` names each enum value
+    for people; ``max_length`` is the stored column's width for an enum; ``offered``
+    lists the values a form shows as choices when the rules accept only those.
+    """
+
+    name: str
+    kind: type
+    label: str
+    money: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+    choice_labels: Mapping[str, str] = field(default_factory=dict)
+    max_length: int = 0
+    offered: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if issubclass(self.kind, StrEnum):
+            values = [member.value for member in cast("type[StrEnum]", self.kind)]
+            if sorted(self.choice_labels) != sorted(values):
+                raise ValueError(f"{self.name}: label every value of {self.kind.__name__}.")
+            if self.max_length < max(len(value) for value in values):
+                raise ValueError(f"{self.name}: max_length is shorter than a value.")
+        elif self.kind is int and (self.minimum is None or self.maximum is None):
+            raise ValueError(f"{self.name}: an integer rule states its bounds.")
+        elif self.kind not in (bool, int):
+            raise ValueError(f"{self.name}: a rule is a bool, an int or a StrEnum.")
+
+    @property
+    def default(self) -> bool | int | str | None:
+        """The modern profile's value (the dataclass default), as stored."""
+        modern = ChouetteRules.modern()
+        value = getattr(modern.money if self.money else modern, self.name)
+        return value.value if isinstance(value, StrEnum) else value
+
+    @property
+    def choices(self) -> tuple[tuple[str, str], ...]:
+        """``(value, label)`` of each enum value, in the enum's order."""
+        members = cast("type[StrEnum]", self.kind)
+        return tuple((member.value, self.choice_labels[member.value]) for member in members)
+
+
+HOUSE_RULES: tuple[HouseRule, ...] = (
+    HouseRule(
+        "cubes",
+        CubeMode,
+        "Cubes",
+        choice_labels={
+            CubeMode.MULTIPLE: "A cube per member",
+            CubeMode.SINGLE: "One cube for the team (Thorne 1930)",
+        },
+        max_length=8,
+    ),
+    HouseRule("jacoby", bool, "Jacoby (per member's cube)", money=True),
+    HouseRule("beavers", bool, "Beavers", money=True),
+    HouseRule("raccoons", bool, "Raccoons", money=True),
+    HouseRule("automatic_doubles", bool, "Automatic doubles", money=True),
+    HouseRule(
+        "automatic_double_limit",
+        int,
+        "Automatic doubles up to",
+        money=True,
+        minimum=0,
+        maximum=limits.MAX_AUTOMATIC_DOUBLES,
+    ),
+    HouseRule("philadelphia", bool, "Philadelphia method", money=True),
+    # The column's bounds; the rules then name their own (3 or 4), which a form offers.
+    HouseRule(
+        "backgammon_value",
+        int,
+        "A backgammon counts",
+        money=True,
+        minimum=0,
+        maximum=limits.MAX_INT16,
+        offered=(3, 4),
+    ),
+    HouseRule(
+        "cube_limit",
+        int,
+        "Cube limit (blank: none)",
+        money=True,
+        minimum=1,
+        maximum=limits.MAX_CUBE,
+        nullable=True,
+    ),
+    # The column's bounds; the rules then name their own (a partner from 4 players).
+    HouseRule(
+        "partner_threshold",
+        int,
+        "Box takes a partner from (players; blank: never)",
+        minimum=0,
+        maximum=limits.MAX_SEATS,
+        nullable=True,
+    ),
+    HouseRule(
+        "partner_choice",
+        PartnerChoice,
+        "The partner is",
+        choice_labels={
+            PartnerChoice.BOTTOM: "The member at the bottom of the line",
+            PartnerChoice.GIVEN: "Named for each game",
+        },
+        max_length=8,
+    ),
+    HouseRule("captain_takeover", bool, "The captain may take over a drop at the doubled stake"),
+    HouseRule(
+        "box_retention",
+        BoxRetention,
+        "The box stays",
+        choice_labels={
+            BoxRetention.BEAT_CAPTAIN: "The box stays by beating the captain",
+            BoxRetention.NET_WIN: "The box stays only with a net win over the team",
+        },
+        max_length=14,
+    ),
+    HouseRule(
+        "consultation",
+        Consultation,
+        "Consultation",
+        choice_labels={
+            Consultation.FREE: "Free",
+            Consultation.CHECKER_PLAY: "Checker play only",
+            Consultation.NONE: "None",
+        },
+        max_length=14,
+    ),
+    HouseRule("allow_starting_cube", bool, "A member may start a game at ×2 or ×4"),
+)
+"""Every house rule, in the order the API and the Session's columns list them."""
+
+HOUSE_RULE = {rule.name: rule for rule in HOUSE_RULES}
+"""The declaration of each rule by name."""

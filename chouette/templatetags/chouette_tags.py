@@ -11,7 +11,7 @@ from typing import Any
 from django import template
 
 from chouette.selectors import open_sessions_of
-from chouette.services import can_open as can_open_session
+from chouette.services.common import can_open as can_open_session
 from games.services.actors import actor_for_user
 
 register = template.Library()

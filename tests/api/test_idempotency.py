@@ -14,8 +14,8 @@ import pytest
 from django.db import OperationalError, connection
 from rest_framework.test import APIClient
 
-from chouette import services as chouette_services
 from chouette.models import ChouetteGame
+from chouette.services import sessions as session_services
 from games import score_links
 from games.models import Game, Match
 from games.services import matches as match_services
@@ -102,7 +102,7 @@ def test_twenty_retries_of_the_game_that_ends_a_match_all_get_the_first_201(
 def test_twenty_retries_of_a_chouette_game_all_get_the_first_201(attempt, club, director):
     table = make_table(club, count=3, accounts=0)
     ann, ben, cat = table["Ann"], table["Ben"], table["Cat"]
-    session = chouette_services.open_session(
+    session = session_services.open_session(
         actor=actor_for_user(director), club=club, stake="1", players=[ann.pk, ben.pk, cat.pk]
     )
     # The team wins, so Ben takes the box: a second recording of the same body would

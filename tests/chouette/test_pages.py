@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from chouette import services
 from chouette.models import ChouetteGame
 from chouette.records import GameInput, MemberInput
+from chouette.services import recording as recording_services
+from chouette.services import sessions as session_services
 from games.services.actors import actor_for_user
 from tests.chouette.helpers import make_table
 
@@ -22,7 +23,7 @@ def table(club):
 @pytest.fixture
 def session(director, table):
     ids = [table[n].pk for n in ("Ann", "Ben", "Cat", "Dan")]
-    return services.open_session(
+    return session_services.open_session(
         actor=actor_for_user(director), club=table["Ann"].clubs.get(), stake="0.25", players=ids
     )
 
@@ -31,7 +32,7 @@ def _play(director, session, count):
     """``count`` games the box wins on centred cubes (the box stays, the line turns)."""
     for _ in range(count):
         lineup = session.__class__.objects.get(pk=session.pk).lineup
-        services.record_game(
+        recording_services.record_game(
             actor=actor_for_user(director),
             session_id=session.pk,
             game=GameInput(members=tuple(MemberInput(pk) for pk in lineup[1:]), winner="box"),

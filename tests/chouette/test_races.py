@@ -12,9 +12,9 @@ import threading
 import pytest
 from django.db import connection
 
-from chouette import services
 from chouette.models import ChouetteGame, Session
 from chouette.selectors import session_sheet
+from chouette.services import sessions as session_services
 from games.services.actors import actor_for_user
 from tests.chouette.helpers import client, make_table, member, sessions_url
 
@@ -44,7 +44,7 @@ def _race(requests):
 def test_two_posts_of_game_one_record_exactly_one(attempt, club, director):
     table = make_table(club, count=3, accounts=3)
     ann, ben, cat = table["Ann"], table["Ben"], table["Cat"]
-    session = services.open_session(
+    session = session_services.open_session(
         actor=actor_for_user(director), club=club, stake="1", players=[ann.pk, ben.pk, cat.pk]
     )
     url = sessions_url(session.pk, "games/")
@@ -72,7 +72,7 @@ def test_two_posts_of_game_one_record_exactly_one(attempt, club, director):
 def test_games_without_numbers_posted_at_once_are_numbered_one_after_the_other(club, director):
     table = make_table(club, count=3, accounts=0)
     ann, ben, cat = table["Ann"], table["Ben"], table["Cat"]
-    session = services.open_session(
+    session = session_services.open_session(
         actor=actor_for_user(director), club=club, stake="1", players=[ann.pk, ben.pk, cat.pk]
     )
     url = sessions_url(session.pk, "games/")

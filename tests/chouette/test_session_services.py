@@ -8,11 +8,14 @@ from decimal import Decimal
 
 import pytest
 
-from chouette import services
 from chouette.models import ChouetteGame, Seat, Session
 from chouette.records import GameInput, MemberInput, events_from_rows, opening_lineup, session_rules
 from chouette.rules import replay_session, settle
 from chouette.selectors import session_sheet
+from chouette.services import corrections as correction_services
+from chouette.services import recording as recording_services
+from chouette.services import seats as seat_services
+from chouette.services import sessions as session_services
 from games.rules.errors import ConflictError, NotAllowed, RuleViolation
 from games.services.actors import actor_for_user
 from tests.chouette.helpers import make_table
@@ -63,20 +66,20 @@ def test_many_games_with_players_joining_and_leaving(seed, club, director):
     table = make_table(club, count=7, accounts=0)
     actor = actor_for_user(director)
     names = list(table)
-    session = services.open_session(
+    session = session_services.open_session(
         actor=actor, club=club, stake="0.10", players=[table[n].pk for n in names[:4]]
     )
     waiting = [table[n] for n in names[4:]]
     for turn in range(40):
         session.refresh_from_db()
         if turn % 9 == 4 and waiting:
-            services.join_session(actor=actor, session_id=session.pk, player=waiting.pop())
+            seat_services.join_session(actor=actor, session_id=session.pk, player=waiting.pop())
         elif turn % 11 == 7 and len(session.lineup) > 3:
             leaver = table[names[0]].__class__.objects.get(pk=rng.choice(session.lineup))
-            services.leave_session(actor=actor, session_id=session.pk, player=leaver)
+            seat_services.leave_session(actor=actor, session_id=session.pk, player=leaver)
             waiting.insert(0, leaver)
         session.refresh_from_db()
-        services.record_game(
+        recording_services.record_game(
             actor=actor, session_id=session.pk, game=_random_game(rng, session.lineup)
         )
     assert ChouetteGame.objects.filter(session=session).count() == 40
@@ -90,7 +93,7 @@ def test_many_games_with_players_joining_and_leaving(seed, club, director):
     if game5.winner:
         before = session_sheet(session.pk).totals
         level = "backgammon" if game5.level != "backgammon" else "single"
-        services.correct_game(
+        correction_services.correct_game(
             actor=actor,
             session_id=session.pk,
             number=5,
@@ -103,7 +106,7 @@ def test_many_games_with_players_joining_and_leaving(seed, club, director):
         )
     # undo the last three games one by one
     for number in (40, 39, 38):
-        services.undo_last_game(actor=actor, session_id=session.pk, number=number)
+        correction_services.undo_last_game(actor=actor, session_id=session.pk, number=number)
         _assert_sheet_is_the_replay(session)
 
 
@@ -111,15 +114,15 @@ def test_a_leaving_box_is_replaced_by_the_captain(club, director):
     table = make_table(club, count=4, accounts=0)
     actor = actor_for_user(director)
     ids = [p.pk for p in table.values()]
-    session = services.open_session(actor=actor, club=club, stake="1", players=ids)
-    services.leave_session(actor=actor, session_id=session.pk, player=table["Ann"])
+    session = session_services.open_session(actor=actor, club=club, stake="1", players=ids)
+    seat_services.leave_session(actor=actor, session_id=session.pk, player=table["Ann"])
     session.refresh_from_db()
     assert session.lineup == ids[1:]
     with pytest.raises(RuleViolation) as error:
-        services.leave_session(actor=actor, session_id=session.pk, player=table["Ann"])
+        seat_services.leave_session(actor=actor, session_id=session.pk, player=table["Ann"])
     assert (error.value.code, error.value.field) == ("not_seated", "player")
     # Ann comes back: at the bottom, on her old seat
-    services.join_session(actor=actor, session_id=session.pk, player=table["Ann"])
+    seat_services.join_session(actor=actor, session_id=session.pk, player=table["Ann"])
     session.refresh_from_db()
     assert session.lineup == [*ids[1:], ids[0]]
     assert Seat.objects.filter(session=session).count() == 4
@@ -128,32 +131,32 @@ def test_a_leaving_box_is_replaced_by_the_captain(club, director):
 def test_a_club_member_may_seat_themself_but_not_others(club, director, make_user):
     table = make_table(club, count=5, accounts=5)
     ids = [table[n].pk for n in ("Ann", "Ben", "Cat")]
-    session = services.open_session(
+    session = session_services.open_session(
         actor=actor_for_user(director), club=club, stake="1", players=ids
     )
     eve = actor_for_user(table["Eve"].user)
     with pytest.raises(NotAllowed):
-        services.join_session(actor=eve, session_id=session.pk, player=table["Dan"])
-    services.join_session(actor=eve, session_id=session.pk, player=table["Eve"])
+        seat_services.join_session(actor=eve, session_id=session.pk, player=table["Dan"])
+    seat_services.join_session(actor=eve, session_id=session.pk, player=table["Eve"])
     assert Session.objects.get(pk=session.pk).lineup[-1] == table["Eve"].pk
 
 
 def test_a_director_corrects_a_closed_session_but_players_cannot(club, director):
     table = make_table(club, count=3, accounts=3)
     ids = [p.pk for p in table.values()]
-    session = services.open_session(
+    session = session_services.open_session(
         actor=actor_for_user(director), club=club, stake="1.5", players=ids
     )
     ben, cat = table["Ben"], table["Cat"]
     game = GameInput(members=(MemberInput(ben.pk), MemberInput(cat.pk)), winner="box")
-    services.record_game(actor=actor_for_user(ben.user), session_id=session.pk, game=game)
-    services.close_session(actor=actor_for_user(ben.user), session_id=session.pk)
+    recording_services.record_game(actor=actor_for_user(ben.user), session_id=session.pk, game=game)
+    session_services.close_session(actor=actor_for_user(ben.user), session_id=session.pk)
     fixed = GameInput(members=(MemberInput(ben.pk), MemberInput(cat.pk)), winner="team")
     with pytest.raises(ConflictError):
-        services.correct_game(
+        correction_services.correct_game(
             actor=actor_for_user(ben.user), session_id=session.pk, number=1, game=fixed
         )
-    services.correct_game(
+    correction_services.correct_game(
         actor=actor_for_user(director), session_id=session.pk, number=1, game=fixed
     )
     sheet = session_sheet(session.pk)

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from chouette import services as chouette_services
+from chouette.services import sessions as session_services
 from games.services import clubs as club_services
 from games.services import matches as match_services
 from games.services.actors import actor_for_user
@@ -40,7 +40,7 @@ def _grow_club(club, director, *, players: int, events: int, sessions: int) -> N
         )
     for i in range(sessions):
         trio = made[3 * i : 3 * i + 3]
-        chouette_services.open_session(
+        session_services.open_session(
             actor=actor,
             club=club,
             stake="1",

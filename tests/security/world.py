@@ -15,9 +15,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
-from chouette import services as chouette_services
 from chouette.records import GameInput as ChouetteGameInput
 from chouette.records import MemberInput
+from chouette.services import recording as recording_services
+from chouette.services import sessions as session_services
 from games import score_links
 from games.jobs import start_job
 from games.models import Club, Job, Match, Player
@@ -149,10 +150,10 @@ def build_world() -> World:
         .first()
     )
 
-    session = chouette_services.open_session(
+    session = session_services.open_session(
         actor=as_director, club=club, stake="1.00", players=[alice.pk, bob.pk, dave.pk]
     )
-    chouette_services.record_game(
+    recording_services.record_game(
         actor=as_director,
         session_id=session.pk,
         game=ChouetteGameInput(

@@ -1,0 +1,1 @@
+"""The chouette REST API under /api/v1/chouette/ (routes in ``chouette.api_urls``)."""

@@ -1,0 +1,118 @@
+"""Guards shared by the chouette services: locking, versions, who may act."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games import access
+from games.models import Club, Player
+from games.rules.errors import ConflictError, NotAllowed, RuleViolation, StaleVersionError
+from games.services.actors import Actor
+
+from ..models import Session, SessionStatus
+
+
+def lock_session(session_id: int) -> Session:
+    """The session row, locked for this transaction (every write takes this lock, so two
+    writes to one session run one after the other)."""
+    session = (
+        Session.objects.select_for_update().select_related("club").filter(pk=session_id).first()
+    )
+    if session is None:
+        raise RuleViolation("session_not_found", f"There is no session {session_id}.", "session")
+    return session
+
+
+def check_version(session: Session, expected_version: int | None) -> None:
+    """Refuse a write made against a version the client no longer sees (``If-Match``)."""
+    if expected_version is not None and expected_version != session.version:
+        raise StaleVersionError(
+            "stale_version",
+            f"The session changed since you read it (your version {expected_version}, "
+            f"now {session.version}): reload and try again.",
+            field="If-Match",
+        )
+
+
+def is_director(actor: Actor, club: Club) -> bool:
+    if actor.is_admin:
+        return True
+    return actor.user is not None and access.is_director(actor.user, club)
+
+
+def is_seated(actor: Actor, session: Session) -> bool:
+    if actor.player is None:
+        return False
+    return session.seats.filter(player=actor.player, left_at__isnull=True).exists()
+
+
+def can_record(actor: Actor, session: Session) -> bool:
+    """The session's seated players and the club's directors record games."""
+    return is_director(actor, session.club) or is_seated(actor, session)
+
+
+def can_open(actor: Actor, club: Club) -> bool:
+    """The club's directors and its members with an account may open a chouette (a
+    member must then sit at the table: ``open_session`` checks the lineup)."""
+    if is_director(actor, club):
+        return True
+    return actor.player is not None and club.memberships.filter(player=actor.player).exists()
+
+
+def can_read_audit(actor: Actor, session: Session) -> bool:
+    """The audit trail is for the club's directors and whoever sat at the session."""
+    if is_director(actor, session.club):
+        return True
+    return actor.player is not None and session.seats.filter(player=actor.player).exists()
+
+
+def require_writer(actor: Actor, session: Session) -> bool:
+    """Seated players and directors write; returns whether the actor directs the club."""
+    director = is_director(actor, session.club)
+    if not director and not is_seated(actor, session):
+        raise NotAllowed(
+            "not_at_the_table",
+            "Only the players seated at this chouette and the club's directors may change it.",
+        )
+    return director
+
+
+def require_open(session: Session) -> None:
+    if session.status != SessionStatus.OPEN:
+        raise ConflictError(
+            "session_closed",
+            "The session is closed: no more games, joins or leaves (a director may still "
+            "correct a game).",
+        )
+
+
+def authored(actor: Actor, row: Any) -> Any:
+    """Name the actor as the author of ``row``'s next history record, so the audit says
+    who wrote it even outside a web request (commands, the demo, jobs)."""
+    row._history_user = actor.user
+    return row
+
+
+def bump(session: Session, actor: Actor) -> None:
+    session.version += 1
+    authored(actor, session).save()
+
+
+def players_of(club: Club, ids: Sequence[int], field: str) -> dict[int, Player]:
+    """The players by id, each a member of the club; unknown ids named by the rule."""
+    found = {p.pk: p for p in Player.objects.filter(pk__in=list(ids))}
+    for index, pk in enumerate(ids):
+        if pk not in found:
+            raise RuleViolation("unknown_player", f"There is no player {pk}.", f"{field}[{index}]")
+    members = set(
+        club.memberships.filter(player_id__in=list(ids)).values_list("player_id", flat=True)
+    )
+    for index, pk in enumerate(ids):
+        if pk not in members:
+            raise RuleViolation(
+                "player_not_in_club",
+                f"{found[pk]} is not a member of {club}.",
+                f"{field}[{index}]",
+            )
+    return found
