@@ -128,3 +128,26 @@ def test_swiss_keeps_its_tie_breaks_and_names_the_winner_when_finished(client_fo
     assert data["standings"][0]["wins"] == 2 and data["standings"][1]["rank"] == 2
     assert data["winner"]["seed"] == 1 == data["standings"][0]["player"]["seed"]
     assert all(r["place"] is None for r in data["standings"])
+
+
+def test_a_last_chance_nobody_can_reach_is_refused_at_the_start(client_for, director, club):
+    """4 entries, consolation of the 2 first-round losers: its one loser alone is no
+    last chance. The start says so, naming the option, and nothing is drawn."""
+    client = client_for(director)
+    body = {
+        "club": club.slug,
+        "name": "Tiny",
+        "format": "single_elimination",
+        "consolation_from": [1],
+        "last_chance_from": [1],
+    }
+    slug = client.post(API, body, format="json").data["slug"]
+    for i in range(4):
+        player = club_services.create_player(display_name=f"T{i}", clubs=[club])
+        client.post(f"{API}{slug}/entries/", {"player": player.pk})
+    response = client.post(f"{API}{slug}/start/")
+    assert response.status_code == 400, response.data
+    assert response.data["code"] == "last_chance_unreachable"
+    assert response.data["field"] == "last_chance_from"
+    assert client.get(f"{API}{slug}/").data["status"] != "running"
+    assert client.get(f"{API}{slug}/bracket/").json()["stages"] == []
