@@ -69,6 +69,13 @@ def test_twenty_four_players_play_a_last_chance():
     assert_once_per_round(report)
 
 
+def test_a_last_chance_too_small_to_play_is_a_command_error():
+    with pytest.raises(CommandError, match="last_chance_unreachable"):
+        simulate(
+            "--format", "single_elimination", "--players", "4", "--consolation", "--last-chance"
+        )
+
+
 def test_double_elimination_eliminates_everyone_but_the_champion_by_a_second_loss():
     report = simulate("--format", "double_elimination", "--players", "10", "--seed", "2")
     losses = Counter()
