@@ -74,6 +74,9 @@ class Tournament(models.Model):
     crawford = models.BooleanField(default=True)
     rated = models.BooleanField(default=True)
     bye_is_win = models.BooleanField(default=True)
+    # elimination: the order finishing places are ranked and prizes go in, as steps
+    # "main", "consolation:2", ... (tournaments.formats.places); empty: the default
+    prize_order = models.JSONField(default=list, blank=True)
     bracket_order = models.JSONField(default=list, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(

@@ -22,8 +22,10 @@ from games.services.actors import actor_for_user
 
 from . import jobs, selectors
 from .bracket_svg import Side, SlotInput, layout_stage
-from .models import PairingStatus, StageKind, Tournament, TournamentFormat
+from .formats.places import describe_prize_order
+from .models import PairingStatus, StageKind, Tournament, TournamentFormat, TournamentStatus
 from .services import draws, entries, events, results
+from .services import rounds as round_services
 
 ELIMINATION_KINDS = {
     StageKind.MAIN,
@@ -119,6 +121,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         Player.objects.filter(user=request.user).first() if request.user.is_authenticated else None
     )
     next_match = selectors.next_match_of(tournament, player) if player else None
+    finished = tournament.status == TournamentStatus.FINISHED
     return render(
         request,
         "tournaments/detail.html",
@@ -126,6 +129,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "entries": selectors.entry_rows(tournament).values(),
             "next_match": next_match,
+            # a finished event names its winner (and, elimination, its places)
+            "result": selectors.standings_table(tournament) if finished else None,
             "is_director": access.is_director(request.user, tournament.club),
         },
     )
@@ -150,12 +155,16 @@ def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
+    table = selectors.standings_table(tournament)
     return render(
         request,
         "tournaments/standings.html",
         {
             "tournament": tournament,
-            "rows": selectors.standings(tournament),
+            "rows": table.rows,
+            "winner": table.winner,
+            "show_places": tournament.is_elimination,
+            "prize_order_text": describe_prize_order(tournament.prize_order),
             "tie_breaks": tournament.tie_breaks,
         },
     )
@@ -230,6 +239,10 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
             "job": job,
             "drop_map": drop_map,
             "drop_map_note": drop_map_note,
+            # Swiss / round robin: offer "Pair the next round" only while one is due
+            "more_rounds": tournament.status == TournamentStatus.RUNNING
+            and not tournament.is_elimination
+            and round_services.more_rounds_due(tournament),
         },
     )
 

@@ -8,11 +8,13 @@ not grow with its size.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from django.db.models import QuerySet
 
 from games.models import Club, MatchStatus, Player
+from tournaments.formats.bracket_engine import derive_bracket_state
+from tournaments.formats.places import DEFAULT_PRIZE_ORDER, Places, elimination_places
 from tournaments.formats.standings import MatchResult, StandingRow, TieBreak, compute_standings
 from tournaments.models import Entry, Pairing, PairingStatus, Round, Stage, Tournament
 
@@ -213,10 +215,16 @@ def results_from_pairings(pairings: Iterable[PairingRow]) -> list[MatchResult[in
 
 @dataclass(frozen=True)
 class Standing:
-    """A standings row with its entry (player, status) for display."""
+    """A standings row with its entry (player, status) for display.
+
+    ``place`` is the finishing place of an elimination event ("1", "3–4",
+    "Consolation 1"), ``None`` while the player is still in play or for Swiss and round
+    robin, which rank by their tie-breaks.
+    """
 
     row: StandingRow[int]
     entry: EntryRow
+    place: str | None = None
 
     @property
     def values(self) -> list[int]:
@@ -224,8 +232,44 @@ class Standing:
         return list(self.row.values.values())
 
 
+@dataclass(frozen=True)
+class PlaceRow:
+    """A finishing place and the entries sharing it, for the places list."""
+
+    label: str
+    block: str
+    entries: list[EntryRow]
+
+
+@dataclass(frozen=True)
+class StandingsTable:
+    """What the standings page, the big screen and the API show.
+
+    ``rows`` are in ranking order: finishing places for elimination events (in the
+    event's prize order), tie-breaks for Swiss and round robin. ``places`` lists the
+    decided places (empty for Swiss and round robin); ``winner`` is the champion once
+    there is one.
+    """
+
+    rows: list[Standing]
+    places: list[PlaceRow] = field(default_factory=list)
+    winner: EntryRow | None = None
+
+
 def standings(tournament: Tournament, stage: Stage | None = None) -> list[Standing]:
-    """Standings computed from the results (never stored), by the event's tie-breaks."""
+    """Standings computed from the results (never stored): see :func:`standings_table`."""
+    return standings_table(tournament, stage).rows
+
+
+def standings_table(tournament: Tournament, stage: Stage | None = None) -> StandingsTable:
+    """Standings computed from the results (never stored), in the event's ranking order.
+
+    Swiss and round robin rank by the event's tie-breaks. Elimination events rank by
+    finishing place (:mod:`tournaments.formats.places`): the tie-break values are still
+    given, but a consolation winner with more match wins stands below the main
+    runner-up. Costs the same two queries either way (the bracket state is derived from
+    the pairing rows already read).
+    """
     entries = entry_rows(tournament)
     pairings = pairing_rows(tournament, **({"round__stage": stage} if stage else {}))
     if stage is not None:
@@ -238,7 +282,66 @@ def standings(tournament: Tournament, stage: Stage | None = None) -> list[Standi
         [TieBreak(t) for t in tournament.tie_breaks],
         bye_is_win=tournament.bye_is_win,
     )
-    return [Standing(row=row, entry=entries[row.player]) for row in rows]
+    if stage is not None or not tournament.is_elimination or not tournament.bracket_order:
+        table = [Standing(row=row, entry=entries[row.player]) for row in rows]
+        winner = _finished_winner(tournament, pairings, table) if stage is None else None
+        return StandingsTable(table, winner=entries.get(winner) if winner else None)
+    places = _elimination_places(tournament, pairings, order)
+    by_player = {row.player: row for row in rows}
+    ranked: list[Standing] = []
+    for index, pk in enumerate(places.order):
+        place = places.place_of.get(pk)
+        rank = place.position if place is not None else index + 1  # shared within a place
+        ranked.append(
+            Standing(
+                row=replace(by_player[pk], rank=rank),
+                entry=entries[pk],
+                place=place.label if place else None,
+            )
+        )
+    return StandingsTable(
+        rows=ranked,
+        places=[
+            PlaceRow(p.label, p.block, [entries[pk] for pk in p.entries]) for p in places.places
+        ],
+        winner=entries.get(places.winner) if places.winner is not None else None,
+    )
+
+
+def _finished_winner(
+    tournament: Tournament, pairings: list[PairingRow], table: list[Standing]
+) -> int | None:
+    """Swiss / round robin: the winner of a finished event (entry id), if one stands out.
+
+    A round robin with a playoff is won in the playoff; otherwise the single player
+    ranked 1 by the tie-breaks wins (nobody is named when the top is fully tied).
+    """
+    from tournaments.models import TournamentStatus
+
+    if tournament.status != TournamentStatus.FINISHED or not table:
+        return None
+    if tournament.playoff_qualifiers and tournament.bracket_order:
+        playoff = [p for p in pairings if p.stage_kind == "playoff"]
+        entries = list(dict.fromkeys(tournament.bracket_order))
+        return _elimination_places(tournament, playoff, entries).winner
+    top = [s for s in table if s.row.rank == 1]
+    return top[0].entry.pk if len(top) == 1 else None
+
+
+def _elimination_places(
+    tournament: Tournament, pairings: list[PairingRow], order: list[int]
+) -> Places[int]:
+    """Finishing places from the bracket graph and the recorded winners (no query)."""
+    from tournaments.services.brackets import bracket_graph
+
+    graph = bracket_graph(tournament)
+    winners = {
+        p.key: p.winner_id
+        for p in pairings
+        if p.winner_id is not None and p.status == PairingStatus.PLAYED and not p.stale
+    }
+    state = derive_bracket_state(graph, tournament.bracket_order, winners)
+    return elimination_places(graph, state, order, tournament.prize_order or DEFAULT_PRIZE_ORDER)
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,30 @@ def test_consolation_and_last_chance_each_crown_a_winner():
     assert_once_per_round(report)
 
 
+def test_twenty_four_players_play_a_last_chance():
+    """Issue 13: with 24 entries consolation round 1 is all walkovers; the last chance
+    takes the losers of consolation round 2 instead of nobody."""
+    report = simulate(
+        "--format", "single_elimination", "--players", "24", "--consolation", "--last-chance"
+    )
+    last_chance = [m for m in report["matches"] if m["stage"] == "last_chance" and not m["bye"]]
+    consolation_losers = {
+        m["player1"] if m["winner"] == m["player2"] else m["player2"]
+        for m in report["matches"]
+        if m["stage"] == "consolation" and not m["bye"]
+    }
+    assert len(last_chance) == 7  # the 8 losers of consolation round 2 play down to one
+    assert {p for m in last_chance for p in (m["player1"], m["player2"])} <= consolation_losers
+    assert_once_per_round(report)
+
+
+def test_a_last_chance_too_small_to_play_is_a_command_error():
+    with pytest.raises(CommandError, match="last_chance_unreachable"):
+        simulate(
+            "--format", "single_elimination", "--players", "4", "--consolation", "--last-chance"
+        )
+
+
 def test_double_elimination_eliminates_everyone_but_the_champion_by_a_second_loss():
     report = simulate("--format", "double_elimination", "--players", "10", "--seed", "2")
     losses = Counter()

@@ -16,7 +16,7 @@ from tournaments.models import (
     Tournament,
     TournamentFormat,
 )
-from tournaments.selectors import BracketView, EntryRow, PairingRow, Standing
+from tournaments.selectors import BracketView, EntryRow, PairingRow, Standing, StandingsTable
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -49,6 +49,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "crawford",
             "rated",
             "bye_is_win",
+            "prize_order",
             "entry_count",
             "version",
             "created_at",
@@ -95,6 +96,13 @@ class ConfigSerializer(serializers.Serializer):
     crawford = serializers.BooleanField(required=False)
     rated = serializers.BooleanField(required=False)
     bye_is_win = serializers.BooleanField(required=False)
+    prize_order = serializers.ListField(
+        child=serializers.CharField(max_length=32),
+        required=False,
+        max_length=16,
+        help_text='Elimination: the order places rank and prizes go, e.g. ["main", '
+        '"consolation:2", "last_chance:2"] (the default); places not named follow.',
+    )
 
 
 class CreateSerializer(ConfigSerializer):
@@ -218,10 +226,19 @@ def bracket_data(view: BracketView, champion: int | None) -> dict[str, Any]:
     }
 
 
+def places_data(table: StandingsTable) -> list[dict[str, Any]]:
+    """Elimination: each decided finishing place with the players sharing it."""
+    return [
+        {"place": p.label, "block": p.block, "players": [player_ref(e) for e in p.entries]}
+        for p in table.places
+    ]
+
+
 def standings_data(rows: list[Standing]) -> list[dict[str, Any]]:
     return [
         {
             "rank": s.row.rank,
+            "place": s.place,
             "player": player_ref(s.entry),
             "played": s.row.played,
             "wins": s.row.wins,

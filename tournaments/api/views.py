@@ -205,13 +205,18 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, slug: str) -> HttpResponse:
-        """Standings by the event's tie-breaks, computed from the results."""
+        """Standings computed from the results: finishing places for elimination events
+        (``place`` per row, ``places``, ``winner``), the tie-breaks for Swiss and round
+        robin."""
 
         def build(tournament: Tournament) -> dict[str, Any]:
+            table = selectors.standings_table(tournament)
             return {
                 "tournament": tournament.slug,
                 "tie_breaks": tournament.tie_breaks,
-                "standings": s.standings_data(selectors.standings(tournament)),
+                "winner": s.player_ref(table.winner) if table.winner else None,
+                "places": s.places_data(table),
+                "standings": s.standings_data(table.rows),
             }
 
         return _versioned_read(request, self._tournament(slug), "standings", build)

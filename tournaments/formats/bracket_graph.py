@@ -16,7 +16,7 @@ bye) is not played: the other side goes through. Byes are never matches.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -94,6 +94,23 @@ class Destination:
     side: int
 
 
+@dataclass(frozen=True, slots=True)
+class Feed:
+    """Which rounds of ``from_stage`` send their losers into ``stage``.
+
+    ``asked`` is what the director configured; ``rounds`` is what the format built. They
+    differ when a round asked for can hold no match (every slot a bye or a walkover):
+    its losers would be nobody, so the format counts only rounds that can hold a match,
+    and takes later ones when too few players would arrive (see
+    :func:`tournaments.formats.elimination.build_single_elimination`).
+    """
+
+    stage: Stage
+    from_stage: Stage
+    asked: tuple[int, ...]
+    rounds: tuple[int, ...]
+
+
 @dataclass(frozen=True)
 class BracketGraph:
     """The whole event: matches in an order where every source precedes its users.
@@ -107,6 +124,7 @@ class BracketGraph:
     matches: tuple[Match, ...]
     stage_winners: dict[Stage, Source]
     champion_stage: Stage
+    feeds: tuple[Feed, ...] = ()
     _by_key: dict[str, Match] = field(init=False, repr=False, compare=False)
     _winner_to: dict[str, Destination] = field(init=False, repr=False, compare=False)
     _loser_to: dict[str, Destination] = field(init=False, repr=False, compare=False)
@@ -169,6 +187,33 @@ class BracketGraph:
 
     def __len__(self) -> int:
         return len(self.matches)
+
+
+def playable_matches(matches: Iterable[Match], entries: int) -> dict[str, bool]:
+    """For every match, whether two players can ever meet in it, whatever the results.
+
+    Byes are fixed by the entry count, so a slot fed only by byes and walkovers is known
+    to be empty before a ball is struck: a ``LoserOf`` a match that cannot be played is
+    nobody. ``matches`` must be in topological order (as a :class:`BracketGraph` holds
+    them). Withdrawals are forfeits (a recorded loser), so they do not change this.
+    """
+    playable: dict[str, bool] = {}
+    occupied: dict[str, bool] = {}  # can a winner come out of this match?
+
+    def can_hold(source: Source) -> bool:
+        if isinstance(source, Seed):
+            return source.seed <= entries
+        if isinstance(source, Bye):
+            return False
+        if isinstance(source, WinnerOf):
+            return occupied[source.match]
+        return playable[source.match]
+
+    for match in matches:
+        a, b = can_hold(match.side_a), can_hold(match.side_b)
+        playable[match.key] = a and b
+        occupied[match.key] = a or b
+    return playable
 
 
 def match_key(stage: Stage, round_number: int, slot: int) -> str:

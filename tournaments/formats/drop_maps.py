@@ -15,7 +15,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .bracket_graph import BracketGraph, Bye, Seed, Source, Stage, WinnerOf
+from .bracket_graph import BracketGraph, Bye, Feed, Seed, Source, Stage, WinnerOf
+
+STAGE_NAMES = {
+    Stage.MAIN: "main",
+    Stage.CONSOLATION: "consolation",
+    Stage.LAST_CHANCE: "last chance",
+    Stage.WINNERS: "winners' bracket",
+    Stage.LOSERS: "losers' bracket",
+    Stage.GRAND_FINAL: "grand final",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +46,7 @@ class DropMapPreview:
 
     drops: tuple[Drop, ...]
     possible_rematch_matches: tuple[str, ...]
+    feeds: tuple[Feed, ...] = ()
 
     @property
     def possible_rematches(self) -> int:
@@ -105,8 +115,28 @@ def possible_rematches(graph: BracketGraph) -> list[str]:
     return flagged
 
 
+def feed_note(feed: Feed) -> str:
+    """One sentence for the director: which rounds feed a stage, and why if not as asked."""
+    rounds = " and ".join(str(r) for r in feed.rounds)
+    plural = "s" if len(feed.rounds) > 1 else ""
+    note = (
+        f"The {STAGE_NAMES[feed.stage]} takes the losers of {STAGE_NAMES[feed.from_stage]} "
+        f"round{plural} {rounds}."
+    )
+    if feed.rounds != feed.asked:
+        asked = " and ".join(str(r) for r in feed.asked)
+        note += (
+            f" Asked: round{'s' if len(feed.asked) > 1 else ''} {asked}; rounds that are only "
+            "byes and walkovers send nobody, so the first rounds that hold matches are used"
+            " (at least two players must arrive)."
+        )
+    return note
+
+
 def drop_map_preview(graph: BracketGraph) -> DropMapPreview:
     """The drop map with its possible-rematch count, for the director to compare wirings."""
     return DropMapPreview(
-        drops=tuple(drop_map(graph)), possible_rematch_matches=tuple(possible_rematches(graph))
+        drops=tuple(drop_map(graph)),
+        possible_rematch_matches=tuple(possible_rematches(graph)),
+        feeds=graph.feeds,
     )

@@ -27,6 +27,7 @@ from enum import StrEnum
 from .bracket_graph import (
     BracketGraph,
     Bye,
+    Feed,
     LoserOf,
     Match,
     Seed,
@@ -34,6 +35,7 @@ from .bracket_graph import (
     Stage,
     WinnerOf,
     match_key,
+    playable_matches,
 )
 from .errors import FormatError
 from .seeding import bracket_size, first_round_pairs
@@ -181,6 +183,7 @@ def build_single_elimination(
     matches: list[Match] = []
     main_rounds = build_knockout(Stage.MAIN, main_first_round(entries), matches)
     stage_winners: dict[Stage, Source] = {Stage.MAIN: WinnerOf(main_rounds[-1][0])}
+    feeds: list[Feed] = []
     if consolation_from:
         feeding = _check_feeding(consolation_from, len(main_rounds), "consolation_from")
         winner, consolation_rounds = build_fed_bracket(
@@ -190,8 +193,11 @@ def build_single_elimination(
             feed_orders,
         )
         stage_winners[Stage.CONSOLATION] = winner
+        feeds.append(Feed(Stage.CONSOLATION, Stage.MAIN, tuple(feeding), tuple(feeding)))
         if last_chance_from:
-            feeding = _check_feeding(last_chance_from, len(consolation_rounds), "last_chance_from")
+            feeding = last_chance_rounds(
+                last_chance_from, consolation_rounds, playable_matches(matches, entries)
+            )
             winner, _ = build_fed_bracket(
                 Stage.LAST_CHANCE,
                 [[LoserOf(k) for k in consolation_rounds[r - 1]] for r in feeding],
@@ -199,6 +205,8 @@ def build_single_elimination(
                 feed_orders,
             )
             stage_winners[Stage.LAST_CHANCE] = winner
+            asked = tuple(sorted(set(last_chance_from)))
+            feeds.append(Feed(Stage.LAST_CHANCE, Stage.CONSOLATION, asked, tuple(feeding)))
     elif last_chance_from:
         raise FormatError(
             "last_chance_without_consolation",
@@ -211,7 +219,44 @@ def build_single_elimination(
         matches=tuple(matches),
         stage_winners=stage_winners,
         champion_stage=Stage.MAIN,
+        feeds=tuple(feeds),
     )
+
+
+def last_chance_rounds(
+    asked: Sequence[int], consolation_rounds: Sequence[Sequence[str]], playable: dict[str, bool]
+) -> list[int]:
+    """The consolation rounds whose losers actually feed the last chance.
+
+    The director counts consolation rounds as the players see them: round 1 is the first
+    consolation round that can hold a match. With byes in the main draw the consolation
+    may open with a round of walkovers only (24 entries: every first-round consolation
+    slot pairs a loser with a bye's empty loser), whose losers are nobody; taking its
+    losers literally would leave the last chance empty. So ``asked`` is counted over the
+    rounds that can hold a match, and when those rounds would send fewer than two
+    players (no match to play), the next such rounds are added until two can arrive.
+    Returns real consolation round numbers (1-based), ascending.
+    """
+    real = [
+        number
+        for number, keys in enumerate(consolation_rounds, start=1)
+        if any(playable[k] for k in keys)
+    ]
+    chosen = [real[r - 1] for r in _check_feeding(asked, len(real), "last_chance_from")]
+
+    def arriving(rounds: Sequence[int]) -> int:
+        return sum(playable[k] for r in rounds for k in consolation_rounds[r - 1])
+
+    later = [r for r in real if r > chosen[-1]]
+    while arriving(chosen) < 2 and later:
+        chosen.append(later.pop(0))
+    if arriving(chosen) < 2:
+        raise FormatError(
+            "last_chance_unreachable",
+            "Too few entries for a last chance: the consolation sends it fewer than two players.",
+            "last_chance_from",
+        )
+    return chosen
 
 
 def _check_feeding(rounds: Sequence[int], available: int, field: str) -> list[int]:

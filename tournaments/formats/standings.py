@@ -98,8 +98,9 @@ def compute_standings(
     """Standings of ``players`` from ``results``, ordered by ``tie_breaks`` in turn.
 
     Players tied on every tie-break share a rank and keep the order given (seed order).
-    Head-to-head counts wins against the players still tied with you at that point of
-    the tie-break list, so it only separates players the earlier tie-breaks could not.
+    Head-to-head (see :func:`_head_to_head`) counts wins against the players level with
+    you on match wins; at its place in the tie-break list it separates only players the
+    earlier tie-breaks left level.
     """
     if len(set(tie_breaks)) != len(tie_breaks):
         raise FormatError("duplicate_tie_break", "A tie-break is listed twice.", "tie_breaks")
@@ -141,6 +142,7 @@ def compute_standings(
         scores = sorted(wins[o] for o in opponents[player])
         return sum(scores[1:-1]) if len(scores) >= 3 else sum(scores)
 
+    head_to_head = _head_to_head(players, wins, beat)
     static = {
         TieBreak.MATCH_WINS: wins.__getitem__,
         TieBreak.BUCHHOLZ: buchholz,
@@ -151,12 +153,8 @@ def compute_standings(
     keys: dict[E, tuple[int, ...]] = {p: () for p in players}
     for tie_break in tie_breaks:
         if tie_break == TieBreak.HEAD_TO_HEAD:
-            tied: dict[tuple[int, ...], set[E]] = defaultdict(set)
             for p in players:
-                tied[keys[p]].add(p)
-            for p in players:
-                group = tied[keys[p]]
-                values[p][tie_break] = sum(1 for o in beat[p] if o in group and o != p)
+                values[p][tie_break] = head_to_head[p]
         else:
             for p in players:
                 values[p][tie_break] = static[tie_break](p)
@@ -183,3 +181,26 @@ def compute_standings(
             )
         )
     return rows
+
+
+def _head_to_head(players: Sequence[E], wins: dict[E, int], beat: dict[E, list[E]]) -> dict[E, int]:
+    """Wins against the players tied with you on match wins, where that decides something.
+
+    "Tied" is the score group a director sees (same match wins), not the group still
+    level after Buchholz: in a Swiss, players level on wins, Buchholz *and* median
+    Buchholz have almost never met, so counting only among them gave a column of zeros
+    that never decided anything (issue 13). Only games between members of the group
+    count. A group in which the games decide nothing (nobody met, or everyone won as
+    often as everyone else, as in a cycle) gets 0 throughout, so the column shows a
+    number only where head-to-head separates players.
+    """
+    groups: dict[int, list[E]] = defaultdict(list)
+    for p in players:
+        groups[wins[p]].append(p)
+    result: dict[E, int] = dict.fromkeys(players, 0)
+    for group in groups.values():
+        members = set(group)
+        counts = {p: sum(1 for o in beat[p] if o in members and o != p) for p in group}
+        if len(set(counts.values())) > 1:
+            result.update(counts)
+    return result

@@ -10,7 +10,7 @@ from games.models import MatchStatus
 from games.rules.errors import ConflictError
 from games.services import matches as match_services
 from games.services.actors import Actor
-from tournaments.formats.drop_maps import drop_map_preview
+from tournaments.formats.drop_maps import drop_map_preview, feed_note
 from tournaments.models import Pairing, SeedingMethod, Stage, TournamentStatus
 
 from .brackets import _cached_graph, draw_bracket
@@ -91,6 +91,16 @@ def drop_map_preview_for(
         "matches": len(graph.matches),
         "possible_rematches": preview.possible_rematches,
         "possible_rematch_matches": list(preview.possible_rematch_matches),
+        "feeds": [
+            {
+                "stage": f.stage.value,
+                "from_stage": f.from_stage.value,
+                "asked": list(f.asked),
+                "rounds": list(f.rounds),
+                "note": feed_note(f),
+            }
+            for f in preview.feeds
+        ],
         "drops": [
             {
                 "match": d.match,

@@ -13,6 +13,7 @@ from games.models import Club
 from games.rules.errors import ConflictError, RuleViolation
 from games.services.actors import Actor
 from tournaments.formats.elimination import FeedOrder
+from tournaments.formats.places import parse_prize_order
 from tournaments.formats.schedule import check_schedule
 from tournaments.formats.standings import ROUND_ROBIN_TIE_BREAKS, SWISS_TIE_BREAKS, TieBreak
 from tournaments.models import (
@@ -45,6 +46,7 @@ CONFIG_FIELDS = (
     "crawford",
     "rated",
     "bye_is_win",
+    "prize_order",
 )
 
 
@@ -125,6 +127,11 @@ def check_config(config: dict[str, Any]) -> dict[str, Any]:
     if starts and ends and ends < starts:
         raise RuleViolation("ends_before_start", "The event ends before it starts.", "ends_on")
     config["match_lengths"] = check_schedule(config.get("match_lengths") or {})
+    prize_order = config.get("prize_order") or []
+    if not isinstance(prize_order, list):
+        raise RuleViolation("bad_prize_order", "The prize order is a list.", "prize_order")
+    parse_prize_order(prize_order)  # raises a FormatError naming the bad step
+    config["prize_order"] = list(prize_order)
     return config
 
 
@@ -183,7 +190,7 @@ def configure_tournament(
         raise RuleViolation(
             "option_unknown", f"Unknown option {sorted(unknown)[0]}.", sorted(unknown)[0]
         )
-    cosmetic = {"name", "starts_on", "ends_on"}
+    cosmetic = {"name", "starts_on", "ends_on", "prize_order"}  # prize order: any time
     if set(changes) - cosmetic:
         require_status(
             tournament,

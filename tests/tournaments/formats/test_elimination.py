@@ -15,8 +15,8 @@ from tournaments.formats.bracket_engine import (
     derive_bracket_state,
     play_event,
 )
-from tournaments.formats.bracket_graph import Bye, LoserOf, Seed, Stage, WinnerOf
-from tournaments.formats.drop_maps import drop_map_preview
+from tournaments.formats.bracket_graph import Bye, LoserOf, Seed, Stage, WinnerOf, playable_matches
+from tournaments.formats.drop_maps import drop_map_preview, feed_note
 from tournaments.formats.elimination import FeedOrder, build_single_elimination
 from tournaments.formats.errors import FormatError
 
@@ -49,7 +49,8 @@ def test_single_elimination_plays_entries_minus_one_matches(entries, seed):
 @settings(max_examples=40, deadline=None)
 @given(st.integers(min_value=3, max_value=600), st.integers(min_value=0, max_value=10**6))
 def test_progressive_consolation_gives_every_first_round_loser_a_match(entries, seed):
-    graph = build_single_elimination(entries, consolation_from=(1, 2), last_chance_from=(1,))
+    last_chance = (1,) if entries >= 4 else ()  # 3 entries: one consolation match, no more
+    graph = build_single_elimination(entries, consolation_from=(1, 2), last_chance_from=last_chance)
     result = play_event(graph, list(range(entries)), random_winner(seed))
     main_r1_losers = {
         s.loser for s in result.played if s.match.stage == Stage.MAIN and s.match.round == 1
@@ -165,3 +166,116 @@ def test_drop_map_preview_lists_every_loser():
     assert not any(
         k.startswith(("consolation-r1", "consolation-r2")) for k in preview.possible_rematch_matches
     )
+
+
+CONSOLATIONS = [(1,), (1, 2), (1, 2, 3)]
+LAST_CHANCES = [(1,), (1, 2), (2,)]
+
+
+SIZES = sorted(
+    {*range(2, 140), *range(140, 601, 13), *(n + d for n in (256, 512) for d in (-1, 0, 1)), 600}
+)
+"""Every size up to 139, then a stride to 600 with the sizes around powers of two."""
+
+
+def expected_last_chance_error(consolation_graph, entries: int, last_chance: tuple) -> bool:
+    """Whether a last chance is impossible, judged from the consolation alone.
+
+    Counted independently of the builder: the consolation's rounds that can hold a match,
+    and how many losers they can send from the first round asked for onwards.
+    """
+    playable = playable_matches(consolation_graph.matches, entries)
+    real = [
+        r for r in consolation_graph.rounds(Stage.CONSOLATION) if any(playable[m.key] for m in r)
+    ]
+    if max(last_chance) > len(real):
+        return True
+    from_first = real[min(last_chance) - 1 :]
+    return sum(playable[m.key] for r in from_first for m in r) < 2
+
+
+@pytest.mark.parametrize("consolation", CONSOLATIONS)
+def test_every_size_last_chance_gets_a_match_or_is_refused(consolation):
+    """2..600 entries: a last chance that exists can hold a match; otherwise it is refused.
+
+    Issue 13: with 24 entries the first consolation round is walkovers only, and a last
+    chance fed by it was built empty.
+    """
+    for entries in SIZES:
+        try:
+            alone = build_single_elimination(entries, consolation_from=consolation)
+        except FormatError:
+            continue  # too few main rounds for this consolation: nothing to feed
+        for last_chance in LAST_CHANCES:
+            expected_error = expected_last_chance_error(alone, entries, last_chance)
+            try:
+                graph = build_single_elimination(
+                    entries, consolation_from=consolation, last_chance_from=last_chance
+                )
+            except FormatError as error:
+                assert expected_error, (entries, last_chance, error)
+                continue
+            assert not expected_error, (entries, last_chance)
+            playable = playable_matches(graph.matches, entries)
+            last = graph.stage_matches(Stage.LAST_CHANCE)
+            assert any(playable[m.key] for m in last), (entries, last_chance)
+            feed = graph.feeds[-1]
+            assert feed.stage == Stage.LAST_CHANCE and len(feed.rounds) >= len(feed.asked)
+            # every round used can hold a match: no round of walkovers feeds it
+            consolation_rounds = graph.rounds(Stage.CONSOLATION)
+            for r in feed.rounds:
+                assert any(playable[m.key] for m in consolation_rounds[r - 1]), (entries, r)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(min_value=2, max_value=600),
+    st.sampled_from(CONSOLATIONS),
+    st.sampled_from([(), *LAST_CHANCES]),
+    st.integers(min_value=0, max_value=10**6),
+)
+def test_fed_brackets_receive_players_and_paths_stay_consistent(
+    entries, consolation, last_chance, seed
+):
+    try:
+        graph = build_single_elimination(
+            entries, consolation_from=consolation, last_chance_from=last_chance
+        )
+    except FormatError:
+        assert last_chance or entries < 4
+        return
+    result = play_event(graph, list(range(entries)), random_winner(seed))
+    assert_once_per_round(result)
+    assert len({s.loser for s in result.played if s.match.stage == Stage.MAIN}) == entries - 1
+    by_stage = {
+        stage: [s for s in result.played if s.match.stage == stage] for stage in graph.stages
+    }
+    main_losers = {s.loser for s in by_stage[Stage.MAIN]}
+    consolation_players = {
+        p for s in by_stage.get(Stage.CONSOLATION, []) for p in (s.player_a, s.player_b)
+    }
+    assert consolation_players <= main_losers
+    if last_chance:
+        played = by_stage.get(Stage.LAST_CHANCE, [])
+        assert played, "the last chance received nobody"
+        fed_rounds = set(graph.feeds[-1].rounds)
+        fed = {s.loser for s in by_stage[Stage.CONSOLATION] if s.match.round in fed_rounds}
+        entrants = {p for s in played for p in (s.player_a, s.player_b)}
+        assert entrants <= fed  # only losers of the feeding rounds
+        assert len(played) == len(fed) - 1  # and all of them play it out to one winner
+        assert result.state.stage_winners[Stage.LAST_CHANCE] in fed
+
+
+def test_twenty_four_entries_last_chance_takes_the_first_round_with_matches():
+    """24 entries: consolation round 1 is all walkovers, so round 2 feeds the last chance."""
+    graph = build_single_elimination(24, consolation_from=(1, 2), last_chance_from=(1,))
+    playable = playable_matches(graph.matches, 24)
+    assert not any(playable[m.key] for m in graph.rounds(Stage.CONSOLATION)[0])
+    (feed,) = [f for f in graph.feeds if f.stage == Stage.LAST_CHANCE]
+    assert (feed.asked, feed.rounds) == ((1,), (2,))
+    note = feed_note(feed)
+    assert "consolation round 2" in note and "Asked: round 1" in note
+    result = play_event(graph, list(range(24)), random_winner(3))
+    assert len([s for s in result.played if s.match.stage == Stage.LAST_CHANCE]) == 8 - 1
+    preview = drop_map_preview(graph)
+    assert preview.feeds == graph.feeds

@@ -75,7 +75,8 @@ def test_head_to_head_only_among_players_still_tied():
     rows = compute_standings(list("ABCDE"), results, ROUND_ROBIN_TIE_BREAKS)
     top = rows[:3]
     assert {row.values[TieBreak.MATCH_WINS] for row in top} == {2}
-    assert {row.values[TieBreak.HEAD_TO_HEAD] for row in top} == {1}  # a cycle
+    # a cycle: each beat one of the others, so head-to-head decides nothing and shows 0
+    assert {row.values[TieBreak.HEAD_TO_HEAD] for row in top} == {0}
     # points difference decides: A +3-2+5... computed from the scores
     diffs = {row.player: row.values[TieBreak.POINTS_DIFFERENCE] for row in top}
     assert [row.player for row in top] == sorted(diffs, key=lambda p: -diffs[p])
@@ -98,3 +99,48 @@ def test_bad_results_are_refused():
         r("A", "B", "C")
     with pytest.raises(FormatError):
         compute_standings(["A"], [r("A", "Z", "A")])
+
+
+def test_swiss_head_to_head_counts_games_within_the_score_group():
+    """Issue 13: the Swiss column was all 0 because head-to-head was counted only among
+    players also level on Buchholz and median Buchholz, who had not met."""
+    results = [
+        # round 1
+        r("A", "B", "A", 3, 1),
+        r("C", "D", "C", 3, 0),
+        r("E", "F", "E", 3, 2),
+        # round 2
+        r("A", "C", "C", 3, 2),
+        r("E", "B", "E", 3, 0),
+        r("D", "F", "D", 3, 1),
+        # round 3
+        r("A", "D", "A", 3, 0),
+        r("C", "E", "E", 3, 1),
+        r("B", "F", "B", 3, 2),
+    ]
+    rows = {row.player: row for row in compute_standings(list("ABCDEF"), results)}
+    assert (rows["A"].wins, rows["C"].wins) == (2, 2)
+    assert rows["A"].values[TieBreak.BUCHHOLZ] != rows["C"].values[TieBreak.BUCHHOLZ]
+    # C beat A, the only game inside the 2-win group
+    assert rows["C"].values[TieBreak.HEAD_TO_HEAD] == 1
+    assert rows["A"].values[TieBreak.HEAD_TO_HEAD] == 0
+    # a win over a player on another score is not head-to-head
+    assert rows["E"].values[TieBreak.HEAD_TO_HEAD] == 0  # alone on 3 wins
+    assert rows["D"].values[TieBreak.HEAD_TO_HEAD] == rows["B"].values[TieBreak.HEAD_TO_HEAD] == 0
+
+
+def test_head_to_head_is_zero_where_the_tied_players_never_met():
+    results = [r("A", "C", "A", 5, 0), r("B", "D", "B", 5, 0)]
+    rows = compute_standings(list("ABCD"), results, ROUND_ROBIN_TIE_BREAKS)
+    assert all(row.values[TieBreak.HEAD_TO_HEAD] == 0 for row in rows)
+
+
+def test_head_to_head_separates_players_level_on_wins():
+    results = [r("A", "C", "A"), r("C", "B", "B"), r("C", "D", "C"), r("A", "B", "A")]
+    rows = compute_standings(list("ABCD"), results, (TieBreak.MATCH_WINS, TieBreak.HEAD_TO_HEAD))
+    by_player = {row.player: row for row in rows}
+    assert (by_player["B"].wins, by_player["C"].wins) == (1, 1)
+    assert by_player["B"].values[TieBreak.HEAD_TO_HEAD] == 1
+    order = [row.player for row in rows]
+    assert order.index("B") < order.index("C")  # B beat C
+    assert by_player["B"].rank < by_player["C"].rank

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.rules.errors import BoxcarsError
 from tournaments.models import TournamentFormat
 from tournaments.simulation import SimulationOptions, simulate_event
 
@@ -34,18 +35,21 @@ class Command(BaseCommand):
             raise CommandError("--players must be between 2 and 2048.")
         if options["last_chance"] and not options["consolation"]:
             raise CommandError("--last-chance needs --consolation.")
-        report = simulate_event(
-            SimulationOptions(
-                format=options["format"],
-                players=options["players"],
-                rounds=options["rounds"],
-                consolation=options["consolation"],
-                last_chance=options["last_chance"],
-                seed=options["seed"],
-                keep=options["keep"],
-                match_length=options["length"],
+        try:
+            report = simulate_event(
+                SimulationOptions(
+                    format=options["format"],
+                    players=options["players"],
+                    rounds=options["rounds"],
+                    consolation=options["consolation"],
+                    last_chance=options["last_chance"],
+                    seed=options["seed"],
+                    keep=options["keep"],
+                    match_length=options["length"],
+                )
             )
-        )
+        except BoxcarsError as error:  # e.g. a last chance too small to be played
+            raise CommandError(f"{error.code}: {error.message}") from error
         if options["json"]:
             self.stdout.write(json.dumps(report))
             return
