@@ -1,6 +1,7 @@
 """A director runs a six-player bracket through the pages alone:
-create the event from the club page, register (tick, preview, confirm), seed, start, enter every result on the
-match entry page, and finish once the champion shows on the bracket."""
+create the event from the club page, register (tick, preview, confirm), seed, start,
+enter every result on the match entry page, and finish once the champion shows on the
+bracket (confirming it)."""
 
 from __future__ import annotations
 
