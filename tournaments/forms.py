@@ -7,7 +7,23 @@ from __future__ import annotations
 
 from django import forms
 
+from games.models import Player
 from games.rules import limits
+from games.rules.names import name_key
+
+
+class RosterField(forms.ModelMultipleChoiceField):
+    """Club members as ticks; namesakes get their player number so they can be told apart."""
+
+    _namesakes: set[str] | None = None
+
+    def label_from_instance(self, obj: Player) -> str:
+        if self._namesakes is None:  # one query for the whole list, not one per tick
+            keys = [name_key(n) for n in self.queryset.values_list("display_name", flat=True)]
+            self._namesakes = {k for k in keys if keys.count(k) > 1}
+        if name_key(obj.display_name) in self._namesakes:
+            return f"{obj.display_name} (#{obj.pk})"
+        return obj.display_name
 
 
 class RegisterPlayersForm(forms.Form):
@@ -19,7 +35,7 @@ class RegisterPlayersForm(forms.Form):
         help_text="Club members are matched ignoring case and accents; other names become "
         "new players. You see what will happen before anything is saved.",
     )
-    players = forms.ModelMultipleChoiceField(
+    players = RosterField(
         label="Or tick club members",
         queryset=None,
         required=False,

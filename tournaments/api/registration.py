@@ -54,6 +54,7 @@ class BulkLineSerializer(serializers.Serializer):
         choices=["register", "create", "already_entered", "duplicate", "ambiguous", "invalid"]
     )
     player = serializers.IntegerField(allow_null=True)
+    player_name = serializers.CharField(help_text="The matched member's name ('' if new).")
     candidates = BulkCandidateSerializer(many=True)
     message = serializers.CharField()
 

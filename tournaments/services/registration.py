@@ -55,6 +55,7 @@ class Line:
     candidates: list[tuple[int, str]] = field(default_factory=list)
     message: str = ""
     source: str = "names"  # "names" or "player_ids"
+    player_name: str = ""  # the member's name as the club has it, when matched
 
     @property
     def where(self) -> str:
@@ -68,6 +69,7 @@ class Line:
             "name": self.name,
             "action": str(self.action),
             "player": self.player_id,
+            "player_name": self.player_name,
             "candidates": [{"id": pk, "display_name": n} for pk, n in self.candidates],
             "message": self.message,
         }
@@ -114,6 +116,7 @@ def _plan(tournament: Tournament, names: list[str], player_ids: list[int]) -> li
 
     def place(line: Line, player: Player) -> None:
         line.player_id = player.pk
+        line.player_name = player.display_name
         if player.pk in seen:
             line.action, line.message = LineAction.DUPLICATE, "Listed twice: entered once."
         elif player.pk in entered:
