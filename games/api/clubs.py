@@ -76,6 +76,8 @@ class PlayerPrivateSerializer(PlayerSerializer):
     """A player as their editors see them: with the e-mail address and declared rating
     (answers to the writes only; the public reads leave both out)."""
 
+    email = serializers.CharField(read_only=True, help_text="The e-mail address ('' if none).")
+
     class Meta(PlayerSerializer.Meta):
         fields = [*PlayerSerializer.Meta.fields, "email", "declared_rating"]
         read_only_fields = fields
@@ -207,7 +209,7 @@ class PlayerViewSet(
             status=status.HTTP_201_CREATED,
         )
 
-    @extend_schema(request=PlayerUpdateSerializer, responses={200: PlayerSerializer})
+    @extend_schema(request=PlayerUpdateSerializer, responses={200: PlayerPrivateSerializer})
     def update(self, request: Request, *args: object, **kwargs: object) -> Response:
         player = self.get_object()
         data = PlayerUpdateSerializer(data=request.data, partial=True)
