@@ -170,6 +170,9 @@ def confirmation(request: HttpRequest, tournament: Tournament, action: str) -> H
         return None
     if not access.is_director(request.user, tournament.club):
         return None  # the service refuses it, as before
+    if action in ("unregister", "withdraw") and not post.get("entry"):
+        messages.error(request, f"Choose a player to {action}.")
+        return redirect("tournament-director", slug=tournament.slug)
     entry_names = dict(
         Entry.objects.filter(tournament=tournament).values_list("pk", "player__display_name")
     )

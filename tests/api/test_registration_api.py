@@ -118,6 +118,7 @@ def test_unregister_before_the_draw_then_refused_after(client_for, director, clu
     url = f"/api/v1/tournaments/{night.slug}/entries/{{}}/"
     assert client.delete(url.format(entries[0].pk)).status_code == 204
     assert not Entry.objects.filter(pk=entries[0].pk).exists()
+    assert Entry.history.get(id=entries[0].pk, history_type="-").history_user_id == director.pk
     entry_services.start_tournament(actor=actor, tournament_id=night.pk)
     response = client.delete(url.format(entries[1].pk))
     assert response.status_code == 409

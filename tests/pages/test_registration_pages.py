@@ -179,6 +179,17 @@ def test_unregister_asks_first_then_takes_the_entry_off(web, night, director, cl
     assert Entry.objects.filter(pk=entry.pk).exists()
     assert web.post(url, {"entry": entry.pk, "confirm": "1"}).status_code == 302
     assert not Entry.objects.filter(pk=entry.pk).exists()
+    # The audit trail says who took the entry off, as it does for the API.
+    removal = Entry.history.get(id=entry.pk, history_type="-")
+    assert removal.history_user_id == director.pk
+
+
+def test_withdraw_with_no_player_chosen_says_so(web, night, director, club):
+    enter(night, director, club, "C1", "C2")
+    entry_services.start_tournament(actor=actor_for_user(director), tournament_id=night.pk)
+    response = web.post(f"/tournaments/{night.slug}/director/withdraw/", {"entry": ""}, follow=True)
+    assert "Choose a player to withdraw." in html(response)
+    assert not Entry.objects.filter(status="withdrawn").exists()
 
 
 def test_after_the_draw_rows_offer_withdraw_and_unregister_is_refused(web, night, director, club):
