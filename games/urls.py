@@ -2,12 +2,14 @@
 
 from django.urls import path
 
-from .pages import clubs, matches, ratings
+from .pages import clubs, matches, players, ratings
 
 urlpatterns = [
     path("", clubs.home, name="home"),
     path("clubs/<slug:slug>/", clubs.club_detail, name="club-detail"),
+    path("clubs/<slug:slug>/players/add/", players.add_player, name="club-add-player"),
     path("players/<slug:slug>/", clubs.player_detail, name="player-detail"),
+    path("players/<slug:slug>/edit/", players.edit_player, name="player-edit"),
     path("clubs/<slug:slug>/ratings/", ratings.club_ratings, name="club-ratings"),
     path("players/<slug:slug>/ratings/", ratings.player_ratings, name="player-ratings"),
     path("matches/<int:pk>/", matches.match_detail, name="match-detail"),

@@ -15,16 +15,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from games import access
+from games.forms import WalkInForm
 from games.jobs import start_job
 from games.models import Club, Job, Player
 from games.rules.errors import BoxcarsError
 from games.services.actors import actor_for_user
 
-from . import jobs, selectors
+from . import jobs, registration_pages, selectors
 from .bracket_svg import Side, SlotInput, layout_stage
 from .formats.places import describe_prize_order
+from .forms import RegisterPlayersForm
 from .models import PairingStatus, StageKind, Tournament, TournamentFormat, TournamentStatus
-from .services import draws, entries, events, results
+from .services import draws, entries, events, registration, results
 from .services import rounds as round_services
 
 ELIMINATION_KINDS = {
@@ -225,6 +227,10 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "entries": sorted(view.entries.values(), key=lambda e: (e.seed or 10**6, e.pk)),
             "candidates": tournament.club.players.exclude(pk__in=entered).order_by("display_name"),
+            "register_form": RegisterPlayersForm(
+                candidates=tournament.club.players.exclude(pk__in=entered).order_by("display_name")
+            ),
+            "walk_in_form": WalkInForm(prefix="walkin"),
             "ready": [
                 {
                     "row": p,
@@ -252,6 +258,9 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
 def director_action(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     """One form post, one service call; domain errors come back as messages."""
     tournament = _tournament(slug)
+    asking = registration_pages.confirmation(request, tournament, action)
+    if asking is not None:
+        return asking  # nothing is done until the director confirms
     actor = actor_for_user(request.user)
     post = request.POST
     try:
@@ -279,6 +288,10 @@ def director_action(request: HttpRequest, slug: str, action: str) -> HttpRespons
                 club=tournament.club,
                 created_by=request.user,
                 dedupe_key=f"pair:{tournament.pk}:{number}",
+            )
+        elif action == "unregister":
+            registration.unregister_entry(
+                actor=actor, tournament_id=tournament.pk, entry_id=int(post["entry"])
             )
         elif action == "withdraw":
             entries.withdraw_entry(

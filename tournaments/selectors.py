@@ -20,13 +20,16 @@ from tournaments.models import Entry, Pairing, PairingStatus, Round, Stage, Tour
 
 
 def ratings_for_seeding(club: Club, players: Iterable[Player]) -> dict[int, float]:
-    """Each player's rating on the club's list; the club's starting rating if unrated.
+    """Each player's rating on the club's list; if unrated, the rating they declared
+    when added as a walk-in, else the club's starting rating.
 
     The rating list lives in ``games.models.ratings`` when the ratings app is installed;
     it is imported lazily so seeding works with or without it.
     """
     players = list(players)
-    ratings: dict[int, float] = dict.fromkeys((p.pk for p in players), float(club.rating_initial))
+    ratings: dict[int, float] = {
+        p.pk: float(p.declared_rating or club.rating_initial) for p in players
+    }
     try:
         from games.models import ratings as rating_models
     except ImportError:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import pages
+from . import pages, registration_pages
 
 urlpatterns = [
     path("new/<slug:club_slug>/", pages.new_tournament, name="tournament-new"),
@@ -11,6 +11,16 @@ urlpatterns = [
     path("<slug:slug>/standings/", pages.standings_page, name="tournament-standings"),
     path("<slug:slug>/screen/", pages.screen_page, name="tournament-screen"),
     path("<slug:slug>/director/", pages.director_page, name="tournament-director"),
+    path(
+        "<slug:slug>/director/walk-in/",
+        registration_pages.walk_in,
+        name="tournament-walk-in",
+    ),
+    path(
+        "<slug:slug>/director/register-players/",
+        registration_pages.register_players,
+        name="tournament-register-players",
+    ),
     path(
         "<slug:slug>/director/<slug:action>/",
         pages.director_action,

@@ -6,6 +6,7 @@ from django.db.models import Count, QuerySet
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,6 +16,7 @@ from games.models import Club, Player
 from games.models.clubs import RatingBoost
 from games.rules import limits
 from games.services import clubs as club_services
+from games.services.actors import actor_for_user
 
 from .inputs import ID_PATTERN, SLUG_PATTERN, ClubRef
 from .permissions import ClubDirectorOrReadOnly, PlayerEditorOrReadOnly
@@ -61,6 +63,42 @@ class ClubUpdateSerializer(serializers.Serializer):
     rating_boost = serializers.ChoiceField(choices=RatingBoost.choices, required=False)
 
 
+class PlayerSerializer(serializers.ModelSerializer):
+    clubs = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "display_name", "slug", "clubs", "created_at"]
+        read_only_fields = fields
+
+
+class PlayerPrivateSerializer(PlayerSerializer):
+    """A player as their editors see them: with the e-mail address and declared rating
+    (answers to the writes only; the public reads leave both out)."""
+
+    email = serializers.CharField(read_only=True, help_text="The e-mail address ('' if none).")
+
+    class Meta(PlayerSerializer.Meta):
+        fields = [*PlayerSerializer.Meta.fields, "email", "declared_rating"]
+        read_only_fields = fields
+
+
+class WalkInInputSerializer(serializers.Serializer):
+    display_name = serializers.CharField(max_length=limits.MAX_PLAYER_NAME)
+    email = serializers.EmailField(
+        max_length=limits.MAX_EMAIL, required=False, allow_blank=True, default=""
+    )
+    rating = serializers.IntegerField(
+        min_value=1,
+        max_value=limits.MAX_RATING,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="A starting rating the player declares; seeding uses it until they "
+        "are rated on the club's list.",
+    )
+
+
 class ClubViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -94,14 +132,18 @@ class ClubViewSet(
         club_services.update_club(club=club, **data.validated_data)
         return Response(ClubSerializer(self.get_queryset().get(pk=club.pk)).data)
 
-
-class PlayerSerializer(serializers.ModelSerializer):
-    clubs = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
-
-    class Meta:
-        model = Player
-        fields = ["id", "display_name", "slug", "clubs", "created_at"]
-        read_only_fields = fields
+    @extend_schema(request=WalkInInputSerializer, responses={201: PlayerPrivateSerializer})
+    @action(detail=True, methods=["post"])
+    def players(self, request: Request, slug: str) -> Response:
+        """A walk-in: a new player and their membership of this club, in one step."""
+        club = self.get_object()
+        data = WalkInInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = club_services.add_walk_in(
+            club=club, by=actor_for_user(request.user), **data.validated_data
+        )
+        player = Player.objects.prefetch_related("clubs").get(pk=player.pk)
+        return Response(PlayerPrivateSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
 class PlayerInputSerializer(serializers.Serializer):
@@ -114,6 +156,13 @@ class PlayerInputSerializer(serializers.Serializer):
 
 class PlayerUpdateSerializer(serializers.Serializer):
     display_name = serializers.CharField(max_length=limits.MAX_PLAYER_NAME, required=False)
+    email = serializers.EmailField(max_length=limits.MAX_EMAIL, required=False, allow_blank=True)
+    clubs = ClubRef(
+        many=True,
+        required=False,
+        help_text="The clubs, among those you direct, the player belongs to (memberships "
+        "of other clubs are kept).",
+    )
 
 
 class PlayerFilter(filters.FilterSet):
@@ -160,10 +209,12 @@ class PlayerViewSet(
             status=status.HTTP_201_CREATED,
         )
 
-    @extend_schema(request=PlayerUpdateSerializer, responses={200: PlayerSerializer})
+    @extend_schema(request=PlayerUpdateSerializer, responses={200: PlayerPrivateSerializer})
     def update(self, request: Request, *args: object, **kwargs: object) -> Response:
         player = self.get_object()
         data = PlayerUpdateSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        club_services.update_player(player=player, **data.validated_data)
-        return Response(PlayerSerializer(self.get_queryset().get(pk=player.pk)).data)
+        club_services.update_player(
+            player=player, by=actor_for_user(request.user), **data.validated_data
+        )
+        return Response(PlayerPrivateSerializer(self.get_queryset().get(pk=player.pk)).data)

@@ -57,6 +57,14 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="player",
     )
+    email = models.EmailField(max_length=limits.MAX_EMAIL, blank=True, default="")
+    declared_rating = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The rating a walk-in gave when added. Seeding uses it until the player "
+        "has a rating on the club's list; rated play always starts from the list's "
+        "initial rating, so a declared rating never changes the rating list itself.",
+    )
     clubs = models.ManyToManyField(Club, through="Membership", related_name="players")
     created_at = models.DateTimeField(auto_now_add=True)
 

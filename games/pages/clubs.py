@@ -6,6 +6,8 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from games import access
+from games.forms import WalkInForm
 from games.models import Club, Player
 from games.selectors import head_to_head, matches_of_player
 
@@ -18,7 +20,17 @@ def home(request: HttpRequest) -> HttpResponse:
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     players = club.players.order_by("display_name")
-    return render(request, "games/club_detail.html", {"club": club, "players": players})
+    is_director = access.is_director(request.user, club)
+    return render(
+        request,
+        "games/club_detail.html",
+        {
+            "club": club,
+            "players": players,
+            "is_director": is_director,
+            "form": WalkInForm() if is_director else None,
+        },
+    )
 
 
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:

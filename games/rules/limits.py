@@ -51,6 +51,10 @@ MAX_REASON = 2000
 """A dispute's reason or a director's resolution."""
 MAX_DESCRIPTION = 5000
 MAX_RATING = 10000
+MAX_EMAIL = 254
+"""An e-mail address (RFC 5321's path limit, Django's ``EmailField`` default)."""
+MAX_BULK_NAMES = 200
+"""Lines in one bulk registration: far above any club night, far below an attack."""
 
 MAX_JSON_DEPTH = 64
 """How deeply a JSON body may nest; deeper bodies are refused before parsing."""

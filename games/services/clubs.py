@@ -6,13 +6,24 @@ import secrets
 from typing import TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
+from games import access
 from games.models import Club, Membership, Player
 from games.models.clubs import RatingBoost
-from games.rules.errors import ConflictError, RuleViolation
-from games.rules.limits import MAX_CLUB_SLUG, MAX_PLAYER_SLUG
+from games.rules.errors import ConflictError, NotAllowed, RuleViolation
+from games.rules.limits import (
+    MAX_CLUB_SLUG,
+    MAX_EMAIL,
+    MAX_PLAYER_NAME,
+    MAX_PLAYER_SLUG,
+    MAX_RATING,
+)
+from games.rules.names import clean_name, name_key
+from games.services.actors import Actor
 
 M = TypeVar("M", Club, Player)
 
@@ -168,15 +179,146 @@ def create_player(
 
 
 @transaction.atomic
-def update_player(*, player: Player, display_name: str | None = None) -> Player:
+def update_player(
+    *,
+    player: Player,
+    display_name: str | None = None,
+    email: str | None = None,
+    clubs: list[Club] | tuple[Club, ...] | None = None,
+    by: Actor | None = None,
+) -> Player:
+    """Change a player's name, e-mail or clubs (``None``: leave it as it is).
+
+    ``clubs`` is the set of clubs, among those ``by`` directs, the player should
+    belong to: memberships of clubs ``by`` does not direct are neither added nor
+    removed (a director of one club cannot take a player out of another), and a player
+    is never left in no club at all. Checked before anything is written.
+    """
     player = Player.objects.select_for_update().get(pk=player.pk)
     if display_name is not None:
-        if not display_name.strip():
-            raise RuleViolation(
-                "display_name_blank", "A player needs a display name.", field="display_name"
-            )
-        player.display_name = display_name.strip()
+        player.display_name = check_player_name(display_name)
+    if email is not None:
+        player.email = check_email(email)
+    if clubs is not None:
+        _set_clubs(player, list(clubs), by)
     player.save()
+    return player
+
+
+def _set_clubs(player: Player, clubs: list[Club], by: Actor | None) -> None:
+    if by is None or by.user is None:
+        raise NotAllowed("directors_only", "Only a club's directors change its players.", "clubs")
+    current = set(player.clubs.all())
+    managed = set(Club.objects.all()) if by.is_admin else set(by.user.directed_clubs.all())
+    wanted = set(clubs)
+    foreign = wanted - managed - current
+    if foreign:
+        names = ", ".join(sorted(c.name for c in foreign))
+        raise NotAllowed(
+            "not_director_of_club", f"You do not direct {names}: you cannot add to it.", "clubs"
+        )
+    removed = (current & managed) - wanted
+    if not (current - removed) | wanted:
+        raise RuleViolation(
+            "clubs_empty", "A player stays in at least one club: tick one.", "clubs"
+        )
+    Membership.objects.filter(player=player, club__in=removed).delete()
+    for club in wanted - current:
+        Membership.objects.create(club=club, player=player)
+
+
+def check_player_name(display_name: str) -> str:
+    """The cleaned name, or a 400 naming ``display_name`` and the rule."""
+    name = clean_name(display_name)
+    if not name:
+        raise RuleViolation(
+            "display_name_blank", "A player needs a display name.", field="display_name"
+        )
+    if len(name) > MAX_PLAYER_NAME:
+        raise RuleViolation(
+            "display_name_too_long",
+            f"A name is at most {MAX_PLAYER_NAME} characters.",
+            field="display_name",
+        )
+    return name
+
+
+def check_email(email: str) -> str:
+    """The trimmed address ('' for none), or a 400 naming ``email``."""
+    email = email.strip()
+    if not email:
+        return ""
+    if len(email) > MAX_EMAIL:
+        raise RuleViolation(
+            "email_too_long", f"An e-mail address is at most {MAX_EMAIL} characters.", "email"
+        )
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise RuleViolation(
+            "email_invalid", "That is not an e-mail address (name@example.org).", "email"
+        ) from None
+    return email
+
+
+def check_rating(rating: int | None) -> int | None:
+    if rating is not None and not 1 <= rating <= MAX_RATING:
+        raise RuleViolation(
+            "rating_out_of_range", f"A starting rating is between 1 and {MAX_RATING}.", "rating"
+        )
+    return rating
+
+
+def require_club_director(actor: Actor, club: Club) -> None:
+    if actor.is_admin:
+        return
+    if actor.user is None or not access.is_director(actor.user, club):
+        raise NotAllowed("directors_only", "Only the club's directors add its players.")
+
+
+def roster_by_name(club: Club) -> dict[str, list[Player]]:
+    """The club's players under their comparison key (``games.rules.names``)."""
+    roster: dict[str, list[Player]] = {}
+    for player in club.players.order_by("display_name", "pk"):
+        roster.setdefault(name_key(player.display_name), []).append(player)
+    return roster
+
+
+@transaction.atomic
+def add_walk_in(
+    *,
+    club: Club,
+    display_name: str,
+    email: str = "",
+    rating: int | None = None,
+    by: Actor,
+) -> Player:
+    """A new player and their membership of ``club``, in one step and one transaction.
+
+    A name the club already has (ignoring case and accents) is refused: the director
+    most likely means that player, and registers them instead; two real namesakes
+    are told apart by an initial. ``rating`` is kept as the player's declared rating
+    (seeding uses it until they are rated; the rating list starts everyone at the
+    club's initial rating, see docs/ratings.md).
+    """
+    require_club_director(by, club)
+    name = check_player_name(display_name)
+    email = check_email(email)
+    rating = check_rating(rating)
+    Club.objects.select_for_update().filter(pk=club.pk).first()  # one walk-in at a time
+    same = roster_by_name(club).get(name_key(name))
+    if same:
+        raise ConflictError(
+            "name_in_club",
+            f"{club.name} already has a player called {same[0].display_name}: register them "
+            "instead, or add an initial to tell two players apart.",
+            field="display_name",
+        )
+    player = create_player(display_name=name, clubs=[club])
+    if email or rating is not None:
+        player.email = email
+        player.declared_rating = rating
+        player.save(update_fields=["email", "declared_rating"])
     return player
 
 

@@ -1,6 +1,7 @@
 """A director runs a six-player bracket through the pages alone:
-create the event from the club page, register, seed, start, enter every result on the
-match entry page, and finish once the champion shows on the bracket."""
+create the event from the club page, register (tick, preview, confirm), seed, start,
+enter every result on the match entry page, and finish once the champion shows on the
+bracket (confirming it)."""
 
 from __future__ import annotations
 
@@ -37,10 +38,11 @@ def test_director_runs_a_bracket_from_registration_to_champion(page_for, login, 
     # Registration: open it, register everyone from the club, seed, start.
     page.get_by_role("button", name="Open registration").click()
     for name in NAMES:
-        page.get_by_label("Register").select_option(label=name)
-        page.get_by_role("button", name=re.compile(r"^Register")).click()
-        page.get_by_text("Done.").wait_for()
-    entries = page.locator("section", has_text="Registration").locator("ol li")
+        page.get_by_role("checkbox", name=name, exact=True).check()
+    page.get_by_role("button", name="Preview").click()
+    page.get_by_role("button", name="Register 6 players").click()
+    page.get_by_text("Entered 6 player(s).").wait_for()
+    entries = page.locator(".entry-list li > span")
     assert sorted(entries.all_inner_texts()) == sorted(NAMES)
     page.get_by_label("Seed").select_option("random")
     page.get_by_role("button", name="Seed", exact=True).click()
@@ -81,6 +83,8 @@ def test_director_runs_a_bracket_from_registration_to_champion(page_for, login, 
     # Finish the event.
     page.goto("/tournaments/club-cup/director/")
     page.get_by_role("button", name="Finish the event").click()
+    assert Tournament.objects.get(slug="club-cup").status == "running"  # asked, not done
+    page.get_by_role("button", name="Yes, finish the event").click()
     page.get_by_text("Done.").wait_for()
     assert Tournament.objects.get(slug="club-cup").status == "finished"
     page.goto("/tournaments/club-cup/bracket/")

@@ -156,7 +156,19 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
         ("POST", "/tournaments/{slug}/director/{action}/"): {
             "pairing": w.pairing.key,
             "winner": w.entry.pk,
+            "confirm": "1",
         },
+        ("POST", "/api/v1/clubs/{slug}/players/"): {"display_name": "Walk In"},
+        ("POST", "/api/v1/tournaments/{slug}/entries/bulk/"): {"names": ["Walk In", "Alice"]},
+        ("POST", "/api/v1/tournaments/{slug}/entries/walk-in/"): {"display_name": "Walk In"},
+        ("POST", "/clubs/{slug}/players/add/"): {"display_name": "Walk In"},
+        ("POST", "/players/{slug}/edit/"): {
+            "display_name": "Alice E.",
+            "email": "alice@example.org",
+            "clubs": [w.club.pk],
+        },
+        ("POST", "/tournaments/{slug}/director/walk-in/"): {"walkin-display_name": "Walk In"},
+        ("POST", "/tournaments/{slug}/director/register-players/"): {"names": "Walk In\nAlice"},
         ("POST", "/accounts/login/"): {"username": "nobody", "password": "wrong"},
     }
     key = (method, template)
@@ -226,6 +238,7 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/api/v1/clubs/{slug}/"): everyone(200),
     ("PUT", "/api/v1/clubs/{slug}/"): row(401, 403, 403, 403, 200, 200, 401),
     ("PATCH", "/api/v1/clubs/{slug}/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("POST", "/api/v1/clubs/{slug}/players/"): row(401, 403, 403, 403, 201, 201, 401),
     ("GET", "/api/v1/clubs/{slug}/ratings/"): everyone(200),
     ("POST", "/api/v1/clubs/{slug}/ratings/recompute/"): row(401, 403, 403, 403, 202, 202, 401),
     ("POST", "/api/v1/clubs/{slug}/results/import/"): row(401, 403, 403, 403, 201, 201, 401),
@@ -266,6 +279,13 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/api/v1/tournaments/{slug}/drop-map/"): row(401, 403, 403, 403, 200, 200, 401),
     ("GET", "/api/v1/tournaments/{slug}/entries/"): everyone(200),
     ("POST", "/api/v1/tournaments/{slug}/entries/"): row(401, 403, 403, 403, 409, 409, 401),
+    # The world's event is running, a full bracket of four: a late entry finds no bye
+    # (409, nothing written) and an entry in the draw cannot be unregistered (409).
+    ("POST", "/api/v1/tournaments/{slug}/entries/bulk/"): row(401, 403, 403, 403, 409, 409, 401),
+    ("POST", "/api/v1/tournaments/{slug}/entries/walk-in/"): row(401, 403, 403, 403, 409, 409, 401),
+    ("DELETE", "/api/v1/tournaments/{slug}/entries/{entry_id}/"): row(
+        401, 403, 403, 403, 409, 409, 401
+    ),
     ("POST", "/api/v1/tournaments/{slug}/entries/{entry_id}/withdraw/"): row(
         401, 403, 403, 403, 200, 200, 401
     ),
@@ -308,6 +328,8 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/chouette/sessions/{pk}/undo/"): everyone(405),
     ("POST", "/chouette/sessions/{pk}/undo/"): row(R302, W302, R302, R302, W302, W302, R302),
     ("GET", "/clubs/{slug}/"): everyone(200),
+    ("GET", "/clubs/{slug}/players/add/"): row(302, 404, 404, 404, 200, 200, 302),
+    ("POST", "/clubs/{slug}/players/add/"): row(R302, 404, 404, 404, W302, W302, R302),
     ("GET", "/clubs/{slug}/ratings/"): everyone(200),
     ("GET", "/healthz"): everyone(200),
     ("GET", "/matches/{pk}/"): everyone(200),
@@ -315,6 +337,8 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/matches/{pk}/enter/"): row(302, 200, 404, 404, 200, 200, 302),
     ("POST", "/matches/{pk}/enter/"): row(R302, W302, 404, 404, W302, W302, R302),
     ("GET", "/players/{slug}/"): everyone(200),
+    ("GET", "/players/{slug}/edit/"): row(302, 404, 404, 404, 200, 200, 302),
+    ("POST", "/players/{slug}/edit/"): row(R302, 404, 404, 404, W302, W302, R302),
     ("GET", "/players/{slug}/ratings/"): everyone(200),
     ("GET", "/score/{token}/"): everyone(200),
     ("POST", "/score/{token}/"): everyone(W302),
@@ -327,6 +351,16 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/tournaments/{slug}/director/{action}/"): row(302, 405, 405, 405, 405, 405, 302),
     ("POST", "/tournaments/{slug}/director/{action}/"): row(
         R302, R302, R302, R302, W302, W302, R302
+    ),
+    # Pages that answer a POST with a page: the walk-in finds no bye in the world's full
+    # bracket (the refusal next to the field, nothing written); the bulk form previews.
+    ("GET", "/tournaments/{slug}/director/walk-in/"): row(302, 404, 404, 404, 200, 200, 302),
+    ("POST", "/tournaments/{slug}/director/walk-in/"): row(R302, 404, 404, 404, 200, 200, R302),
+    ("GET", "/tournaments/{slug}/director/register-players/"): row(
+        302, 404, 404, 404, 200, 200, 302
+    ),
+    ("POST", "/tournaments/{slug}/director/register-players/"): row(
+        R302, 404, 404, 404, 200, 200, R302
     ),
     ("GET", "/tournaments/{slug}/screen/"): everyone(200),
     ("GET", "/tournaments/{slug}/standings/"): everyone(200),

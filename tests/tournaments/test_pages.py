@@ -77,15 +77,15 @@ def test_director_runs_an_evening_from_the_dashboard(
     event.refresh_from_db()
     assert event.status == "running" and event.pairings.count() == 2
     for p in event.pairings.select_related("entry1"):
-        browser.post(f"{base}forfeit/", {"pairing": p.key, "winner": p.entry1_id})
+        browser.post(f"{base}forfeit/", {"pairing": p.key, "winner": p.entry1_id, "confirm": "1"})
     with django_capture_on_commit_callbacks(execute=True):
         browser.post(f"{base}next-round/")
     assert event.pairings.count() == 4
     page = browser.get(base).content.decode()
     assert "succeeded" in page and "Ready to play" in page
     for p in event.pairings.filter(status="ready").select_related("entry1"):
-        browser.post(f"{base}forfeit/", {"pairing": p.key, "winner": p.entry1_id})
-    response = browser.post(f"{base}finish/", follow=True)
+        browser.post(f"{base}forfeit/", {"pairing": p.key, "winner": p.entry1_id, "confirm": "1"})
+    response = browser.post(f"{base}finish/", {"confirm": "1"}, follow=True)
     event.refresh_from_db()
     assert event.status == "finished", response.content.decode()[:500]
 

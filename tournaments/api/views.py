@@ -34,9 +34,10 @@ from games.rules import limits
 from games.services.actors import Actor, actor_for_user
 from tournaments import jobs, selectors
 from tournaments.models import Entry, Round, StageKind, Tournament
-from tournaments.services import draws, entries, events, results, rounds
+from tournaments.services import draws, entries, events, registration, results, rounds
 from tournaments.services.common import require_director
 
+from . import registration as reg
 from . import serializers as s
 
 ENTRY_LIST = {"type": "array", "items": {"type": "object", "additionalProperties": {}}}
@@ -153,6 +154,50 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         )
         entry = Entry.objects.select_related("player").get(pk=entry.pk)
         return Response(s.EntrySerializer(entry).data)
+
+    @extend_schema(
+        request=reg.BulkEntryInputSerializer,
+        responses={200: reg.BulkResultSerializer, 201: reg.BulkResultSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path="entries/bulk")
+    @idempotent
+    def bulk_entries(self, request: Request, slug: str) -> Response:
+        """Enter many players: preview with ``dry_run``, then write all or nothing."""
+        actor = self._actor(request)
+        tournament = self._tournament(slug)
+        data = reg.BulkEntryInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = registration.register_many(
+            actor=actor, tournament_id=tournament.pk, **data.validated_data
+        )
+        code = status.HTTP_200_OK if result.dry_run else status.HTTP_201_CREATED
+        return Response(result.as_dict(), status=code)
+
+    @extend_schema(request=reg.WalkInSerializer, responses={201: s.EntrySerializer})
+    @action(detail=True, methods=["post"], url_path="entries/walk-in")
+    @idempotent
+    def walk_in(self, request: Request, slug: str) -> Response:
+        """A newcomer: made a member of the club and entered, in one step."""
+        actor = self._actor(request)
+        tournament = self._tournament(slug)
+        data = reg.WalkInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = registration.enter_walk_in(
+            actor=actor, tournament_id=tournament.pk, **data.validated_data
+        )
+        entry = Entry.objects.select_related("player").get(pk=entry.pk)
+        return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None})
+    @action(detail=True, methods=["delete"], url_path=r"entries/(?P<entry_id>\d+)")
+    def unregister(self, request: Request, slug: str, entry_id: str) -> Response:
+        """Take an entry off before the draw (409 ``entry_drawn`` after it: withdraw)."""
+        registration.unregister_entry(
+            actor=self._actor(request),
+            tournament_id=self._tournament(slug).pk,
+            entry_id=int(entry_id),
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=s.SeedInputSerializer, responses={200: s.EntrySerializer(many=True)})
     @action(detail=True, methods=["post"])

@@ -1,0 +1,290 @@
+"""Registering a club night's players in bulk, walk-ins, and taking an entry off again.
+
+One service each, called by the director's pages and by the API alike:
+
+* ``register_many``: a pasted list of names and/or ticked players. With ``dry_run``
+  it only says what it would do (the preview); without, it does exactly that, all or
+  nothing: one bad line (an ambiguous or over-long name) and nothing is written.
+* ``enter_walk_in``: a newcomer becomes a club member and is entered, in one step.
+* ``unregister_entry``: before the draw an entry is simply taken off; once the event
+  runs the entry can only be withdrawn (``entries.withdraw_entry``), which keeps its
+  results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from django.db import transaction
+
+from games.models import Player
+from games.rules.errors import BoxcarsError, ConflictError, RuleViolation
+from games.rules.limits import MAX_BULK_NAMES, MAX_PLAYER_NAME
+from games.rules.names import clean_name, name_key
+from games.services import clubs as club_services
+from games.services.actors import Actor
+from tournaments.models import Entry, Tournament, TournamentStatus
+
+from .common import bump, lock_tournament, require_director, require_status
+from .entries import register_entry
+
+
+class LineAction(StrEnum):
+    """What a bulk registration does with one line (or one ticked player)."""
+
+    REGISTER = "register"  # a club member, entered
+    CREATE = "create"  # a new player, made a member and entered
+    ALREADY_ENTERED = "already_entered"  # skipped: in the event already
+    DUPLICATE = "duplicate"  # skipped: the same player earlier in the list
+    AMBIGUOUS = "ambiguous"  # refused: two or more members have this name; pick one
+    INVALID = "invalid"  # refused: the name breaks a rule (too long...)
+
+
+REFUSED = {LineAction.AMBIGUOUS, LineAction.INVALID}
+
+
+@dataclass
+class Line:
+    """One line of the preview: the name as typed, what happens to it and why."""
+
+    index: int  # position in ``names`` (0-based), or None for a ticked player
+    name: str
+    action: LineAction
+    player_id: int | None = None
+    candidates: list[tuple[int, str]] = field(default_factory=list)
+    message: str = ""
+    source: str = "names"  # "names" or "player_ids"
+    player_name: str = ""  # the member's name as the club has it, when matched
+
+    @property
+    def where(self) -> str:
+        """The input it came from, as the API names fields: ``names[3]``."""
+        return f"{self.source}[{self.index}]"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "index": self.index,
+            "name": self.name,
+            "action": str(self.action),
+            "player": self.player_id,
+            "player_name": self.player_name,
+            "candidates": [{"id": pk, "display_name": n} for pk, n in self.candidates],
+            "message": self.message,
+        }
+
+
+@dataclass
+class BulkResult:
+    lines: list[Line]
+    dry_run: bool
+    entries: list[Entry] = field(default_factory=list)
+
+    def count(self, action: LineAction) -> int:
+        return sum(1 for line in self.lines if line.action == action)
+
+    @property
+    def refused(self) -> list[Line]:
+        return [line for line in self.lines if line.action in REFUSED]
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "dry_run": self.dry_run,
+            "to_register": self.count(LineAction.REGISTER),
+            "to_create": self.count(LineAction.CREATE),
+            "skipped": self.count(LineAction.ALREADY_ENTERED) + self.count(LineAction.DUPLICATE),
+            "refused": len(self.refused),
+            "lines": [line.as_dict() for line in self.lines],
+            "entries": [e.pk for e in self.entries],
+        }
+
+
+def _plan(tournament: Tournament, names: list[str], player_ids: list[int]) -> list[Line]:
+    """What each line would do, reading the roster and the entries once."""
+    if len(names) + len(player_ids) > MAX_BULK_NAMES:
+        raise RuleViolation(
+            "too_many_names",
+            f"One registration takes at most {MAX_BULK_NAMES} names; split the list.",
+            "names",
+        )
+    roster = club_services.roster_by_name(tournament.club)
+    entered = set(Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    seen: set[int] = set()
+    new_keys: set[str] = set()
+    lines: list[Line] = []
+
+    def place(line: Line, player: Player) -> None:
+        line.player_id = player.pk
+        line.player_name = player.display_name
+        if player.pk in seen:
+            line.action, line.message = LineAction.DUPLICATE, "Listed twice: entered once."
+        elif player.pk in entered:
+            line.action, line.message = LineAction.ALREADY_ENTERED, "Already entered."
+        seen.add(player.pk)
+
+    ticked = {p.pk: p for p in Player.objects.filter(pk__in=player_ids)}
+    for index, player_id in enumerate(player_ids):
+        player = ticked.get(player_id)
+        if player is None:
+            lines.append(
+                Line(
+                    index,
+                    str(player_id),
+                    LineAction.INVALID,
+                    source="player_ids",
+                    message=f"There is no player {player_id}.",
+                )
+            )
+            continue
+        line = Line(index, player.display_name, LineAction.REGISTER, source="player_ids")
+        place(line, player)
+        lines.append(line)
+    for index, raw in enumerate(names):
+        name = clean_name(raw)
+        if not name:
+            continue  # blank lines are layout, not players
+        if len(name) > MAX_PLAYER_NAME:
+            lines.append(
+                Line(
+                    index,
+                    name[:40] + "…",
+                    LineAction.INVALID,
+                    message=f"A name is at most {MAX_PLAYER_NAME} characters.",
+                )
+            )
+            continue
+        key = name_key(name)
+        matches = roster.get(key, [])
+        if len(matches) > 1:
+            lines.append(
+                Line(
+                    index,
+                    name,
+                    LineAction.AMBIGUOUS,
+                    candidates=[(p.pk, p.display_name) for p in matches],
+                    message=f"{len(matches)} players of the club are called {name}: pick one.",
+                )
+            )
+        elif matches:
+            line = Line(index, name, LineAction.REGISTER)
+            place(line, matches[0])
+            lines.append(line)
+        elif key in new_keys:
+            lines.append(
+                Line(index, name, LineAction.DUPLICATE, message="Listed twice: one new player.")
+            )
+        else:
+            new_keys.add(key)
+            lines.append(Line(index, name, LineAction.CREATE, message="New player."))
+    return lines
+
+
+def register_many(
+    *,
+    actor: Actor,
+    tournament_id: int,
+    names: list[str] = (),  # type: ignore[assignment]
+    player_ids: list[int] = (),  # type: ignore[assignment]
+    dry_run: bool = False,
+) -> BulkResult:
+    """Enter many players at once: names (matched on the club's roster, ignoring case
+    and accents; unknown names become new players) and ticked player ids.
+
+    The dry run changes nothing and returns the preview. The real run plans again
+    under the tournament's lock (the roster may have moved since the preview), refuses
+    the whole list if any line is refused, then creates and enters line by line in one
+    transaction: if any entry is refused (a bracket with no bye left for a late entry)
+    nothing at all is written, and the error names the line.
+    """
+    names, player_ids = list(names), list(player_ids)
+    with transaction.atomic():
+        tournament = (
+            lock_tournament(tournament_id)
+            if not dry_run
+            else Tournament.objects.select_related("club").get(pk=tournament_id)
+        )
+        require_director(actor, tournament)
+        require_status(
+            tournament,
+            TournamentStatus.DRAFT,
+            TournamentStatus.REGISTRATION,
+            TournamentStatus.RUNNING,
+            doing="register players",
+        )
+        lines = _plan(tournament, names, player_ids)
+        result = BulkResult(lines=lines, dry_run=dry_run)
+        if dry_run:
+            return result
+        if result.refused:
+            first = result.refused[0]
+            code = "ambiguous_name" if first.action == LineAction.AMBIGUOUS else "invalid_name"
+            raise RuleViolation(code, f"{first.name}: {first.message}", first.where)
+        for line in lines:
+            if line.action not in (LineAction.REGISTER, LineAction.CREATE):
+                continue
+            try:
+                if line.action == LineAction.CREATE:
+                    player = club_services.create_player(
+                        display_name=line.name, clubs=[tournament.club]
+                    )
+                    line.player_id = player.pk
+                entry = register_entry(
+                    actor=actor, tournament_id=tournament.pk, player_id=line.player_id
+                )
+            except BoxcarsError as error:
+                raise type(error)(error.code, f"{line.name}: {error.message}", line.where) from None
+            result.entries.append(entry)
+        return result
+
+
+@transaction.atomic
+def enter_walk_in(
+    *,
+    actor: Actor,
+    tournament_id: int,
+    display_name: str,
+    email: str = "",
+    rating: int | None = None,
+) -> Entry:
+    """A walk-in: a new club member (``clubs.add_walk_in``) entered in the event, both
+    or neither."""
+    tournament = lock_tournament(tournament_id)
+    require_director(actor, tournament)
+    require_status(
+        tournament,
+        TournamentStatus.DRAFT,
+        TournamentStatus.REGISTRATION,
+        TournamentStatus.RUNNING,
+        doing="register a player",
+    )
+    player = club_services.add_walk_in(
+        club=tournament.club, display_name=display_name, email=email, rating=rating, by=actor
+    )
+    return register_entry(actor=actor, tournament_id=tournament.pk, player_id=player.pk)
+
+
+@transaction.atomic
+def unregister_entry(*, actor: Actor, tournament_id: int, entry_id: int) -> Player:
+    """Take an entry off before the draw (the player stays in the club).
+
+    Once the event has started the entry is part of the draw: it is refused with
+    ``entry_drawn`` and the director withdraws the player instead.
+    """
+    tournament = lock_tournament(tournament_id)
+    require_director(actor, tournament)
+    entry = (
+        Entry.objects.filter(tournament=tournament, pk=entry_id).select_related("player").first()
+    )
+    if entry is None:
+        raise RuleViolation("entry_not_found", f"There is no entry {entry_id} here.", "entry")
+    if tournament.status not in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION):
+        raise ConflictError(
+            "entry_drawn",
+            f"{entry.player} is in the draw already: withdraw them instead of unregistering.",
+            "entry",
+        )
+    player = entry.player
+    entry.delete()
+    bump(tournament)
+    return player
