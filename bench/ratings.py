@@ -137,15 +137,19 @@ def _incremental(club, samples: int) -> list[float]:
 
 
 def _replay_only(rows, rating_list, rating_services) -> int:
+    """The pure replay over the same matches, in the same batches as the service."""
     written = 0
-    for _ in rating_services.replay(
-        rows,
-        {},
-        rating_list_id=rating_list.pk,
-        initial=rating_list.initial_rating,
-        policy=rating_list.boost,
-    ):
-        written += 1
+    standings: dict = {}
+    for batch in rating_services.batches(rows):
+        written += len(
+            rating_services.replay(
+                batch,
+                standings,
+                rating_list_id=rating_list.pk,
+                initial=rating_list.initial_rating,
+                policy=rating_list.boost,
+            )
+        )
     return written
 
 
