@@ -136,11 +136,11 @@ def _incremental(club, samples: int) -> list[float]:
     return timings
 
 
-def _replay_only(rows, rating_list, rating_services) -> int:
+def _replay_only(batches, rating_list, rating_services) -> int:
     """The pure replay over the same matches, in the same batches as the service."""
     written = 0
     standings: dict = {}
-    for batch in rating_services.batches(rows):
+    for batch in batches:
         written += len(
             rating_services.replay(
                 batch,
@@ -155,7 +155,7 @@ def _replay_only(rows, rating_list, rating_services) -> int:
 
 def run(*, quick: bool = False, context: dict | None = None) -> dict:
     setup_django()
-    from django.db import connection
+    from django.db import connection, transaction
 
     from games.models import RatingChange
     from games.services import ratings as rating_services
@@ -164,18 +164,16 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
     club, generate_seconds = _setup(players, matches)
     rating_list = rating_services.club_list(club)
 
-    # The same matches, in the same order, in memory for the pure replay (not timed).
-    rows = list(
-        rating_services.match_rows(rating_services.matches_of_list(rating_list)).iterator(
-            chunk_size=50_000
-        )
-    )
+    # The same matches, in the same order and batches, in memory for the pure replay
+    # (not timed).
+    with transaction.atomic():
+        batches = list(rating_services.match_batches(rating_services.matches_of_list(rating_list)))
     started = time.perf_counter()
     written = 0
     with rating_services.paused_cyclic_gc():  # as the recomputation does
-        written = _replay_only(rows, rating_list, rating_services)
+        written = _replay_only(batches, rating_list, rating_services)
     pure = time.perf_counter() - started
-    del rows
+    del batches
 
     replaced = RatingChange.objects.filter(rating_list=rating_list).count()
     started = time.perf_counter()

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import CharField, Q, QuerySet
-from django.db.models.functions import Cast
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games.models import Club, Match, Rating, RatingChange, RatingList
@@ -167,7 +166,7 @@ def recompute_list(
     total = matches.count()
     with paused_cyclic_gc():
         done, last_key = _replay_and_write(
-            rating_list, match_rows(matches), history, standings, touched, total, progress
+            rating_list, matches, history, standings, touched, total, progress
         )
     if from_match_id is None:
         history.finish()
@@ -204,21 +203,31 @@ def recompute_list(
     return report
 
 
-def match_rows(matches: QuerySet[Match]) -> QuerySet:
-    """The replay's input, in list order. On PostgreSQL the finish time is read as
-    text: it is only copied back into the history, and Django's Python-level
-    timestamp parsing would cost more than the FIBS arithmetic."""
-    at: Any = "finished_at"
-    if connection.vendor == "postgresql":
-        matches = matches.annotate(at_text=Cast("finished_at", CharField()))
-        at = "at_text"
-    return matches.order_by("finished_at", "pk").values_list(
-        "pk", "player1_id", "player2_id", "winner_id", "length", at
+def match_batches(matches: QuerySet[Match], size: int = BATCH) -> Iterator[list[MatchRow]]:
+    """The replay's input in list order, in lists of ``size`` matches.
+
+    On PostgreSQL the rows come from a server-side cursor in binary format, read
+    straight by psycopg (Django's own iterator loads each finish time through a
+    Python-level time zone loader, which cost more than the FIBS arithmetic); the
+    caller must be in a transaction, as the recomputation is.
+    """
+    ordered = matches.order_by("finished_at", "pk").values_list(
+        "pk", "player1_id", "player2_id", "winner_id", "length", "finished_at"
     )
+    if connection.vendor != "postgresql":
+        yield from batches(ordered.iterator(chunk_size=size), size)
+        return
+    sql, params = ordered.query.sql_with_params()
+    connection.ensure_connection()
+    with connection.connection.cursor(name="rating_replay_matches", binary=True) as cursor:
+        cursor.itersize = size
+        cursor.execute(sql, params)
+        while batch := cursor.fetchmany(size):
+            yield batch
 
 
 def batches(rows: Iterable[MatchRow], size: int = BATCH) -> Iterator[list[MatchRow]]:
-    """The ordered match stream cut into lists of ``size``."""
+    """An ordered match stream cut into lists of ``size``."""
     batch: list[MatchRow] = []
     for row in rows:
         batch.append(row)
@@ -231,7 +240,7 @@ def batches(rows: Iterable[MatchRow], size: int = BATCH) -> Iterator[list[MatchR
 
 def _replay_and_write(
     rating_list: RatingList,
-    rows: QuerySet,
+    matches: QuerySet[Match],
     history: ListHistory,
     standings: dict[int, Standing],
     touched: set[int],
@@ -242,7 +251,7 @@ def _replay_and_write(
     last_key: OrderKey | None = None
     done = 0
     initial, policy = rating_list.initial_rating, rating_list.boost
-    for batch in batches(rows.iterator(chunk_size=BATCH)):
+    for batch in match_batches(matches):
         for row in batch:
             touched.add(row[1])
             touched.add(row[2])
