@@ -10,6 +10,13 @@ the same transaction. Readers see the old history until the commit, then the new
 
 Elsewhere (SQLite, ``make run``) and for a recomputation from a match on, rows are
 deleted and inserted as usual.
+
+Lock order. The swap takes an exclusive lock on the whole history table at the end of
+a transaction that holds its list's lock. A transaction that touched the history and
+then waited for a list's lock could therefore deadlock with it (PostgreSQL would abort
+one of the two), so code that writes several lists locks them all first, in
+primary-key order (``apply_match``, ``import_results``), and each recomputation of
+``recompute_after_change`` and ``recompute_all_lists`` is its own transaction.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from games.models import Club, Match, MatchSource, MatchStatus, Player
 from games.rules.errors import NotAllowed
 from games.rules.results_file import parse_results
 
-from .lists import lists_of_club
+from .lists import lists_of_club, lock_list
 from .recompute import recompute_list
 
 
@@ -81,7 +81,10 @@ def import_results(*, user: Any, club: Club, text: str) -> ImportReport:
         )
     created_matches = bulk_create_with_history(matches, Match, batch_size=1000)
     earliest = min(created_matches, key=lambda m: (m.finished_at, m.pk))
-    for list_id in lists_of_club(club.pk):
+    list_ids = lists_of_club(club.pk)
+    for list_id in list_ids:  # both locked before either's history is touched
+        lock_list(list_id)
+    for list_id in list_ids:
         recompute_list(rating_list_id=list_id, from_match_id=earliest.pk)
     return ImportReport(
         matches=len(created_matches),
