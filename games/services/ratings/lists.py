@@ -1,0 +1,106 @@
+"""What is rated, and the rating lists a match counts on (found, created and locked).
+
+Every write to a list happens under a lock on its ``RatingList`` row; code that needs
+several lists takes them in primary-key order, so two writers never wait on each
+other crosswise.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db.models import Q, QuerySet
+
+from games.models import Club, Match, MatchStatus, RatingList, RatingListKind
+
+#: A list's order: (finished_at, match id).
+OrderKey = tuple[datetime, int]
+
+
+def rated_matches() -> QuerySet[Match]:
+    """Finished, rated matches of 1 point or more. Forfeits and voids have their own
+    status; unlimited sessions have length 0; chouettes are not matches at all."""
+    return Match.objects.filter(
+        status=MatchStatus.FINISHED,
+        rated=True,
+        length__gte=1,
+        winner__isnull=False,
+        finished_at__isnull=False,
+    )
+
+
+def is_rated(match: Match) -> bool:
+    """The same test as ``rated_matches`` for a match already in memory."""
+    return (
+        match.status == MatchStatus.FINISHED
+        and match.rated
+        and match.length >= 1
+        and match.winner_id is not None
+        and match.finished_at is not None
+    )
+
+
+def matches_of_list(rating_list: RatingList) -> QuerySet[Match]:
+    """The rated matches a list counts: its club's, or every club's for the site list."""
+    matches = rated_matches()
+    if rating_list.club_id is not None:
+        matches = matches.filter(club_id=rating_list.club_id)
+    return matches
+
+
+def site_list() -> RatingList:
+    rating_list, _ = RatingList.objects.get_or_create(kind=RatingListKind.SITE, club=None)
+    return rating_list
+
+
+def club_list(club: Club) -> RatingList:
+    rating_list, _ = RatingList.objects.get_or_create(kind=RatingListKind.CLUB, club=club)
+    return rating_list
+
+
+def lists_of_club(club_id: int) -> list[int]:
+    """The ids of the lists a match of this club counts on, in lock order."""
+    club = Club.objects.get(pk=club_id)
+    return sorted([club_list(club).pk, site_list().pk])
+
+
+def lock_list(rating_list_id: int) -> RatingList:
+    """Lock one list's row for the rest of the transaction (and read it fresh)."""
+    return (
+        RatingList.objects.select_for_update(of=("self",))
+        .select_related("club")
+        .get(pk=rating_list_id)
+    )
+
+
+def lock_lists_of_match(match_id: int) -> list[RatingList]:
+    """Lock the match's club list and the site list (creating them the first time), in
+    primary-key order so that two updates never wait on each other crosswise."""
+    club_id = Match.objects.filter(pk=match_id).values("club_id")[:1]
+    wanted = Q(kind=RatingListKind.SITE) | Q(club_id__in=club_id)
+    locked = list(
+        RatingList.objects.select_for_update(of=("self",))
+        .select_related("club")
+        .filter(wanted)
+        .order_by("pk")
+    )
+    if len(locked) < 2:
+        match = Match.objects.filter(pk=match_id).select_related("club").first()
+        if match is None:
+            return []
+        club_list(match.club)
+        site_list()
+        locked = list(
+            RatingList.objects.select_for_update(of=("self",))
+            .select_related("club")
+            .filter(wanted)
+            .order_by("pk")
+        )
+    return locked
+
+
+def applied_key(rating_list: RatingList) -> OrderKey | None:
+    """The place of the last match applied to the list, or None for an empty list."""
+    if rating_list.applied_at is None or rating_list.applied_match_id is None:
+        return None
+    return (rating_list.applied_at, rating_list.applied_match_id)
