@@ -23,6 +23,7 @@ from games.services.tables import set_table
 
 from . import jobs, room, selectors
 from .bracket_svg import Side, SlotInput, layout_stage
+from .formats.labels import bracket_key_labels
 from .models import Pairing, PairingStatus, StageKind, Tournament, TournamentFormat
 from .services import draws, entries, events, results
 
@@ -239,6 +240,11 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
         if params["entries"] <= draws.LARGE_EVENT:
             try:
                 drop_map = draws.drop_map_preview_for(**params)
+                names = bracket_key_labels(d["match"] for d in drop_map["drops"])
+                drop_map["drops"] = [
+                    {**d, "label": names[d["match"]], "to_label": names.get(d["to_match"] or "")}
+                    for d in drop_map["drops"]
+                ]
             except FormatError as error:
                 # Too few entries yet for the consolation rounds asked for: say so,
                 # the preview appears once the field is large enough.

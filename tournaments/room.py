@@ -58,8 +58,9 @@ class RoomMatch:
     round_id: int
 
 
-def _table_order(m: RoomMatch) -> tuple[int, int]:
-    return (m.table if m.table is not None else 10**6, 0)
+def _table_order(m: RoomMatch) -> int:
+    """By table; a match without a table goes last."""
+    return m.table if m.table is not None else 10**6
 
 
 def matches_in_play(view: selectors.BracketView) -> list[RoomMatch]:

@@ -7,6 +7,9 @@ screen, the score cards). Pure: no Django.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 #: Stage kinds as a label names them (elimination stages and phases).
 STAGE_NAMES = {
     "main": "Main",
@@ -58,3 +61,34 @@ def slot_label(
                 return f"{which.capitalize()}{number}"
             return f"{name} {which}{number}"
     return f"{name}, round {round_number}, match {slot + 1}"
+
+
+_BRACKET_KEY = re.compile(r"^(?P<stage>[a-z_]+)-r(?P<round>\d+)-m(?P<slot>\d+)$")
+
+
+def bracket_key_labels(keys: Iterable[str]) -> dict[str, str]:
+    """Labels for bracket slot keys (``main-r2-m3``), given every key of the bracket
+    (the rounds of a stage and the matches of a round are counted from them); a key of
+    another shape keeps itself as its label."""
+    parsed: dict[str, tuple[str, int, int]] = {}
+    labels: dict[str, str] = {}
+    for key in keys:
+        found = _BRACKET_KEY.match(key)
+        if found is None:
+            labels[key] = key
+        else:
+            parsed[key] = (found["stage"], int(found["round"]), int(found["slot"]) - 1)
+    rounds: dict[str, int] = {}
+    per_round: dict[tuple[str, int], int] = {}
+    for stage, number, _ in parsed.values():
+        rounds[stage] = max(rounds.get(stage, 0), number)
+        per_round[(stage, number)] = per_round.get((stage, number), 0) + 1
+    for key, (stage, number, slot) in parsed.items():
+        labels[key] = slot_label(
+            stage_kind=stage,
+            round_number=number,
+            slot=slot,
+            rounds_in_stage=rounds[stage],
+            matches_in_round=per_round[(stage, number)],
+        )
+    return labels

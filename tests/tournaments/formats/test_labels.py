@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.formats.labels import slot_label
+from tournaments.formats.labels import bracket_key_labels, slot_label
 
 
 @pytest.mark.parametrize(
@@ -36,3 +36,15 @@ def test_round_robin_and_byes():
     kw = {"round_number": 2, "slot": 0, "rounds_in_stage": 3, "matches_in_round": 2}
     assert slot_label(stage_kind="round_robin", group=2, **kw) == "Group 2, round 2, board 1"
     assert slot_label(stage_kind="swiss", bye=True, **kw) == "Round 2, bye"
+
+
+def test_bracket_keys_are_named_from_the_whole_bracket():
+    keys = [f"main-r1-m{i}" for i in range(1, 5)] + ["main-r2-m1", "main-r2-m2", "main-r3-m1"]
+    keys += ["consolation-r1-m1", "consolation-r1-m2", "consolation-r2-m1", "swiss-r1-b1"]
+    labels = bracket_key_labels(keys)
+    assert labels["main-r1-m4"] == "Main, round 1, match 4"
+    assert labels["main-r2-m2"] == "Semi-final 2"
+    assert labels["main-r3-m1"] == "Final"
+    assert labels["consolation-r1-m2"] == "Consolation semi-final 2"
+    assert labels["consolation-r2-m1"] == "Consolation final"
+    assert labels["swiss-r1-b1"] == "swiss-r1-b1"  # not a bracket key: kept as it is
