@@ -20,12 +20,21 @@ from games.jobs import start_job
 from games.models import Club, Job, Player
 from games.rules.errors import BoxcarsError
 from games.services.actors import actor_for_user
+from games.services.tables import set_table
 
-from . import jobs, registration_pages, selectors
+from . import jobs, registration_pages, room, selectors
 from .bracket_svg import Side, SlotInput, layout_stage
+from .formats.labels import bracket_key_labels
 from .formats.places import describe_prize_order
 from .forms import RegisterPlayersForm
-from .models import PairingStatus, StageKind, Tournament, TournamentFormat, TournamentStatus
+from .models import (
+    Pairing,
+    PairingStatus,
+    StageKind,
+    Tournament,
+    TournamentFormat,
+    TournamentStatus,
+)
 from .services import draws, entries, events, registration, results
 from .services import rounds as round_services
 
@@ -172,24 +181,56 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def screen_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """The room's big screen: current matches and the standings, refreshing itself."""
-    tournament = _tournament(slug)
+def _screen_context(tournament: Tournament) -> dict[str, Any]:
     view = selectors.bracket_view(tournament)
-    playing = [
-        {"row": p, "one": view.entries.get(p.entry1_id), "two": view.entries.get(p.entry2_id)}
-        for rows in view.pairings.values()
-        for p in rows
-        if p.status == PairingStatus.READY
-    ]
+    return {
+        "tournament": tournament,
+        "playing": room.matches_in_play(view),
+        # Every row: the screen pages through them. A "place" the standings selector
+        # may give (shared places) is shown by _screen_standings.html when present.
+        "rows": selectors.standings(tournament),
+        "champion": view.entries.get(selectors.bracket_champion(view) or -1),
+        "marker": room.screen_marker(tournament),
+    }
+
+
+def screen_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The room's big screen: the matches in play and the standings, paged to fit the
+    screen and refreshed in place (see :func:`screen_live`)."""
+    tournament = _tournament(slug)
+    return render(request, "tournaments/screen.html", _screen_context(tournament))
+
+
+def screen_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The big screen's changing part, polled every few seconds by the screen.
+
+    The screen sends the marker of what it shows (``?v=``); while nothing changed the
+    answer is an empty 204 (two small queries, and htmx leaves the page alone), else
+    the fresh fragment with its new marker.
+    """
+    tournament = _tournament(slug)
+    marker = room.screen_marker(tournament)
+    if request.GET.get("v") == marker:
+        return HttpResponse(status=204)
+    context = _screen_context(tournament)
+    return render(request, "tournaments/_screen_live.html", context)
+
+
+def round_cards_page(request: HttpRequest, slug: str, round_id: int) -> HttpResponse:
+    """Every score card of a round, one per printed page, by table."""
+    tournament = _tournament(slug)
+    found = room.round_cards(tournament, round_id)
+    if found is None:
+        raise Http404("No such round in this event.")
+    round_, cards = found
     return render(
         request,
-        "tournaments/screen.html",
+        "tournaments/round_cards.html",
         {
             "tournament": tournament,
-            "playing": playing,
-            "rows": selectors.standings(tournament)[:16],
-            "champion": view.entries.get(selectors.bracket_champion(view) or -1),
+            "round": round_,
+            "round_name": room.round_name(round_, round_.stage),
+            "cards": cards,
         },
     )
 
@@ -200,6 +241,7 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
     if not access.is_director(request.user, tournament.club):
         raise Http404
     view = selectors.bracket_view(tournament)
+    labels = room.pairing_labels(view)
     entered = {e.player_id for e in view.entries.values()}
     job = (
         Job.objects.filter(kind=jobs.PAIR_ROUND, params__tournament=tournament.pk)
@@ -216,6 +258,11 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
         if params["entries"] <= draws.LARGE_EVENT:
             try:
                 drop_map = draws.drop_map_preview_for(**params)
+                names = bracket_key_labels(d["match"] for d in drop_map["drops"])
+                drop_map["drops"] = [
+                    {**d, "label": names[d["match"]], "to_label": names.get(d["to_match"] or "")}
+                    for d in drop_map["drops"]
+                ]
             except FormatError as error:
                 # Too few entries yet for the consolation rounds asked for: say so,
                 # the preview appears once the field is large enough.
@@ -231,17 +278,15 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
                 candidates=tournament.club.players.exclude(pk__in=entered).order_by("display_name")
             ),
             "walk_in_form": WalkInForm(prefix="walkin"),
-            "ready": [
-                {
-                    "row": p,
-                    "one": view.entries.get(p.entry1_id),
-                    "two": view.entries.get(p.entry2_id),
-                }
+            "ready": room.matches_in_play(view),
+            "rounds_in_play": room.rounds_in_play(view),
+            "labels": labels,
+            "stale": [
+                {"row": p, "label": labels.get(p.pk, p.key)}
                 for rows in view.pairings.values()
                 for p in rows
-                if p.status == PairingStatus.READY and p.match_id
+                if p.stale
             ],
-            "stale": [p for rows in view.pairings.values() for p in rows if p.stale],
             "job": job,
             "drop_map": drop_map,
             "drop_map_note": drop_map_note,
@@ -306,6 +351,12 @@ def director_action(request: HttpRequest, slug: str, action: str) -> HttpRespons
             )
         elif action == "reissue":
             results.reissue_pairing(actor=actor, tournament_id=tournament.pk, key=post["pairing"])
+        elif action == "table":
+            set_table(
+                actor=actor,
+                match_id=_match_of_event(tournament, int(post["match"])),
+                table=int(post["table"]) if post.get("table", "").strip() else None,
+            )
         elif action == "finish":
             events.finish_tournament(actor=actor, tournament_id=tournament.pk)
         else:
@@ -316,6 +367,14 @@ def director_action(request: HttpRequest, slug: str, action: str) -> HttpRespons
     except (KeyError, ValueError):
         messages.error(request, "Fill in the form.")
     return redirect("tournament-director", slug=slug)
+
+
+def _match_of_event(tournament: Tournament, match_id: int) -> int:
+    """``match_id`` when it is one of the event's matches (else 404: the dashboard
+    moves only its own matches; a club night's matches have their own page)."""
+    if not Pairing.objects.filter(tournament=tournament, match_id=match_id).exists():
+        raise Http404
+    return match_id
 
 
 @login_required

@@ -10,6 +10,12 @@ urlpatterns = [
     path("<slug:slug>/bracket/", pages.bracket_page, name="tournament-bracket"),
     path("<slug:slug>/standings/", pages.standings_page, name="tournament-standings"),
     path("<slug:slug>/screen/", pages.screen_page, name="tournament-screen"),
+    path("<slug:slug>/screen/live/", pages.screen_live, name="tournament-screen-live"),
+    path(
+        "<slug:slug>/rounds/<int:round_id>/cards/",
+        pages.round_cards_page,
+        name="tournament-round-cards",
+    ),
     path("<slug:slug>/director/", pages.director_page, name="tournament-director"),
     path(
         "<slug:slug>/director/walk-in/",

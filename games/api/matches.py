@@ -46,6 +46,7 @@ from games.services.actors import (
 from .idempotency import idempotent
 from .inputs import ID_PATTERN, ClubRef, require_object
 from .permissions import SCORE_LINK_HEADER, MatchWritePermission
+from .tables import TableSerializer
 
 # --- serializers -----------------------------------------------------------------------------
 
@@ -105,6 +106,7 @@ class MatchSummarySerializer(serializers.ModelSerializer):
             "awaiting",
             "final_score_only",
             "label",
+            "table",
             "played_on",
             "version",
             "created_at",
@@ -585,6 +587,28 @@ class MatchViewSet(
         from games.audit import match_audit_trail
 
         return Response(match_audit_trail(match))
+
+    @extend_schema(
+        request=TableSerializer,
+        responses={200: MatchDetailSerializer},
+        parameters=MATCH_WRITE_PARAMS[:2],
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def table(self, request: Request, pk: str) -> Response:
+        """A director puts the match at a table (null clears it); see games.services.tables."""
+        from games.services.tables import set_table
+
+        actor = self._actor(request, int(pk))
+        data = TableSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = set_table(
+            actor=actor,
+            match_id=int(pk),
+            table=data.validated_data["table"],
+            expected_version=_expected_version(request),
+        )
+        return self._respond(match)
 
 
 class GameCorrectionView(viewsets.ViewSet):

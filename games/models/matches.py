@@ -76,6 +76,12 @@ class Match(models.Model):
     )
     version = models.PositiveIntegerField(default=1)
     label = models.CharField(max_length=limits.MAX_LABEL, blank=True)
+    table = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The table it is played at in the room (a tournament numbers its rounds' "
+        "matches in board order; the director may change it).",
+    )
     played_on = models.DateField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

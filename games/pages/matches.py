@@ -111,12 +111,11 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def match_card(request: HttpRequest, pk: int) -> HttpResponse:
     """A printable score card: the paper form a club uses at the table."""
+    from games.cards import card_for
+
     match = _load(pk)
-    rows = list(match.games.all())
-    blanks = range(max(0, 15 - len(rows)))
-    return render(
-        request, "games/match_card.html", {"match": match, "games": rows, "blanks": blanks}
-    )
+    rows = list(match.games.select_related("winner"))
+    return render(request, "games/match_card.html", {"match": match, "card": card_for(match, rows)})
 
 
 def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpResponse:

@@ -47,6 +47,8 @@ MAX_PLAYER_NAME = 80
 MAX_PLAYER_SLUG = 90
 MAX_TOURNAMENT_SLUG = 80
 MAX_LABEL = 120
+MAX_TABLE = 999
+"""Tables in a playing room are numbered 1 to 999 (a ``smallint``, well below its bound)."""
 MAX_REASON = 2000
 """A dispute's reason or a director's resolution."""
 MAX_DESCRIPTION = 5000

@@ -31,6 +31,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TALL_LAPTOP = {"width": 1280, "height": 960}
+BIG_SCREEN = {"width": 1366, "height": 900}
+NARROW_PHONE = {"width": 360, "height": 740}
 MAX_BYTES = 250_000
 
 
@@ -50,7 +52,7 @@ def test_screenshots_of_the_main_pages(browser, live_server, demo_data):
     folder = _target()
     taken: list[Path] = []
 
-    def shot(name, url, expect, viewport=LAPTOP, login=False, print_media=False):
+    def shot(name, url, expect, viewport=LAPTOP, login=False, print_media=False, scroll_to=None):
         context = browser.new_context(viewport=viewport, base_url=live_server.url)
         page = context.new_page()
         page.set_default_timeout(15_000)
@@ -66,6 +68,9 @@ def test_screenshots_of_the_main_pages(browser, live_server, demo_data):
             page.get_by_text(expect).first.wait_for()
             if print_media:
                 page.emulate_media(media="print")
+            if scroll_to:
+                page.get_by_text(scroll_to).first.evaluate("e => e.scrollIntoView()")
+                page.evaluate("window.scrollBy(0, -24)")
             path = folder / f"{name}.png"
             page.screenshot(path=str(path))
             taken.append(path)
@@ -117,7 +122,37 @@ def test_screenshots_of_the_main_pages(browser, live_server, demo_data):
         "Pair the next round",
         login=True,
     )
-    shot("big-screen", f"/tournaments/{tournament_demo.BRACKET_SLUG}/screen/", "Playing now")
+    shot(
+        "big-screen",
+        f"/tournaments/{tournament_demo.BRACKET_SLUG}/screen/",
+        "Playing now",
+        viewport=BIG_SCREEN,
+    )
+    shot(
+        "big-screen-phone",
+        f"/tournaments/{tournament_demo.BRACKET_SLUG}/screen/",
+        "Playing now",
+        viewport=NARROW_PHONE,
+    )
+    shot(
+        "director-dashboard-tables",
+        f"/tournaments/{tournament_demo.BRACKET_SLUG}/director/",
+        "Print every score card",
+        login=True,
+        scroll_to="Ready to play",
+    )
+    in_play = Pairing.objects.filter(
+        tournament__slug=tournament_demo.BRACKET_SLUG,
+        status=PairingStatus.READY,
+        match__isnull=False,
+    ).first()
+    shot(
+        "round-cards-print",
+        f"/tournaments/{tournament_demo.BRACKET_SLUG}/rounds/{in_play.round_id}/cards/",
+        "Print every score card",
+        print_media=True,
+        viewport=TALL_LAPTOP,
+    )
     shot("match-card-print", f"/matches/{sheet.pk}/card/", "Match score card", print_media=True)
     try:
         from chouette import demo as chouette_demo

@@ -102,6 +102,7 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
         ("POST", "/api/v1/matches/{pk}/resolve/"): {"resolution": "Checked the sheet."},
         ("POST", "/api/v1/matches/{pk}/forfeit/"): {"winner": a},
         ("POST", "/api/v1/matches/{pk}/reopen/"): {"reason": "Voided by mistake."},
+        ("POST", "/api/v1/matches/{pk}/table/"): {"table": 5},
         ("PATCH", "/api/v1/matches/{match_pk}/games/{number}/"): {"level": "gammon"},
         ("GET", "/api/v1/ratings/preview/"): {"player_a": a, "player_b": b, "length": 5},
         ("POST", "/api/v1/clubs/{slug}/results/import/"): {
@@ -261,6 +262,8 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("POST", "/api/v1/matches/{pk}/resolve/"): row(401, 403, 403, 403, 200, 200, 403),
     ("POST", "/api/v1/matches/{pk}/result/"): row(401, 409, 403, 403, 409, 409, 403),
     ("POST", "/api/v1/matches/{pk}/score-links/"): row(401, 200, 403, 403, 200, 200, 403),
+    # Tables are the director's: a player of the match does not move it.
+    ("POST", "/api/v1/matches/{pk}/table/"): row(401, 403, 403, 403, 200, 200, 403),
     ("GET", "/api/v1/matches/{pk}/transcript.mat"): everyone(200),
     ("POST", "/api/v1/matches/{pk}/undo/"): row(401, 403, 403, 403, 200, 200, 403),
     ("POST", "/api/v1/matches/{pk}/void/"): row(401, 403, 403, 403, 200, 200, 403),
@@ -362,7 +365,9 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("POST", "/tournaments/{slug}/director/register-players/"): row(
         R302, 404, 404, 404, 200, 200, R302
     ),
+    ("GET", "/tournaments/{slug}/rounds/{round_id}/cards/"): everyone(200),
     ("GET", "/tournaments/{slug}/screen/"): everyone(200),
+    ("GET", "/tournaments/{slug}/screen/live/"): everyone(200),
     ("GET", "/tournaments/{slug}/standings/"): everyone(200),
 }
 

@@ -45,14 +45,16 @@ def test_swiss_rounds_and_standings_pages(make_event, win):
 def test_big_screen_refreshes_itself(make_event):
     event = make_event(4)
     html = Client().get(f"/tournaments/{event.slug}/screen/").content.decode()
-    assert 'http-equiv="refresh"' in html and "Playing now" in html
+    assert "Playing now" in html
+    assert f'hx-get="/tournaments/{event.slug}/screen/live/?v=' in html  # in place, by htmx
+    assert '<noscript><meta http-equiv="refresh"' in html  # a reload without JavaScript
 
 
 @pytest.mark.parametrize("size", [8, 64])
 def test_pages_cost_a_fixed_number_of_queries(make_event, size, django_assert_max_num_queries):
     event = make_event(size, consolation_from=[1])
     client = Client()
-    for page in ("bracket", "standings", "screen"):
+    for page in ("bracket", "standings", "screen", "screen/live"):
         with django_assert_max_num_queries(12):
             assert client.get(f"/tournaments/{event.slug}/{page}/").status_code == 200
 

@@ -49,6 +49,7 @@ from tournaments.models import (
 )
 
 from .common import system_actor
+from .tables import assign_tables
 
 BRACKET_STAGES = (
     StageKind.MAIN,
@@ -275,6 +276,8 @@ def sync_bracket(tournament: Tournament) -> dict[str, int]:
         if after != before:
             pairing.save()
             changed_count += 1
+    if created:
+        assign_tables(tournament)
     update_round_statuses(tournament)
     return {"created_matches": created, "changed_pairings": changed_count, "stale": len(stale)}
 

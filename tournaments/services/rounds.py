@@ -37,6 +37,7 @@ from tournaments.selectors import pairing_rows, results_from_pairings, standings
 
 from .brackets import BRACKET_STAGES, draw_bracket, sync_bracket, update_round_statuses
 from .common import bump, lock_tournament, require_director, require_status, system_actor
+from .tables import assign_tables
 
 Progress = Callable[[int, int, str], None]
 
@@ -183,6 +184,7 @@ def pair_next_round(
                 "rounds are paired.",
             )
         if outcome.created:
+            assign_tables(tournament)
             update_round_statuses(tournament)
             bump(tournament)
         return outcome
@@ -434,6 +436,7 @@ def swap_entries(*, actor: Actor, tournament_id: int, entry_a: int, entry_b: int
                 )
                 new_pairs.append((p.entry1_id, p.entry2_id))
             p.save()
+        assign_tables(tournament)
     bump(tournament)
     return [
         f"Rematch: entries {a} and {b} have met before."

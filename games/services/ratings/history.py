@@ -2,7 +2,7 @@
 
 The history table (``games_ratingchange``) is partitioned by rating list on
 PostgreSQL (LIST partitioning, one partition per list, a default partition for lists
-not yet recomputed; migration ``0008_rating_history_partitioned_by_list``). A full
+not yet recomputed; migration ``0010_rating_history_partitioned_by_list``). A full
 recomputation therefore never deletes a list's old history row by row: it writes the
 new history into a fresh table with ``COPY`` (no indexes yet, so no per-row index
 upkeep), builds the indexes once, and swaps the table in as the list's partition in

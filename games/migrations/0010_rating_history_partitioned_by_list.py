@@ -65,7 +65,7 @@ def partition(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0007_job_heartbeat_runner_and_retry")]
+    dependencies = [("games", "0009_match_table")]
 
     # Not reversed: a partitioned table serves the unchanged model as well.
     operations = [migrations.RunPython(partition, migrations.RunPython.noop)]

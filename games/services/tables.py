@@ -1,0 +1,60 @@
+"""Where a match is played: the director sets (or clears) a match's table number.
+
+A table is not part of the result: it never touches the score, the status or the
+rating, so it may be set at any state of the match (a finished match keeps its table
+on its score card). It is still a write to the match like the others in
+``games.services.matches``: one transaction, the match row locked, the caller's
+``If-Match`` checked, the version bumped (the big screen and every ETag see the
+change) and the audit trail recording who moved the match where.
+
+It lives in its own module so the table write stays apart from the result writes; it
+reuses their guards rather than copying them.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from games.models import Match
+from games.rules import limits
+from games.rules.errors import RuleViolation
+
+from .actors import Actor
+from .matches import _bump, _check_version, _lock, _require_director
+
+
+def check_table(table: int | None) -> None:
+    """A table is a number from 1 to ``limits.MAX_TABLE``, or None for no table."""
+    if table is None:
+        return
+    if isinstance(table, bool) or not isinstance(table, int):
+        raise RuleViolation("table_invalid", "The table is a whole number, or null.", "table")
+    if not 1 <= table <= limits.MAX_TABLE:
+        raise RuleViolation(
+            "table_out_of_range",
+            f"Tables are numbered 1 to {limits.MAX_TABLE} (null clears the table).",
+            "table",
+        )
+
+
+@transaction.atomic
+def set_table(
+    *, actor: Actor, match_id: int, table: int | None, expected_version: int | None = None
+) -> Match:
+    """A director of the match's club puts the match at ``table`` (None: no table).
+
+    Two matches may share a number (the director's call, e.g. a second board on one
+    table); nothing is refused for it.
+    """
+    match = _lock(match_id)
+    _require_director(actor, match)
+    _check_version(match, expected_version)
+    check_table(table)
+    if match.table == table:
+        return match
+    before = match.table
+    match.table = table
+    match._change_reason = f"table {before or '—'} → {table or '—'}"
+    match._history_user = actor.user
+    _bump(match)
+    return match

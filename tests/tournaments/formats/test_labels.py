@@ -1,0 +1,50 @@
+"""Slot labels: what people read instead of slot keys."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournaments.formats.labels import bracket_key_labels, slot_label
+
+
+@pytest.mark.parametrize(
+    ("kind", "number", "slot", "rounds", "matches", "expected"),
+    [
+        ("consolation", 1, 1, 3, 4, "Consolation, round 1, match 2"),
+        ("main", 1, 0, 4, 8, "Main, round 1, match 1"),
+        ("main", 3, 1, 4, 2, "Semi-final 2"),
+        ("main", 4, 0, 4, 1, "Final"),
+        ("main", 1, 0, 1, 1, "Final"),
+        ("consolation", 3, 0, 3, 1, "Consolation final"),
+        ("last_chance", 2, 0, 3, 2, "Last chance semi-final 1"),
+        ("grand_final", 1, 0, 2, 1, "Grand final"),
+        ("swiss", 3, 6, 3, 5, "Round 3, board 7"),
+    ],
+)
+def test_labels(kind, number, slot, rounds, matches, expected):
+    label = slot_label(
+        stage_kind=kind,
+        round_number=number,
+        slot=slot,
+        rounds_in_stage=rounds,
+        matches_in_round=matches,
+    )
+    assert label == expected
+
+
+def test_round_robin_and_byes():
+    kw = {"round_number": 2, "slot": 0, "rounds_in_stage": 3, "matches_in_round": 2}
+    assert slot_label(stage_kind="round_robin", group=2, **kw) == "Group 2, round 2, board 1"
+    assert slot_label(stage_kind="swiss", bye=True, **kw) == "Round 2, bye"
+
+
+def test_bracket_keys_are_named_from_the_whole_bracket():
+    keys = [f"main-r1-m{i}" for i in range(1, 5)] + ["main-r2-m1", "main-r2-m2", "main-r3-m1"]
+    keys += ["consolation-r1-m1", "consolation-r1-m2", "consolation-r2-m1", "swiss-r1-b1"]
+    labels = bracket_key_labels(keys)
+    assert labels["main-r1-m4"] == "Main, round 1, match 4"
+    assert labels["main-r2-m2"] == "Semi-final 2"
+    assert labels["main-r3-m1"] == "Final"
+    assert labels["consolation-r1-m2"] == "Consolation semi-final 2"
+    assert labels["consolation-r2-m1"] == "Consolation final"
+    assert labels["swiss-r1-b1"] == "swiss-r1-b1"  # not a bracket key: kept as it is

@@ -1,0 +1,139 @@
+"""What the playing room sees: slot labels, table numbers, the matches in play, a
+round's score cards and the big screen's change marker.
+
+Reads only, on top of :mod:`tournaments.selectors`; each costs a fixed number of
+queries whatever the event's size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Sum
+
+from games.cards import Card, card_for
+from games.models import Match
+from tournaments.formats.labels import slot_label
+from tournaments.models import PairingStatus, Round, Tournament
+
+from . import selectors
+
+
+def pairing_labels(view: selectors.BracketView) -> dict[int, str]:
+    """Each pairing's human label ("Consolation, round 1, match 2"), by pairing id."""
+    labels: dict[int, str] = {}
+    for stage in view.stages:
+        rounds = view.rounds[stage.pk]
+        for round_ in rounds:
+            pairings = view.pairings.get(round_.pk, [])
+            for p in pairings:
+                labels[p.pk] = slot_label(
+                    stage_kind=stage.kind,
+                    round_number=round_.number,
+                    slot=p.slot,
+                    rounds_in_stage=len(rounds),
+                    matches_in_round=len(pairings),
+                    group=stage.group,
+                    bye=p.status == PairingStatus.BYE and p.entry2_id is None,
+                )
+    return labels
+
+
+def match_tables(tournament: Tournament) -> dict[int, int | None]:
+    """The table of each of the event's matches, by match id (one query)."""
+    return dict(
+        Match.objects.filter(tournament_pairing__tournament=tournament).values_list("pk", "table")
+    )
+
+
+@dataclass(frozen=True)
+class RoomMatch:
+    """A pairing as the room shows it: label, table, the two entries."""
+
+    row: selectors.PairingRow
+    label: str
+    table: int | None
+    one: selectors.EntryRow | None
+    two: selectors.EntryRow | None
+    round_id: int
+
+
+def _table_order(m: RoomMatch) -> int:
+    """By table; a match without a table goes last."""
+    return m.table if m.table is not None else 10**6
+
+
+def matches_in_play(view: selectors.BracketView) -> list[RoomMatch]:
+    """The pairings ready to play with their match, by table (then board order)."""
+    labels = pairing_labels(view)
+    tables = match_tables(view.tournament)
+    playing = [
+        RoomMatch(
+            row=p,
+            label=labels.get(p.pk, p.key),
+            table=tables.get(p.match_id) if p.match_id else None,
+            one=view.entries.get(p.entry1_id) if p.entry1_id else None,
+            two=view.entries.get(p.entry2_id) if p.entry2_id else None,
+            round_id=p.round_id,
+        )
+        for rows in view.pairings.values()
+        for p in rows
+        if p.status == PairingStatus.READY and p.match_id
+    ]
+    return sorted(playing, key=_table_order)  # stable: board order among equal tables
+
+
+def rounds_in_play(view: selectors.BracketView) -> list[tuple[Round, str]]:
+    """The rounds with a match ready to play, each with its name, for the card links."""
+    ready = {
+        p.round_id
+        for rows in view.pairings.values()
+        for p in rows
+        if p.status == PairingStatus.READY and p.match_id
+    }
+    found = []
+    for stage in view.stages:
+        for round_ in view.rounds[stage.pk]:
+            if round_.pk in ready:
+                found.append((round_, round_name(round_, stage)))
+    return found
+
+
+def round_name(round_: Round, stage: object) -> str:
+    """ "Main, round 2", "Swiss, round 3", "Group 2, round 1"."""
+    return f"{stage}, round {round_.number}"
+
+
+def round_cards(tournament: Tournament, round_id: int) -> tuple[Round, list[Card]] | None:
+    """A round and the score card of each of its matches, by table (None: no such
+    round in this event). Byes and walkovers have no match and no card."""
+    round_ = (
+        Round.objects.filter(pk=round_id, stage__tournament=tournament)
+        .select_related("stage")
+        .first()
+    )
+    if round_ is None:
+        return None
+    view = selectors.bracket_view(tournament)
+    labels = pairing_labels(view)
+    rows = [p for p in view.pairings.get(round_.pk, []) if p.match_id]
+    matches = (
+        Match.objects.filter(pk__in=[p.match_id for p in rows])
+        .select_related("club", "player1", "player2", "winner")
+        .prefetch_related("games__winner")
+        .in_bulk()
+    )
+    cards = [card_for(matches[p.match_id], list(matches[p.match_id].games.all()), labels[p.pk])
+             for p in rows]  # fmt: skip
+    cards.sort(key=lambda c: c.match.table if c.match.table is not None else 10**6)
+    return round_, cards
+
+
+def screen_marker(tournament: Tournament) -> str:
+    """Changes whenever anything the big screen shows changes: the event's version
+    (results, pairings, entries) and its matches' versions (a game entered, a table
+    moved; versions only grow, so their sum and count move with every write)."""
+    totals = Match.objects.filter(tournament_pairing__tournament=tournament).aggregate(
+        versions=Sum("version"), matches=Count("id")
+    )
+    return f"{tournament.version}.{totals['versions'] or 0}.{totals['matches']}"
