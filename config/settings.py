@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "simple_history",
     "django_htmx",
     "axes",
+    "core",
     "games",
     "tournaments",
     "chouette",

@@ -6,8 +6,8 @@ winners. :func:`sync_bracket` re-derives the whole bracket from those
 (``derive_bracket_state``) and writes only what changed: players who advance, matches
 for slots whose two players are now known, walkovers for withdrawn players, round
 completion, and *stale* flags where a correction changed who should have played. It
-runs inside the transaction that recorded the result (the ``match_result_changed``
-signal), so advancement commits or fails with the result itself.
+runs inside the transaction that recorded the result (the result listener registered
+in :mod:`core.listeners`), so advancement commits or fails with the result itself.
 
 Played matches are never deleted: a slot whose players changed keeps its match and is
 flagged for the director; a match nobody has started yet is voided (kept, audited) and
