@@ -27,9 +27,10 @@ from django.db import transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
+from core import locking
 from games import access
 from games.models import Club, Player
-from games.rules.errors import ConflictError, NotAllowed, RuleViolation, StaleVersionError
+from games.rules.errors import ConflictError, NotAllowed, RuleViolation
 from games.services.actors import Actor
 
 from .models import (
@@ -67,22 +68,11 @@ from .rules.settlement import stake_in_cents
 
 
 def _lock(session_id: int) -> Session:
-    session = (
-        Session.objects.select_for_update().select_related("club").filter(pk=session_id).first()
-    )
-    if session is None:
-        raise RuleViolation("session_not_found", f"There is no session {session_id}.", "session")
-    return session
+    return locking.lock_row(Session.objects.select_related("club"), session_id, noun="session")
 
 
 def _check_version(session: Session, expected_version: int | None) -> None:
-    if expected_version is not None and expected_version != session.version:
-        raise StaleVersionError(
-            "stale_version",
-            f"The session changed since you read it (your version {expected_version}, "
-            f"now {session.version}): reload and try again.",
-            field="If-Match",
-        )
+    locking.check_version(session, expected_version, noun="session")
 
 
 def _is_director(actor: Actor, club: Club) -> bool:
@@ -145,8 +135,7 @@ def _by(actor: Actor, row: Any) -> Any:
 
 
 def _bump(session: Session, actor: Actor) -> None:
-    session.version += 1
-    _by(actor, session).save()
+    locking.bump(_by(actor, session))
 
 
 def _players_of(club: Club, ids: Sequence[int], field: str) -> dict[int, Player]:

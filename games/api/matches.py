@@ -27,11 +27,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
+from core import locking
 from games import score_links
 from games.models import Game, Match, MatchStatus, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
 from games.rules import limits
-from games.rules.errors import RuleViolation, StaleVersionError
+from games.rules.errors import RuleViolation
 from games.rules.scoring import next_game_facts
 from games.selectors import matches_queryset
 from games.services import matches as match_services
@@ -302,16 +303,8 @@ class MatchFilter(filters.FilterSet):
 
 
 def _expected_version(request: Request) -> int | None:
-    header = request.headers.get("If-Match")
-    if not header or header.strip() == "*":
-        return None
-    value = header.strip().removeprefix("W/").strip('"')
-    try:
-        return int(value)
-    except ValueError:
-        raise StaleVersionError(
-            "if_match_invalid", 'If-Match must be the match\'s ETag, e.g. "3".', "If-Match"
-        ) from None
+    """The match version the client read, from ``If-Match`` (None: no precondition)."""
+    return locking.expected_version(request, noun="match")
 
 
 MATCH_WRITE_PARAMS = [

@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from django.utils import timezone
 
+from core.locking import try_lock_row
 from games.models import Match, MatchStatus
 from games.services import matches as match_services
 from tournaments.formats.bracket_engine import BracketState, derive_bracket_state
@@ -284,9 +285,19 @@ def _unstarted(match: Match) -> bool:
 
 
 def _replace_unstarted_match(pairing: Pairing, actor) -> None:
-    """Void a match nobody started whose players changed; the slot gets a new one."""
+    """Void a match nobody started whose players changed; the slot gets a new one.
+
+    This runs holding the tournament's lock, against the one lock order (match before
+    tournament), so the match is only *tried* (``SKIP LOCKED``): if someone is writing
+    it right now (starting it), it is left alone and the slot stays flagged for the
+    director, like a started match. Never waiting here is what keeps a result and a
+    bracket change from deadlocking.
+    """
     old = pairing.match
     assert old is not None
+    current = try_lock_row(Match.objects.all(), old.pk)
+    if current is None or not _unstarted(current):
+        return
     pairing.replaced_matches = [*pairing.replaced_matches, old.pk]
     pairing.match = None
     pairing.winner_id = None
