@@ -258,6 +258,18 @@ class GameInputSerializer(serializers.Serializer):
             points=data.get("points"),
         )
 
+    def to_game_changes(self) -> match_services.GameChanges:
+        """A partial body (``partial=True``): only the fields sent, for a correction."""
+        data = self.validated_data
+        return match_services.GameChanges(
+            winner_id=data.get("winner"),
+            cube=data.get("cube"),
+            cube_owner=data.get("cube_owner"),
+            ending=data.get("ending"),
+            level=data.get("level"),
+            points=data.get("points"),
+        )
+
 
 class FinalScoreSerializer(serializers.Serializer):
     score = serializers.ListField(
@@ -599,25 +611,16 @@ class GameCorrectionView(viewsets.ViewSet):
     def partial_update(self, request: Request, match_pk: str, number: str) -> Response:
         actor = self._actor(request)
         match = get_object_or_404(Match, pk=match_pk)
-        current = get_object_or_404(Game, match=match, number=number)
-        merged = {
-            "winner": current.winner_id,
-            "cube": current.cube,
-            "cube_owner": current.cube_owner,
-            "ending": current.ending,
-            "level": current.level,
-        }
-        body = require_object(request.data)
-        merged.update({k: v for k, v in body.items() if k != "points"})
-        if "points" in request.data:
-            merged["points"] = request.data["points"]
-        data = GameInputSerializer(data=merged)
+        get_object_or_404(Game, match=match, number=number)
+        # only the fields sent are checked here; the service merges them with the stored
+        # game under the match's lock (never with a copy read before it)
+        data = GameInputSerializer(data=require_object(request.data), partial=True)
         data.is_valid(raise_exception=True)
         updated = match_services.correct_game(
             actor=actor,
             match_id=match.pk,
             number=int(number),
-            game=data.to_game_input(),
+            game=data.to_game_changes(),
             expected_version=_expected_version(request),
         )
         response = Response(MatchDetailSerializer(matches_queryset().get(pk=updated.pk)).data)

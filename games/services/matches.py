@@ -59,6 +59,35 @@ class GameInput:
     points: int | None = None
 
 
+@dataclass(frozen=True)
+class GameChanges:
+    """A correction naming only some fields (a PATCH): None keeps the stored value,
+    except ``points``, which is re-derived unless given. Merged with the stored game
+    inside :func:`correct_game`, under the match's lock, so a correction never builds
+    on a copy of the game another write has changed meanwhile."""
+
+    winner_id: int | None = None
+    cube: int | None = None
+    cube_owner: str | None = None
+    ending: str | None = None
+    level: str | None = None
+    points: int | None = None
+
+    def merged_with(self, row: Game) -> GameInput:
+        def pick(name: str, stored: object) -> object:
+            value = getattr(self, name)
+            return stored if value is None else value
+
+        return GameInput(
+            winner_id=pick("winner_id", row.winner_id),  # type: ignore[arg-type]
+            cube=pick("cube", row.cube),  # type: ignore[arg-type]
+            cube_owner=pick("cube_owner", row.cube_owner),  # type: ignore[arg-type]
+            ending=pick("ending", row.ending),  # type: ignore[arg-type]
+            level=pick("level", row.level),  # type: ignore[arg-type]
+            points=self.points,
+        )
+
+
 # --- reading the rules' view of a match -------------------------------------------------
 
 
@@ -587,10 +616,11 @@ def correct_game(
     actor: Actor,
     match_id: int,
     number: int,
-    game: GameInput,
+    game: GameInput | GameChanges,
     expected_version: int | None = None,
 ) -> Match:
-    """A director replaces game ``number``; every later game is re-derived from it.
+    """A director replaces game ``number`` (or, with :class:`GameChanges`, some of its
+    fields, merged here under the lock); every later game is re-derived from it.
 
     If the correction makes a later game impossible (the match would have ended
     earlier, or a later game would become the Crawford game with a double in it),
@@ -604,6 +634,8 @@ def correct_game(
         raise RuleViolation(
             "no_such_game", f"The match has no game {number} (it has {len(rows)}).", "number"
         )
+    if isinstance(game, GameChanges):
+        game = game.merged_with(rows[number - 1])
     records = [_record_from_row(match, g) for g in rows]
     records[number - 1] = _record_from_input(match, game)
     state = replay_match(match_rules(match), records)
