@@ -251,6 +251,10 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# Email (directors are told about disputes): printed to the console unless configured.
+EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="boxcars@localhost")
+
 # Celery: eager with nothing set, Redis-backed with REDIS_URL.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"

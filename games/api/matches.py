@@ -34,7 +34,7 @@ from games.models.matches import HAND_ENTRY_ENDINGS
 from games.rules import limits
 from games.rules.errors import RuleViolation
 from games.rules.scoring import next_game_facts
-from games.selectors import matches_queryset
+from games.selectors import matches_queryset, next_game_open
 from games.services import matches as match_services
 from games.services.actors import (
     Actor,
@@ -166,9 +166,7 @@ class MatchDetailSerializer(MatchSummarySerializer):
         return cache[match.pk]
 
     def _open(self, match: Match) -> bool:
-        return match.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS) and not (
-            match.final_score_only
-        )
+        return next_game_open(match)
 
     def _next_facts(self, match: Match) -> tuple[bool, bool]:
         crawford_played = any(g["crawford"] for g in self._rows(match))

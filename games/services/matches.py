@@ -40,6 +40,7 @@ from games.rules.scoring import (
     resume_match,
 )
 from games.rules.types import Ending, Level
+from games.selectors import next_game_refusal
 
 from .actors import Actor, is_match_director, participant_side
 
@@ -429,15 +430,9 @@ def record_game(
     write = _begin(match_id, expected_version, lambda m: _require_writer(actor, m))
     match, director = write.row, write.authorized
     require_writable(match, Write.ENTER, director=director)
-    if match.final_score_only:
-        raise ConflictError(
-            "final_score_recorded",
-            "This match was recorded as a final score; a director corrects it.",
-        )
-    if match.confirmation == Confirmation.DISPUTED and not director:
-        raise ConflictError(
-            "match_disputed", "The match is disputed: the club's directors must resolve it first."
-        )
+    refusal = next_game_refusal(match, director=director)
+    if refusal is not None:
+        raise refusal
     state = stored_state(match)
     if number is not None and number != state.next_game_number:
         raise ConflictError(
