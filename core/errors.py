@@ -2,7 +2,7 @@
 
 Every error carries a stable ``code`` (which rule was broken), a human ``message``
 and, where one input is to blame, the ``field`` it came from. The API maps them to
-the error body ``{"code": ..., "detail": ..., "field": ...}`` (``games/api/errors.py``).
+the error body ``{"code": ..., "detail": ..., "field": ...}`` (``core/api_errors.py``).
 Pure Python (no Django): the pure rule modules raise them too.
 """
 
