@@ -3,7 +3,7 @@
 A URL under ``/api/`` that matches no route (a malformed slug, an id that is not a
 number) never reaches DRF, so Django's own 404 and 500 pages would answer it in HTML.
 API clients get ``{"code", "detail", "field"}`` (the shape of every API error, see
-:mod:`games.api.errors`) instead; pages
+:mod:`core.api_errors`) instead; pages
 keep the plain-words templates.
 """
 
@@ -13,7 +13,7 @@ from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 
-from games.api.errors import body_too_large
+from core.api_errors import body_too_large
 
 
 def _is_api(request: HttpRequest) -> bool:

@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "simple_history",
     "django_htmx",
     "axes",
+    "core",
     "games",
     "tournaments",
     "chouette",
@@ -209,7 +210,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.api.errors.boxcars_exception_handler",
+    "EXCEPTION_HANDLER": "core.api_errors.boxcars_exception_handler",
     # JSON bodies are bounded in size and nesting depth (a deep body is a 400, not a 500).
     "DEFAULT_PARSER_CLASSES": [
         "games.api.parsers.BoundedJSONParser",
@@ -249,6 +250,10 @@ SPECTACULAR_SETTINGS = {
         "ChouetteEndingEnum": "chouette.models.Ending",
     },
 }
+
+# Email (directors are told about disputes): printed to the console unless configured.
+EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="boxcars@localhost")
 
 # Celery: eager with nothing set, Redis-backed with REDIS_URL.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

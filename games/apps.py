@@ -7,5 +7,6 @@ class GamesConfig(AppConfig):
     verbose_name = "Games, matches and ratings"
 
     def ready(self) -> None:
-        # registers the rating event handlers and jobs, and the "matches.import" job
-        from . import rating_jobs, transcript_jobs  # noqa: F401
+        # registers the rating event handlers and jobs, the "matches.import" job, and
+        # the handler telling directors about a dispute
+        from . import dispute_notices, rating_jobs, transcript_jobs  # noqa: F401

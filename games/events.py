@@ -1,9 +1,10 @@
-"""Domain events: in-transaction signals and the after-commit outbox.
+"""Domain events: the after-commit outbox.
 
 Two kinds of listeners hook into match results without ``games`` importing them:
 
-* ``match_result_changed`` is a Django signal sent **inside** the writing transaction,
-  for consequences that must commit or fail with the result (bracket advancement).
+* result listeners registered in :mod:`core.listeners` run **inside** the writing
+  transaction, called explicitly by the match services, for consequences that must
+  commit or fail with the result (bracket advancement);
 * ``emit()`` writes a :class:`~games.models.DomainEvent` row in the same transaction
   and enqueues its handler task on commit, for follow-up jobs (ratings). If the broker
   is down the row stays unhandled and the periodic sweep enqueues it again.
@@ -17,15 +18,12 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
-from django.dispatch import Signal
 
 logger = logging.getLogger(__name__)
 
-#: sent with ``match`` (locked, saved) and ``previous`` (dict: status, winner_id, score)
-match_result_changed = Signal()
-
 MATCH_FINISHED = "match.finished"
 MATCH_RESULT_CHANGED = "match.result_changed"
+MATCH_DISPUTED = "match.disputed"
 
 _handlers: dict[str, list[Callable[[dict[str, Any]], None]]] = defaultdict(list)
 

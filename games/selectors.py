@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from games.models import Game, Match, Player
+from core.errors import ConflictError
+from games.models import Confirmation, Game, Match, MatchStatus, Player
 
 
 def matches_queryset() -> QuerySet[Match]:
@@ -54,3 +55,35 @@ def head_to_head(player: Player) -> list[dict]:
         else:
             entry["lost"] += 1
     return sorted(table.values(), key=lambda e: (-e["played"], e["opponent"].display_name))
+
+
+# --- can the next game be entered? (the one rule the API, the pages and the service use)
+
+
+def next_game_open(match: Match) -> bool:
+    """Does the match have a next game at all: it is scheduled or in progress, and was
+    not recorded as a final score only (that one a director corrects instead)."""
+    return match.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS) and not (
+        match.final_score_only
+    )
+
+
+def next_game_refusal(match: Match, *, director: bool) -> ConflictError | None:
+    """Why this writer may not enter the next game now (None: nothing in the match's
+    state stops it; whether the game itself is possible is the scoring rules' say,
+    e.g. ``game_after_match_end``)."""
+    if match.final_score_only:
+        return ConflictError(
+            "final_score_recorded",
+            "This match was recorded as a final score; a director corrects it.",
+        )
+    if match.confirmation == Confirmation.DISPUTED and not director:
+        return ConflictError(
+            "match_disputed", "The match is disputed: the club's directors must resolve it first."
+        )
+    return None
+
+
+def can_enter_next_game(match: Match, *, director: bool) -> bool:
+    """Offer the entry of the next game to a writer of the match (a player, a director)."""
+    return next_game_open(match) and next_game_refusal(match, director=director) is None

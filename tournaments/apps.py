@@ -6,13 +6,10 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
-        """Hook results into brackets (in-transaction) and register the long jobs."""
-        from games.events import match_result_changed
-        from games.models import Match
+        """Register the bracket's result listener and the long jobs."""
+        from core.listeners import register_result_listener
 
         from . import jobs  # noqa: F401 - registers the job handlers
         from .services.results import record_match_result
 
-        match_result_changed.connect(
-            record_match_result, sender=Match, dispatch_uid="tournaments.record_match_result"
-        )
+        register_result_listener("tournaments.bracket", record_match_result)

@@ -20,10 +20,11 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core import locking
 from games.api.idempotency import idempotent
 from games.api.inputs import ID_PATTERN, query_text, require_object
 from games.rules import limits
-from games.rules.errors import NotAllowed, StaleVersionError
+from games.rules.errors import NotAllowed
 from games.services.actors import Actor, actor_for_user
 
 from ..audit import session_audit_trail
@@ -66,16 +67,7 @@ def _with_etag(response: Response, session: Session) -> Response:
 
 def _expected_version(request: Request) -> int | None:
     """The session version the client read, from ``If-Match`` (None: no precondition)."""
-    header = request.headers.get("If-Match")
-    if not header or header.strip() == "*":
-        return None
-    value = header.strip().removeprefix("W/").strip('"')
-    try:
-        return int(value)
-    except ValueError:
-        raise StaleVersionError(
-            "if_match_invalid", 'If-Match must be the session\'s ETag, e.g. "3".', "If-Match"
-        ) from None
+    return locking.expected_version(request, noun="session")
 
 
 def _game_response(result: recording.RecordedGame, code: int) -> Response:

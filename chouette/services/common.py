@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from core import locking
 from games import access
 from games.models import Club, Player
-from games.rules.errors import ConflictError, NotAllowed, RuleViolation, StaleVersionError
+from games.rules.errors import ConflictError, NotAllowed, RuleViolation
 from games.services.actors import Actor
 
 from ..models import Session, SessionStatus
@@ -16,23 +17,12 @@ from ..models import Session, SessionStatus
 def lock_session(session_id: int) -> Session:
     """The session row, locked for this transaction (every write takes this lock, so two
     writes to one session run one after the other)."""
-    session = (
-        Session.objects.select_for_update().select_related("club").filter(pk=session_id).first()
-    )
-    if session is None:
-        raise RuleViolation("session_not_found", f"There is no session {session_id}.", "session")
-    return session
+    return locking.lock_row(Session.objects.select_related("club"), session_id, noun="session")
 
 
 def check_version(session: Session, expected_version: int | None) -> None:
     """Refuse a write made against a version the client no longer sees (``If-Match``)."""
-    if expected_version is not None and expected_version != session.version:
-        raise StaleVersionError(
-            "stale_version",
-            f"The session changed since you read it (your version {expected_version}, "
-            f"now {session.version}): reload and try again.",
-            field="If-Match",
-        )
+    locking.check_version(session, expected_version, noun="session")
 
 
 def is_director(actor: Actor, club: Club) -> bool:
@@ -95,8 +85,7 @@ def authored(actor: Actor, row: Any) -> Any:
 
 
 def bump(session: Session, actor: Actor) -> None:
-    session.version += 1
-    authored(actor, session).save()
+    locking.bump(authored(actor, session))
 
 
 def players_of(club: Club, ids: Sequence[int], field: str) -> dict[int, Player]:

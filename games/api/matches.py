@@ -27,13 +27,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
+from core import locking
 from games import score_links
 from games.models import Game, Match, MatchStatus, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
 from games.rules import limits
-from games.rules.errors import RuleViolation, StaleVersionError
+from games.rules.errors import RuleViolation
 from games.rules.scoring import next_game_facts
-from games.selectors import matches_queryset
+from games.selectors import matches_queryset, next_game_open
 from games.services import matches as match_services
 from games.services.actors import (
     Actor,
@@ -167,9 +168,7 @@ class MatchDetailSerializer(MatchSummarySerializer):
         return cache[match.pk]
 
     def _open(self, match: Match) -> bool:
-        return match.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS) and not (
-            match.final_score_only
-        )
+        return next_game_open(match)
 
     def _next_facts(self, match: Match) -> tuple[bool, bool]:
         crawford_played = any(g["crawford"] for g in self._rows(match))
@@ -259,6 +258,18 @@ class GameInputSerializer(serializers.Serializer):
             points=data.get("points"),
         )
 
+    def to_game_changes(self) -> match_services.GameChanges:
+        """A partial body (``partial=True``): only the fields sent, for a correction."""
+        data = self.validated_data
+        return match_services.GameChanges(
+            winner_id=data.get("winner"),
+            cube=data.get("cube"),
+            cube_owner=data.get("cube_owner"),
+            ending=data.get("ending"),
+            level=data.get("level"),
+            points=data.get("points"),
+        )
+
 
 class FinalScoreSerializer(serializers.Serializer):
     score = serializers.ListField(
@@ -304,16 +315,8 @@ class MatchFilter(filters.FilterSet):
 
 
 def _expected_version(request: Request) -> int | None:
-    header = request.headers.get("If-Match")
-    if not header or header.strip() == "*":
-        return None
-    value = header.strip().removeprefix("W/").strip('"')
-    try:
-        return int(value)
-    except ValueError:
-        raise StaleVersionError(
-            "if_match_invalid", 'If-Match must be the match\'s ETag, e.g. "3".', "If-Match"
-        ) from None
+    """The match version the client read, from ``If-Match`` (None: no precondition)."""
+    return locking.expected_version(request, noun="match")
 
 
 MATCH_WRITE_PARAMS = [
@@ -630,25 +633,16 @@ class GameCorrectionView(viewsets.ViewSet):
     def partial_update(self, request: Request, match_pk: str, number: str) -> Response:
         actor = self._actor(request)
         match = get_object_or_404(Match, pk=match_pk)
-        current = get_object_or_404(Game, match=match, number=number)
-        merged = {
-            "winner": current.winner_id,
-            "cube": current.cube,
-            "cube_owner": current.cube_owner,
-            "ending": current.ending,
-            "level": current.level,
-        }
-        body = require_object(request.data)
-        merged.update({k: v for k, v in body.items() if k != "points"})
-        if "points" in request.data:
-            merged["points"] = request.data["points"]
-        data = GameInputSerializer(data=merged)
+        get_object_or_404(Game, match=match, number=number)
+        # only the fields sent are checked here; the service merges them with the stored
+        # game under the match's lock (never with a copy read before it)
+        data = GameInputSerializer(data=require_object(request.data), partial=True)
         data.is_valid(raise_exception=True)
         updated = match_services.correct_game(
             actor=actor,
             match_id=match.pk,
             number=int(number),
-            game=data.to_game_input(),
+            game=data.to_game_changes(),
             expected_version=_expected_version(request),
         )
         response = Response(MatchDetailSerializer(matches_queryset().get(pk=updated.pk)).data)

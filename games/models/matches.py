@@ -216,6 +216,8 @@ class Dispute(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
+    #: when the club's directors were told (``games.dispute_notices``); None: not yet
+    directors_notified_at = models.DateTimeField(null=True, blank=True)
 
     history = HistoricalRecords()
 

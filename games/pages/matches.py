@@ -11,10 +11,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from games import score_links
-from games.models import Confirmation, Game, Match, MatchStatus, Player
+from games.models import Confirmation, Game, Match, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
 from games.rules.errors import BoxcarsError
-from games.selectors import match_sheet_queryset
+from games.selectors import can_enter_next_game, match_sheet_queryset
 from games.services import matches as match_services
 from games.services.actors import (
     Actor,
@@ -89,8 +89,7 @@ def _sheet_context(match: Match, actor: Actor) -> dict:
         "is_director": director,
         "side": side,
         "can_enter": (director or side is not None)
-        and match.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
-        and not match.final_score_only,
+        and can_enter_next_game(match, director=director),
         "can_confirm": match.confirmation == Confirmation.PENDING
         and (director or (actor.player is not None and match.awaiting_id == actor.player.pk)),
         "can_see_audit": director or side is not None,

@@ -1,28 +1,35 @@
 """Match play use cases: create a match, record games or a final score, confirm,
 dispute, undo, correct, void, forfeit and reopen.
 
-Each function is one transaction: it locks the match row (``select_for_update``),
-checks the caller's ``expected_version`` (``If-Match``), asks
+Each function is one transaction through :class:`core.locking.LockedWrite`: it locks
+the match row (``select_for_update``), checks the actor may write it, checks the
+caller's ``expected_version`` (``If-Match``) and snapshots the outcome, then asks
 :func:`require_writable` whether the match's state allows this write (a void,
 forfeited or confirmed result stays closed; only :func:`reopen_match` takes a void or
 a forfeit back), validates the whole record with the pure rules in
 ``games.rules.scoring`` before writing anything, writes, bumps the version, and
-announces result changes (``games.events``). The score, winner and
-status stored on the match are always re-derived from the games, never patched.
+announces a changed result (:func:`announce`: the listeners registered in
+:mod:`core.listeners` run in the same transaction; follow-up jobs go to the outbox).
+The score, winner and status stored on the match are always re-derived from the
+games, never patched.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from enum import StrEnum
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from core.listeners import Outcome, ResultChange, announce_result_change
+from core.locking import LockedWrite
 from games import events
 from games.models import Club, Confirmation, Dispute, Game, Match, MatchStatus, Player
-from games.rules.errors import ConflictError, NotAllowed, RuleViolation, StaleVersionError
+from games.rules.errors import ConflictError, NotAllowed, RuleViolation
 from games.rules.scoring import (
     GameRecord,
     MatchRules,
@@ -33,6 +40,7 @@ from games.rules.scoring import (
     resume_match,
 )
 from games.rules.types import Ending, Level
+from games.selectors import next_game_refusal
 
 from .actors import Actor, is_match_director, participant_side
 
@@ -50,6 +58,35 @@ class GameInput:
     ending: str = Ending.PLAYED
     level: str = Level.SINGLE
     points: int | None = None
+
+
+@dataclass(frozen=True)
+class GameChanges:
+    """A correction naming only some fields (a PATCH): None keeps the stored value,
+    except ``points``, which is re-derived unless given. Merged with the stored game
+    inside :func:`correct_game`, under the match's lock, so a correction never builds
+    on a copy of the game another write has changed meanwhile."""
+
+    winner_id: int | None = None
+    cube: int | None = None
+    cube_owner: str | None = None
+    ending: str | None = None
+    level: str | None = None
+    points: int | None = None
+
+    def merged_with(self, row: Game) -> GameInput:
+        def pick(name: str, stored: object) -> object:
+            value = getattr(self, name)
+            return stored if value is None else value
+
+        return GameInput(
+            winner_id=pick("winner_id", row.winner_id),  # type: ignore[arg-type]
+            cube=pick("cube", row.cube),  # type: ignore[arg-type]
+            cube_owner=pick("cube_owner", row.cube_owner),  # type: ignore[arg-type]
+            ending=pick("ending", row.ending),  # type: ignore[arg-type]
+            level=pick("level", row.level),  # type: ignore[arg-type]
+            points=self.points,
+        )
 
 
 # --- reading the rules' view of a match -------------------------------------------------
@@ -123,26 +160,23 @@ def match_state(match: Match, games: list[Game] | None = None) -> MatchState:
 # --- guards -------------------------------------------------------------------------------
 
 
-def _lock(match_id: int) -> Match:
-    match = (
-        Match.objects.select_for_update()
-        .select_related("club", "player1", "player2")
-        .filter(pk=match_id)
-        .first()
+#: Every match write locks through here: the club and players come with the row.
+_MATCH_ROWS = Match.objects.select_related("club", "player1", "player2")
+
+
+def _begin(
+    match_id: int, expected_version: int | None, authorize: Callable[[Match], Any]
+) -> LockedWrite[Match, Outcome]:
+    """Lock the match, let ``authorize`` refuse the actor (403 before 412), check the
+    ``If-Match`` version, and snapshot the outcome listeners will compare against."""
+    return LockedWrite(
+        _MATCH_ROWS,
+        match_id,
+        noun="match",
+        expected_version=expected_version,
+        authorize=authorize,
+        snapshot=outcome_of,
     )
-    if match is None:
-        raise RuleViolation("match_not_found", f"There is no match {match_id}.", field="match")
-    return match
-
-
-def _check_version(match: Match, expected_version: int | None) -> None:
-    if expected_version is not None and expected_version != match.version:
-        raise StaleVersionError(
-            "stale_version",
-            f"The match changed since you read it (your version {expected_version}, "
-            f"now {match.version}): reload and try again.",
-            field="If-Match",
-        )
 
 
 def _require_writer(actor: Actor, match: Match) -> bool:
@@ -264,34 +298,27 @@ def _state_name(match: Match) -> str:
     return match.get_status_display().lower()
 
 
-def _snapshot(match: Match) -> dict:
-    return {
-        "status": match.status,
-        "winner_id": match.winner_id,
-        "score": [match.score1, match.score2],
-    }
+def outcome_of(match: Match) -> Outcome:
+    """The match's result as the listeners compare it (status, winner, score)."""
+    return Outcome(
+        status=str(match.status), winner_id=match.winner_id, score=(match.score1, match.score2)
+    )
 
 
-def _result_changed(match: Match, previous: dict) -> bool:
-    """A result is the status and the winner, and the score once the match is over;
-    the running score of a match in progress is not a result (nothing downstream of
-    it, a bracket or a rating, moves)."""
-    now = _snapshot(match)
-    if (previous["status"], previous["winner_id"]) != (now["status"], now["winner_id"]):
-        return True
-    final = (MatchStatus.FINISHED, MatchStatus.FORFEIT)
-    return now["status"] in final and previous["score"] != now["score"]
+#: The outcome of a match nobody has played yet (a new match, e.g. an imported one).
+UNPLAYED = Outcome(status=MatchStatus.SCHEDULED.value, winner_id=None, score=(0, 0))
 
 
-def _announce(match: Match, previous: dict) -> None:
-    """After a write: tell listeners in-transaction, and queue follow-up jobs."""
-    if not _result_changed(match, previous):
+def announce(match: Match, previous: Outcome) -> None:
+    """After a write, under the match's lock: if the result changed (see
+    :meth:`core.listeners.Outcome.differs_from`; a first game is not a result), run the
+    registered result listeners in this transaction, and queue follow-up jobs."""
+    change = ResultChange(match.pk, match, previous, outcome_of(match))
+    if not announce_result_change(change):
         return
-    events.match_result_changed.send(sender=Match, match=match, previous=previous)
-    was_final = previous["status"] in (MatchStatus.FINISHED, MatchStatus.FORFEIT)
-    if match.status == MatchStatus.FINISHED and not was_final:
+    if match.status == MatchStatus.FINISHED and not previous.is_final:
         events.emit(events.MATCH_FINISHED, match_id=match.pk, club_id=match.club_id)
-    elif was_final:
+    elif previous.is_final:
         events.emit(events.MATCH_RESULT_CHANGED, match_id=match.pk, club_id=match.club_id)
 
 
@@ -326,11 +353,6 @@ def _rewrite_games(match: Match, rows: list[Game], state: MatchState) -> None:
             changed.append(row)
     for row in changed:  # save() keeps the audit history (bulk_update would not)
         row.save()
-
-
-def _bump(match: Match) -> None:
-    match.version += 1
-    match.save()
 
 
 # --- use cases -------------------------------------------------------------------------------
@@ -405,19 +427,12 @@ def record_game(
 ) -> Match:
     """Record the next game. ``number`` says which game the client means: if another
     entry got there first, the answer is 409 rather than a second game."""
-    match = _lock(match_id)
-    director = _require_writer(actor, match)
-    _check_version(match, expected_version)
+    write = _begin(match_id, expected_version, lambda m: _require_writer(actor, m))
+    match, director = write.row, write.authorized
     require_writable(match, Write.ENTER, director=director)
-    if match.final_score_only:
-        raise ConflictError(
-            "final_score_recorded",
-            "This match was recorded as a final score; a director corrects it.",
-        )
-    if match.confirmation == Confirmation.DISPUTED and not director:
-        raise ConflictError(
-            "match_disputed", "The match is disputed: the club's directors must resolve it first."
-        )
+    refusal = next_game_refusal(match, director=director)
+    if refusal is not None:
+        raise refusal
     state = stored_state(match)
     if number is not None and number != state.next_game_number:
         raise ConflictError(
@@ -429,7 +444,6 @@ def record_game(
     record = _record_from_input(match, game)
     new_state = record_next_game(state, record)  # raises the rule that forbids it
     outcome = new_state.games[-1]
-    previous = _snapshot(match)
     Game.objects.create(
         match=match,
         number=outcome.number,
@@ -449,9 +463,7 @@ def record_game(
     )
     _apply_state(match, new_state)
     _mark_entered(match, actor, director)
-    _bump(match)
-    _announce(match, previous)
-    return match
+    return write.commit(announce)
 
 
 def _mark_entered(match: Match, actor: Actor, director: bool) -> None:
@@ -471,9 +483,8 @@ def record_final_score(
     *, actor: Actor, match_id: int, score: tuple[int, int], expected_version: int | None = None
 ) -> Match:
     """Record only the final score (clubs with paper score sheets): no game detail."""
-    match = _lock(match_id)
-    director = _require_writer(actor, match)
-    _check_version(match, expected_version)
+    write = _begin(match_id, expected_version, lambda m: _require_writer(actor, m))
+    match, director = write.row, write.authorized
     require_writable(match, Write.ENTER, director=director)
     if match.length == 0:
         raise RuleViolation(
@@ -488,24 +499,20 @@ def record_final_score(
             field="score",
         )
     winner = check_final_score(match_rules(match), tuple(score))
-    previous = _snapshot(match)
     match.score1, match.score2 = score
     match.winner = match.player_at(winner)
     match.status = MatchStatus.FINISHED
     match.finished_at = timezone.now()
     match.final_score_only = True
     _mark_entered(match, actor, director)
-    _bump(match)
-    _announce(match, previous)
-    return match
+    return write.commit(announce)
 
 
 @transaction.atomic
 def confirm_match(*, actor: Actor, match_id: int, expected_version: int | None = None) -> Match:
     """The opponent (or a director) confirms everything entered so far."""
-    match = _lock(match_id)
-    director = _require_writer(actor, match)
-    _check_version(match, expected_version)
+    write = _begin(match_id, expected_version, lambda m: _require_writer(actor, m))
+    match, director = write.row, write.authorized
     require_writable(match, Write.CONFIRM, director=director)
     if match.confirmation != Confirmation.PENDING:
         raise ConflictError(
@@ -517,8 +524,7 @@ def confirm_match(*, actor: Actor, match_id: int, expected_version: int | None =
     match.games.filter(confirmed=False).update(confirmed=True)
     match.confirmation = Confirmation.CONFIRMED
     match.awaiting = None
-    _bump(match)
-    return match
+    return write.commit()
 
 
 @transaction.atomic
@@ -526,9 +532,8 @@ def dispute_match(
     *, actor: Actor, match_id: int, reason: str, expected_version: int | None = None
 ) -> Dispute:
     """The opponent objects to what was entered; the club's directors are asked to rule."""
-    match = _lock(match_id)
-    director = _require_writer(actor, match)
-    _check_version(match, expected_version)
+    write = _begin(match_id, expected_version, lambda m: _require_writer(actor, m))
+    match, director = write.row, write.authorized
     require_writable(match, Write.DISPUTE, director=director)
     side = participant_side(actor, match)
     if side is None:
@@ -541,9 +546,11 @@ def dispute_match(
         raise RuleViolation("reason_required", "Say what is wrong with the entry.", "reason")
     match.confirmation = Confirmation.DISPUTED
     match.awaiting = None
-    _bump(match)
+    write.commit()
     dispute = Dispute.objects.create(match=match, raised_by=actor.player, reason=reason.strip())
-    events.emit("match.disputed", match_id=match.pk, club_id=match.club_id, dispute_id=dispute.pk)
+    events.emit(
+        events.MATCH_DISPUTED, match_id=match.pk, club_id=match.club_id, dispute_id=dispute.pk
+    )
     return dispute
 
 
@@ -552,9 +559,8 @@ def resolve_dispute(
     *, actor: Actor, match_id: int, resolution: str, expected_version: int | None = None
 ) -> Match:
     """A director closes the open dispute (after correcting the games if needed)."""
-    match = _lock(match_id)
-    _require_director(actor, match)
-    _check_version(match, expected_version)
+    write = _begin(match_id, expected_version, lambda m: _require_director(actor, m))
+    match = write.row
     require_writable(match, Write.RESOLVE, director=True)
     open_disputes = match.disputes.filter(status=Dispute.Status.OPEN)
     if not open_disputes.exists():
@@ -568,16 +574,14 @@ def resolve_dispute(
     match.games.filter(confirmed=False).update(confirmed=True)
     match.confirmation = Confirmation.CONFIRMED
     match.awaiting = None
-    _bump(match)
-    return match
+    return write.commit()
 
 
 @transaction.atomic
 def undo_last_game(*, actor: Actor, match_id: int, expected_version: int | None = None) -> Match:
     """The person who entered the last game takes it back, until the opponent confirms."""
-    match = _lock(match_id)
-    director = _require_writer(actor, match)
-    _check_version(match, expected_version)
+    write = _begin(match_id, expected_version, lambda m: _require_writer(actor, m))
+    match, director = write.row, write.authorized
     require_writable(match, Write.UNDO, director=director)
     last = match.games.order_by("-number").first()
     if last is None:
@@ -591,7 +595,6 @@ def undo_last_game(*, actor: Actor, match_id: int, expected_version: int | None 
             raise NotAllowed(
                 "undo_own_entry_only", "Only the player who entered the last game may undo it."
             )
-    previous = _snapshot(match)
     last.delete()
     rows = list(match.games.order_by("number"))
     state = match_state(match, rows)
@@ -599,9 +602,7 @@ def undo_last_game(*, actor: Actor, match_id: int, expected_version: int | None 
     if not rows or all(g.confirmed for g in rows):
         match.confirmation = Confirmation.CONFIRMED if rows else Confirmation.NONE
         match.awaiting = None
-    _bump(match)
-    _announce(match, previous)
-    return match
+    return write.commit(announce)
 
 
 @transaction.atomic
@@ -610,28 +611,29 @@ def correct_game(
     actor: Actor,
     match_id: int,
     number: int,
-    game: GameInput,
+    game: GameInput | GameChanges,
     expected_version: int | None = None,
 ) -> Match:
-    """A director replaces game ``number``; every later game is re-derived from it.
+    """A director replaces game ``number`` (or, with :class:`GameChanges`, some of its
+    fields, merged here under the lock); every later game is re-derived from it.
 
     If the correction makes a later game impossible (the match would have ended
     earlier, or a later game would become the Crawford game with a double in it),
     the whole correction is refused with that rule; nothing is written.
     """
-    match = _lock(match_id)
-    _require_director(actor, match)
-    _check_version(match, expected_version)
+    write = _begin(match_id, expected_version, lambda m: _require_director(actor, m))
+    match = write.row
     require_writable(match, Write.CORRECT, director=True)
     rows = list(match.games.order_by("number"))
     if not 1 <= number <= len(rows):
         raise RuleViolation(
             "no_such_game", f"The match has no game {number} (it has {len(rows)}).", "number"
         )
+    if isinstance(game, GameChanges):
+        game = game.merged_with(rows[number - 1])
     records = [_record_from_row(match, g) for g in rows]
     records[number - 1] = _record_from_input(match, game)
     state = replay_match(match_rules(match), records)
-    previous = _snapshot(match)
     row = rows[number - 1]
     record = records[number - 1]
     row.winner = match.player_at(record.winner)
@@ -644,9 +646,7 @@ def correct_game(
     row.save()
     _rewrite_games(match, rows, state)
     _apply_state(match, state)
-    _bump(match)
-    _announce(match, previous)
-    return match
+    return write.commit(announce)
 
 
 @transaction.atomic
@@ -654,9 +654,8 @@ def remove_game(
     *, actor: Actor, match_id: int, number: int, expected_version: int | None = None
 ) -> Match:
     """A director voids one game; later games are renumbered and re-derived."""
-    match = _lock(match_id)
-    _require_director(actor, match)
-    _check_version(match, expected_version)
+    write = _begin(match_id, expected_version, lambda m: _require_director(actor, m))
+    match = write.row
     require_writable(match, Write.CORRECT, director=True)
     rows = list(match.games.order_by("number"))
     if not 1 <= number <= len(rows):
@@ -665,7 +664,6 @@ def remove_game(
         )
     remaining = rows[: number - 1] + rows[number:]
     state = match_state(match, remaining)
-    previous = _snapshot(match)
     rows[number - 1].delete()
     # Renumber from the top down is unsafe with the unique constraint; shift via offsets.
     for row in remaining[number - 1 :]:
@@ -673,9 +671,7 @@ def remove_game(
         row.save(update_fields=["number"])
     _rewrite_games(match, remaining, state)
     _apply_state(match, state)
-    _bump(match)
-    _announce(match, previous)
-    return match
+    return write.commit(announce)
 
 
 @transaction.atomic
@@ -683,16 +679,14 @@ def correct_final_score(
     *, actor: Actor, match_id: int, score: tuple[int, int], expected_version: int | None = None
 ) -> Match:
     """A director sets the final score of a match recorded without games."""
-    match = _lock(match_id)
-    _require_director(actor, match)
-    _check_version(match, expected_version)
+    write = _begin(match_id, expected_version, lambda m: _require_director(actor, m))
+    match = write.row
     require_writable(match, Write.CORRECT, director=True)
     if match.games.exists():
         raise ConflictError(
             "match_has_games", "This match has game records: correct the games instead."
         )
     winner = check_final_score(match_rules(match), tuple(score))
-    previous = _snapshot(match)
     match.score1, match.score2 = score
     match.winner = match.player_at(winner)
     match.status = MatchStatus.FINISHED
@@ -700,24 +694,18 @@ def correct_final_score(
     match.finished_at = match.finished_at or timezone.now()
     match.confirmation = Confirmation.CONFIRMED
     match.awaiting = None
-    _bump(match)
-    _announce(match, previous)
-    return match
+    return write.commit(announce)
 
 
 @transaction.atomic
 def void_match(*, actor: Actor, match_id: int, expected_version: int | None = None) -> Match:
     """A director voids the match: it keeps its games for the record but counts for nothing."""
-    match = _lock(match_id)
-    _require_director(actor, match)
-    _check_version(match, expected_version)
+    write = _begin(match_id, expected_version, lambda m: _require_director(actor, m))
+    match = write.row
     require_writable(match, Write.VOID, director=True)
-    previous = _snapshot(match)
     match.status = MatchStatus.VOID
     match.winner = None
-    _bump(match)
-    _announce(match, previous)
-    return match
+    return write.commit(announce)
 
 
 @transaction.atomic
@@ -725,24 +713,20 @@ def forfeit_match(
     *, actor: Actor, match_id: int, winner_id: int, expected_version: int | None = None
 ) -> Match:
     """A director awards the match by forfeit; forfeits are never rated."""
-    match = _lock(match_id)
-    _require_director(actor, match)
-    _check_version(match, expected_version)
+    write = _begin(match_id, expected_version, lambda m: _require_director(actor, m))
+    match = write.row
     require_writable(match, Write.FORFEIT, director=True)
     side = {match.player1_id: 0, match.player2_id: 1}.get(winner_id)
     if side is None:
         raise RuleViolation(
             "winner_not_in_match", "The winner must be one of the two players.", "winner"
         )
-    previous = _snapshot(match)
     match.status = MatchStatus.FORFEIT
     match.winner = match.player_at(side)
     match.finished_at = timezone.now()
     match.confirmation = Confirmation.CONFIRMED
     match.awaiting = None
-    _bump(match)
-    _announce(match, previous)
-    return match
+    return write.commit(announce)
 
 
 @transaction.atomic
@@ -757,12 +741,10 @@ def reopen_match(
     so that a result never reappears as a side effect of a correction; the match's
     audit trail records the reopening, by whom and why.
     """
-    match = _lock(match_id)
-    _require_director(actor, match)
-    _check_version(match, expected_version)
+    write = _begin(match_id, expected_version, lambda m: _require_director(actor, m))
+    match = write.row
     require_writable(match, Write.REOPEN, director=True)
     was = _state_name(match)
-    previous = _snapshot(match)
     if match.final_score_only:
         match.winner = match.player_at(
             check_final_score(match_rules(match), (match.score1, match.score2))
@@ -775,9 +757,7 @@ def reopen_match(
     note = f"reopened (was {was})"
     match._change_reason = f"{note}: {reason.strip()}" if reason.strip() else note
     match._history_user = actor.user
-    _bump(match)
-    _announce(match, previous)
-    return match
+    return write.commit(announce)
 
 
 def score_link_tokens(*, actor: Actor, match_id: int) -> list[tuple[Player, str]]:

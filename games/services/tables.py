@@ -20,7 +20,7 @@ from games.rules import limits
 from games.rules.errors import RuleViolation
 
 from .actors import Actor
-from .matches import _bump, _check_version, _lock, _require_director
+from .matches import _begin, _require_director
 
 
 def check_table(table: int | None) -> None:
@@ -46,9 +46,8 @@ def set_table(
     Two matches may share a number (the director's call, e.g. a second board on one
     table); nothing is refused for it.
     """
-    match = _lock(match_id)
-    _require_director(actor, match)
-    _check_version(match, expected_version)
+    write = _begin(match_id, expected_version, lambda m: _require_director(actor, m))
+    match = write.row
     check_table(table)
     if match.table == table:
         return match
@@ -56,5 +55,4 @@ def set_table(
     match.table = table
     match._change_reason = f"table {before or '—'} → {table or '—'}"
     match._history_user = actor.user
-    _bump(match)
-    return match
+    return write.commit()  # no announcement: a table is not a result

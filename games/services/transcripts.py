@@ -43,7 +43,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import access, events
+from games import access
 from games.models import Club, Game, Match, MatchSource, MatchStatus, Player
 from games.rules.errors import NotAllowed, RuleViolation
 from games.rules.matfile import (
@@ -65,7 +65,7 @@ from games.rules.types import LEVEL_MULTIPLIER, Ending, Level
 
 from .actors import Actor
 from .clubs import add_membership, create_player
-from .matches import INDEX_TO_CUBE_OWNER
+from .matches import INDEX_TO_CUBE_OWNER, UNPLAYED, announce
 
 IMPORTED = "imported"
 DUPLICATE = "duplicate"
@@ -430,10 +430,7 @@ def _write(
         )
     for row in rows:  # save() keeps the audit history (bulk_create would not)
         row.save()
-    previous = {"status": MatchStatus.SCHEDULED, "winner_id": None, "score": [0, 0]}
-    events.match_result_changed.send(sender=Match, match=match, previous=previous)
-    if finished:
-        events.emit(events.MATCH_FINISHED, match_id=match.pk, club_id=match.club_id)
+    announce(match, UNPLAYED)  # a new match: whatever result it has is new
     return match
 
 

@@ -89,3 +89,27 @@ def test_entry_racing_a_correction_ends_in_a_serial_order(director, alice_user, 
     final = Match.objects.get(pk=match.pk)
     assert (final.score1, final.score2) == (1, 1)
     assert final.version == 4
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_partial_corrections_of_one_game_both_stand(attempt, director, match, alice, bob):
+    """A PATCH names some fields; the others come from the stored game, read under the
+    match's lock. Two directors correcting different fields of game 1 at once: both
+    corrections stand (one changes the winner, the other the cube), none is lost to a
+    copy of the game read before the other's write."""
+    client = _client(director)
+    client.post(f"/api/v1/matches/{match.pk}/games/", {"winner": alice.pk}, format="json")
+    url = f"/api/v1/matches/{match.pk}/games/1/"
+    responses = _race(
+        [
+            lambda: _client(director).patch(url, {"winner": bob.pk}, format="json"),
+            lambda: _client(director).patch(
+                url, {"cube": 2, "cube_owner": "player1"}, format="json"
+            ),
+        ]
+    )
+    assert [r.status_code for r in responses] == [200, 200], [r.json() for r in responses]
+    game = Game.objects.get(match=match, number=1)
+    assert (game.winner_id, game.cube, game.cube_owner) == (bob.pk, 2, "player1")
+    final = Match.objects.get(pk=match.pk)
+    assert (final.score1, final.score2) == (0, 2)

@@ -8,7 +8,7 @@ answer must:
 * never be a 5xx;
 * conform to the schema: a documented status's body matches its schema, with the
   documented content type;
-* if it is a 4xx, carry the project's error shape (``games/api/errors.py``):
+* if it is a 4xx, carry the project's error shape (``core/api_errors.py``):
   ``{"code": str, "detail": str, "field": str | null}``.
 
 Two phases per operation:

@@ -25,10 +25,10 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.locking import expected_version
 from games.api.idempotency import idempotent
 from games.api.inputs import SLUG_PATTERN, query_text
 from games.api.jobs import JobSerializer, job_accepted_response
-from games.api.matches import _expected_version
 from games.jobs import start_job
 from games.rules import limits
 from games.services.actors import Actor, actor_for_user
@@ -96,7 +96,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         updated = events.configure_tournament(
             actor=actor,
             tournament_id=tournament.pk,
-            expected_version=_expected_version(request),
+            expected_version=expected_version(request, noun="tournament"),
             **data.validated_data,
         )
         return self._respond(updated)
@@ -111,7 +111,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         tournament = events.open_registration(
             actor=self._actor(request),
             tournament_id=self._tournament(slug).pk,
-            expected_version=_expected_version(request),
+            expected_version=expected_version(request, noun="tournament"),
         )
         return self._respond(tournament)
 
@@ -221,7 +221,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         tournament = entries.start_tournament(
             actor=self._actor(request),
             tournament_id=self._tournament(slug).pk,
-            expected_version=_expected_version(request),
+            expected_version=expected_version(request, noun="tournament"),
         )
         return self._respond(tournament)
 
@@ -232,7 +232,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         tournament = events.finish_tournament(
             actor=self._actor(request),
             tournament_id=self._tournament(slug).pk,
-            expected_version=_expected_version(request),
+            expected_version=expected_version(request, noun="tournament"),
         )
         return self._respond(tournament)
 

@@ -1,7 +1,7 @@
 """Errors raised by the pure tournament formats (``docs/rules.md``, "Tournaments").
 
 They subclass the project's domain error so the API maps them to the usual body
-``{"code": ..., "detail": ..., "field": ...}`` (``games/api/errors.py``) without the Django
+``{"code": ..., "detail": ..., "field": ...}`` (``core/api_errors.py``) without the Django
 layer knowing anything about formats.
 """
 

@@ -6,8 +6,8 @@ winners. :func:`sync_bracket` re-derives the whole bracket from those
 (``derive_bracket_state``) and writes only what changed: players who advance, matches
 for slots whose two players are now known, walkovers for withdrawn players, round
 completion, and *stale* flags where a correction changed who should have played. It
-runs inside the transaction that recorded the result (the ``match_result_changed``
-signal), so advancement commits or fails with the result itself.
+runs inside the transaction that recorded the result (the result listener registered
+in :mod:`core.listeners`), so advancement commits or fails with the result itself.
 
 Played matches are never deleted: a slot whose players changed keeps its match and is
 flagged for the director; a match nobody has started yet is voided (kept, audited) and
@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from django.utils import timezone
 
+from core.locking import try_lock_row
 from games.models import Match, MatchStatus
 from games.services import matches as match_services
 from tournaments.formats.bracket_engine import BracketState, derive_bracket_state
@@ -287,9 +288,19 @@ def _unstarted(match: Match) -> bool:
 
 
 def _replace_unstarted_match(pairing: Pairing, actor) -> None:
-    """Void a match nobody started whose players changed; the slot gets a new one."""
+    """Void a match nobody started whose players changed; the slot gets a new one.
+
+    This runs holding the tournament's lock, against the one lock order (match before
+    tournament), so the match is only *tried* (``SKIP LOCKED``): if someone is writing
+    it right now (starting it), it is left alone and the slot stays flagged for the
+    director, like a started match. Never waiting here is what keeps a result and a
+    bracket change from deadlocking.
+    """
     old = pairing.match
     assert old is not None
+    current = try_lock_row(Match.objects.all(), old.pk)
+    if current is None or not _unstarted(current):
+        return
     pairing.replaced_matches = [*pairing.replaced_matches, old.pk]
     pairing.match = None
     pairing.winner_id = None

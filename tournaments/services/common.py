@@ -1,24 +1,52 @@
-"""Guards shared by the tournament services: locking, versions, who may act."""
+"""Guards shared by the tournament services: locking, versions, who may act.
+
+Locking and versions are :mod:`core.locking`'s, with its one lock order: matches
+before their tournament. A write that voids or replaces matches takes
+:func:`lock_unstarted_matches_then_tournament`; a result reaches the tournament
+holding its match already (the bracket's result listener).
+"""
 
 from __future__ import annotations
 
+from core import locking
 from games import access
-from games.rules.errors import ConflictError, NotAllowed, RuleViolation, StaleVersionError
+from games.models import Match, MatchStatus
+from games.rules.errors import ConflictError, NotAllowed
 from games.services.actors import Actor
-from tournaments.models import Tournament, TournamentStatus
+from tournaments.models import Pairing, Tournament, TournamentStatus
 
 
 def lock_tournament(tournament_id: int) -> Tournament:
     """The tournament row, locked for this transaction (every write takes this lock)."""
-    tournament = (
-        Tournament.objects.select_for_update()
-        .select_related("club")
-        .filter(pk=tournament_id)
-        .first()
+    return locking.lock_row(
+        Tournament.objects.select_related("club"), tournament_id, noun="tournament", field=None
     )
-    if tournament is None:
-        raise RuleViolation("tournament_not_found", f"There is no tournament {tournament_id}.")
-    return tournament
+
+
+def lock_unstarted_matches_then_tournament(tournament_id: int) -> tuple[Tournament, set[int]]:
+    """Lock the tournament's unstarted matches (primary-key order), then the tournament.
+
+    For writes that void matches nobody has started (a redraw, a swap): taking the
+    matches first keeps the one lock order (a score entry holds its match and then
+    waits for the tournament), so the two can never deadlock. Returns the tournament
+    and the ids locked; a match the write then finds outside that set appeared in the
+    meantime, and the write is refused (:func:`require_locked`) rather than waiting
+    for it while holding the tournament.
+    """
+    ids = Pairing.objects.filter(
+        tournament_id=tournament_id, match__status=MatchStatus.SCHEDULED
+    ).values_list("match_id", flat=True)
+    locked = {m.pk for m in locking.lock_rows(Match.objects.all(), ids)}
+    return lock_tournament(tournament_id), locked
+
+
+def require_locked(match_ids: set[int], locked: set[int]) -> None:
+    """409 when a write would touch a match it did not lock before the tournament."""
+    if not match_ids <= locked:
+        raise ConflictError(
+            "tournament_changed",
+            "The tournament changed while this ran (a match was added): reload and try again.",
+        )
 
 
 def require_director(actor: Actor, tournament: Tournament) -> None:
@@ -29,13 +57,7 @@ def require_director(actor: Actor, tournament: Tournament) -> None:
 
 
 def check_version(tournament: Tournament, expected_version: int | None) -> None:
-    if expected_version is not None and expected_version != tournament.version:
-        raise StaleVersionError(
-            "stale_version",
-            f"The tournament changed since you read it (your version {expected_version}, "
-            f"now {tournament.version}): reload and try again.",
-            field="If-Match",
-        )
+    locking.check_version(tournament, expected_version, noun="tournament")
 
 
 def require_status(tournament: Tournament, *allowed: str, doing: str) -> None:
@@ -49,8 +71,7 @@ def require_status(tournament: Tournament, *allowed: str, doing: str) -> None:
 
 
 def bump(tournament: Tournament) -> None:
-    tournament.version += 1
-    tournament.save()
+    locking.bump(tournament)
 
 
 def system_actor(tournament: Tournament) -> Actor:

@@ -14,7 +14,14 @@ from tournaments.formats.drop_maps import drop_map_preview, feed_note
 from tournaments.models import Pairing, SeedingMethod, Stage, TournamentStatus
 
 from .brackets import _cached_graph, draw_bracket
-from .common import bump, lock_tournament, require_director, require_status, system_actor
+from .common import (
+    bump,
+    lock_unstarted_matches_then_tournament,
+    require_director,
+    require_locked,
+    require_status,
+    system_actor,
+)
 from .entries import _apply_seeding
 
 LARGE_EVENT = 128
@@ -28,9 +35,10 @@ def redraw_bracket(
     """Seed again (a new random draw, or new ratings) and draw the bracket afresh.
 
     Only before any match has started; the unstarted matches are voided (kept on
-    record) and the bracket's rows rebuilt.
+    record) and the bracket's rows rebuilt. Locks those matches before the tournament
+    (the one lock order), so a score entry racing the redraw never deadlocks with it.
     """
-    tournament = lock_tournament(tournament_id)
+    tournament, locked = lock_unstarted_matches_then_tournament(tournament_id)
     require_director(actor, tournament)
     require_status(tournament, TournamentStatus.RUNNING, doing="redraw")
     if not tournament.is_elimination:
@@ -48,6 +56,7 @@ def redraw_bracket(
         )
     system = system_actor(tournament)
     matches = [p.match_id for p in pairings if p.match_id]
+    require_locked({m for m in matches if m is not None}, locked)
     Pairing.objects.filter(tournament=tournament).delete()
     for match_id in matches:
         match_services.void_match(actor=system, match_id=match_id)

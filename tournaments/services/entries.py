@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import MatchStatus, Player
+from core.locking import lock_rows
+from games.models import Match, MatchStatus, Player
 from games.rules.errors import ConflictError, RuleViolation
 from games.services import clubs as club_services
 from games.services import matches as match_services
@@ -200,7 +201,8 @@ def withdraw_entry(*, actor: Actor, tournament_id: int, entry_id: int) -> Entry:
     walkovers, and a Swiss stops pairing them. One transaction.
 
     The open matches are forfeited first (locking each match, then the tournament, the
-    same order as a score entry takes) so a withdrawal and a result never deadlock.
+    same order as a score entry takes; all of them before the first, in primary-key
+    order) so a withdrawal and a result never deadlock.
     """
     with transaction.atomic():
         tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
@@ -223,6 +225,9 @@ def withdraw_entry(*, actor: Actor, tournament_id: int, entry_id: int) -> Entry:
             .filter(models_q_entry(entry_id))
             .select_related("match", "entry1", "entry2")
         )
+        # every open match first, in primary-key order: the tournament lock the first
+        # forfeit's bracket listener takes is then never held while waiting for a match
+        lock_rows(Match.objects.all(), open_pairings.values_list("match_id", flat=True))
         for pairing in open_pairings:
             match = pairing.match
             if match.status in (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.VOID):

@@ -1,18 +1,19 @@
 """Results flowing in from match play, forfeits, and re-issuing a flagged pairing.
 
-:func:`record_match_result` is connected to ``games.events.match_result_changed``: it
-runs inside the transaction that changed the match (which holds the match's row
-lock), takes the tournament's lock, stores the pairing's result and re-derives the
-bracket, so the winner and loser are in their next slots when that transaction
-commits, or nothing is.
+:func:`record_match_result` is the result listener registered in
+:mod:`core.listeners` (``TournamentsConfig.ready()``): the match services call it,
+inside the transaction that changed the match's result (holding the match's row
+lock), and it takes the tournament's lock (match before tournament, the one lock
+order), stores the pairing's result and re-derives the bracket, so the winner and
+loser are in their next slots when that transaction commits, or nothing is. Entering
+games of a match nobody has won yet is not a result and never reaches it.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 
+from core.listeners import ResultChange
 from games.models import Match, MatchStatus
 from games.rules.errors import ConflictError, RuleViolation
 from games.services import matches as match_services
@@ -23,8 +24,9 @@ from .brackets import BRACKET_STAGES, sync_bracket, update_round_statuses
 from .common import bump, lock_tournament, require_director
 
 
-def record_match_result(sender: Any, match: Match, previous: dict, **kwargs: Any) -> None:
-    """Signal receiver: a tournament match changed result (finished, corrected, voided)."""
+def record_match_result(change: ResultChange) -> None:
+    """Result listener: a tournament match changed result (finished, corrected, voided)."""
+    match: Match = change.match
     pairing = Pairing.objects.filter(match_id=match.pk).select_related("round__stage").first()
     if pairing is None:
         return

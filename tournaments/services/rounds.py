@@ -36,7 +36,15 @@ from tournaments.models import (
 from tournaments.selectors import pairing_rows, results_from_pairings, standings
 
 from .brackets import BRACKET_STAGES, draw_bracket, sync_bracket, update_round_statuses
-from .common import bump, lock_tournament, require_director, require_status, system_actor
+from .common import (
+    bump,
+    lock_tournament,
+    lock_unstarted_matches_then_tournament,
+    require_director,
+    require_locked,
+    require_status,
+    system_actor,
+)
 from .tables import assign_tables
 
 Progress = Callable[[int, int, str], None]
@@ -353,9 +361,10 @@ def swap_entries(*, actor: Actor, tournament_id: int, entry_a: int, entry_b: int
 
     Only before any match of that round has started. In a bracket this swaps their
     seeds' places (round 1); in a Swiss or round robin their places in the latest round.
-    Unstarted matches are voided (kept) and new ones created.
+    Unstarted matches are voided (kept) and new ones created; they are locked before
+    the tournament (the one lock order), so a score entry never deadlocks with a swap.
     """
-    tournament = lock_tournament(tournament_id)
+    tournament, locked = lock_unstarted_matches_then_tournament(tournament_id)
     require_director(actor, tournament)
     require_status(tournament, TournamentStatus.RUNNING, doing="swap a pairing")
     if entry_a == entry_b:
@@ -379,6 +388,7 @@ def swap_entries(*, actor: Actor, tournament_id: int, entry_a: int, entry_b: int
         for p in pairings
     ):
         raise ConflictError("round_started", "A match of this round has started: too late to swap.")
+    require_locked({p.match_id for p in pairings if p.match_id is not None}, locked)
     seats = {}
     for p in pairings:
         for side, entry_id in ((1, p.entry1_id), (2, p.entry2_id)):

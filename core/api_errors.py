@@ -1,6 +1,6 @@
 """One error shape for the whole API: ``{"code": ..., "detail": ..., "field": ...}``.
 
-Domain errors (``games.rules.errors.BoxcarsError``) carry their own code and status;
+Domain errors (``core.errors.BoxcarsError``) carry their own code and status;
 DRF's validation errors are flattened to the first field in error, with every field's
 messages kept under ``errors`` so a client can show them all.
 """
@@ -18,7 +18,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from games.rules.errors import BoxcarsError
+from core.errors import BoxcarsError
 
 
 def _first_error(detail: Any, prefix: str = "") -> tuple[str | None, str, str]:

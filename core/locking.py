@@ -1,0 +1,166 @@
+"""The one locked-write helper every app uses, the one lock order, and ``If-Match``.
+
+A write to a versioned row (a match, a chouette session, a tournament) is always the
+same four steps inside one transaction: **lock** the row (``SELECT ... FOR UPDATE``),
+check the caller may write it, **check the version** the caller read (``If-Match``;
+412 when stale), **snapshot** what listeners compare against, write, then bump the
+version and **announce** what changed. :class:`LockedWrite` does them in that order,
+so no app keeps its own copy.
+
+Lock order (documented once, followed everywhere): **matches before their
+tournament, several matches in primary-key order.** A score entry locks its match and
+then (through the result listener) the tournament; so a tournament write that touches
+matches (a redraw, a swap) locks those matches first, in primary-key order
+(:func:`lock_rows`), and then the tournament. A write that discovers a match to void
+only once it holds the tournament (a bracket replacing an unstarted match after a
+result) must not wait for it: it uses :func:`try_lock_row` (``SKIP LOCKED``) and
+leaves the match alone when someone else is writing it. With every wait going
+match → tournament, two writes can never wait on each other in a cycle, so
+PostgreSQL never has a deadlock to break (which the API would report as a 503).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, Generic, Protocol, TypeVar
+
+from django.db import models
+
+from core.errors import RuleViolation, StaleVersionError
+
+
+class Versioned(Protocol):
+    """A row with an optimistic-concurrency version (its ETag)."""
+
+    pk: Any
+    version: int
+
+    def save(self, *args: Any, **kwargs: Any) -> None: ...
+
+
+M = TypeVar("M", bound=models.Model)
+_MISSING = object()
+
+
+# --- If-Match -------------------------------------------------------------------------------
+
+
+def parse_if_match(header: str | None, *, noun: str) -> int | None:
+    """The version a client read, from an ``If-Match`` header (None: no precondition).
+
+    Accepts ``"3"``, ``3`` and the weak form ``W/"3"``; ``*`` and an empty header set no
+    precondition. Anything else is a 412 ``if_match_invalid`` naming the header.
+    """
+    if not header or header.strip() == "*":
+        return None
+    value = header.strip().removeprefix("W/").strip('"')
+    try:
+        return int(value)
+    except ValueError:
+        raise StaleVersionError(
+            "if_match_invalid", f'If-Match must be the {noun}\'s ETag, e.g. "3".', "If-Match"
+        ) from None
+
+
+def expected_version(request: Any, *, noun: str) -> int | None:
+    """:func:`parse_if_match` of a request's ``If-Match`` header."""
+    return parse_if_match(request.headers.get("If-Match"), noun=noun)
+
+
+# --- locks ----------------------------------------------------------------------------------
+
+
+def lock_row(
+    queryset: models.QuerySet[M], pk: Any, *, noun: str, field: str | object | None = _MISSING
+) -> M:
+    """The row ``pk`` of ``queryset``, locked until the transaction ends.
+
+    A missing row is a 400 ``<noun>_not_found`` naming ``field`` (default: the noun).
+    """
+    row = queryset.select_for_update().filter(pk=pk).first()
+    if row is None:
+        raise RuleViolation(
+            f"{noun}_not_found",
+            f"There is no {noun} {pk}.",
+            field=noun if field is _MISSING else field,  # type: ignore[arg-type]
+        )
+    return row
+
+
+def lock_rows(queryset: models.QuerySet[M], pks: Iterable[Any]) -> list[M]:
+    """Lock several rows in primary-key order (the one order for rows of one table)."""
+    wanted = sorted(set(pks))
+    if not wanted:
+        return []
+    return list(queryset.select_for_update().filter(pk__in=wanted).order_by("pk"))
+
+
+def try_lock_row(queryset: models.QuerySet[M], pk: Any) -> M | None:
+    """Lock row ``pk`` only if nobody else holds it (``SKIP LOCKED``); None otherwise.
+
+    For a lock taken against the documented order (a match, while holding its
+    tournament): it never waits, so it can never close a cycle. A row this transaction
+    already holds is returned.
+    """
+    return queryset.select_for_update(skip_locked=True).filter(pk=pk).first()
+
+
+def check_version(row: Versioned, expected: int | None, *, noun: str) -> None:
+    """412 ``stale_version`` when the caller read an older version than the row's."""
+    if expected is not None and expected != row.version:
+        raise StaleVersionError(
+            "stale_version",
+            f"The {noun} changed since you read it (your version {expected}, "
+            f"now {row.version}): reload and try again.",
+            field="If-Match",
+        )
+
+
+def bump(row: Versioned, **save_kwargs: Any) -> None:
+    """Count one more write: the new version is the row's new ETag."""
+    row.version += 1
+    row.save(**save_kwargs)
+
+
+# --- the write --------------------------------------------------------------------------------
+
+S = TypeVar("S")
+
+
+class LockedWrite(Generic[M, S]):
+    """One versioned write: lock → authorize → version check → snapshot ... commit.
+
+    ``authorize(row)`` runs before the version check (a stranger is told 403, not 412)
+    and its return value is kept as :attr:`authorized` (e.g. "is a director").
+    ``snapshot(row)`` is taken after the checks; :meth:`commit` bumps the version,
+    saves, and calls ``announce(row, snapshot)`` so listeners can compare.
+    Call it inside a transaction (the services are ``@transaction.atomic``).
+    """
+
+    def __init__(
+        self,
+        queryset: models.QuerySet[M],
+        pk: Any,
+        *,
+        noun: str,
+        expected_version: int | None = None,
+        authorize: Callable[[M], Any] | None = None,
+        snapshot: Callable[[M], S] | None = None,
+        field: str | object | None = _MISSING,
+    ) -> None:
+        self.noun = noun
+        self.row: M = lock_row(queryset, pk, noun=noun, field=field)
+        self.authorized: Any = authorize(self.row) if authorize is not None else None
+        check_version(self.row, expected_version, noun=noun)  # type: ignore[arg-type]
+        self.before: S | None = snapshot(self.row) if snapshot is not None else None
+
+    def commit(
+        self,
+        announce: Callable[[M, S], Any] | None = None,
+        **save_kwargs: Any,
+    ) -> M:
+        """Bump the version and save, then announce the change (still under the lock)."""
+        bump(self.row, **save_kwargs)  # type: ignore[arg-type]
+        if announce is not None:
+            announce(self.row, self.before)  # type: ignore[arg-type]
+        return self.row
