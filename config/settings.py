@@ -196,7 +196,7 @@ AXES_HTTP_RESPONSE_CODE = 429
 AXES_LOCKOUT_CALLABLE = "games.sign_in_lockout.lockout_response"
 
 # Mail (the players' score links): EMAIL_URL as django-environ reads it, e.g.
-# smtp+tls://user:password@smtp.example.org:587; the default prints messages to the
+# smtp+tls://{user}:{password}@smtp.example.org:587; the default prints messages to the
 # console. SITE_URL is the address links in emails start with (a page's own links use
 # the request's host instead).
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))

@@ -200,6 +200,7 @@ def path_params(template: str, w: World) -> dict[str, Any]:
         "session_pk": w.session_id,
         "entry_id": w.entry.pk,
         "key": w.pairing.key,
+        "round_id": w.pairing.round_id,
         "token": w.own_link,
         "club_slug": w.club.slug,
         "action": "forfeit",
