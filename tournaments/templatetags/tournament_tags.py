@@ -33,10 +33,11 @@ def _pairing_of(match: Any) -> Pairing | None:
 @register.inclusion_tag("tournaments/_match_event_link.html")
 def match_event_link(match: Any, style: str = "back") -> dict[str, Any]:
     """ "← Spring Open, Main round 2" for a match that belongs to an event (nothing for a
-    friendly or league match). ``style="plain"`` drops the arrow (the home page card)."""
+    friendly or league match). ``style="plain"`` drops the arrow and, for a match of no
+    event, shows its label instead (the home page card)."""
     pairing = _pairing_of(match)
     if pairing is None:
-        return {"event": None}
+        return {"event": None, "match": match, "style": style}
     tournament = pairing.tournament
     return {
         "event": tournament,
