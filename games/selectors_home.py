@@ -66,7 +66,7 @@ def player_home(user: AbstractBaseUser | AnonymousUser) -> PlayerHome | None:
     """None for a visitor or an account that plays as nobody (the page stays as it is)."""
     if not user.is_authenticated:
         return None
-    player = Player.objects.filter(user=user).first()
+    player = Player.objects.filter(user_id=user.pk).first()
     if player is None:
         return None
     ratings = list(
