@@ -13,7 +13,6 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from tournaments.link_pages import round_label
 from tournaments.models import Entry as EntryModel
 from tournaments.models import EntryStatus, Pairing, TournamentStatus
 
@@ -41,7 +40,7 @@ def match_event_link(match: Any, style: str = "back") -> dict[str, Any]:
     tournament = pairing.tournament
     return {
         "event": tournament,
-        "round": round_label(pairing.round),
+        "round": str(pairing.round),  # "Main round 2", as the round sheet names it
         "round_url": reverse("tournament-bracket", args=[tournament.slug]),
         "style": style,
     }
