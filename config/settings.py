@@ -196,6 +196,14 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_LOCKOUT_CALLABLE = "games.sign_in_lockout.lockout_response"
 
+# Mail (the players' score links): EMAIL_URL as django-environ reads it, e.g.
+# smtp+tls://{user}:{password}@smtp.example.org:587; the default prints messages to the
+# console. SITE_URL is the address links in emails start with (a page's own links use
+# the request's host instead).
+vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Boxcars <boxcars@localhost>")
+SITE_URL = env.str("SITE_URL", default="http://localhost:8000").rstrip("/")
+
 # Uploads: transcripts and result histories are small text files.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=5 * 1024 * 1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = env.int("FILE_UPLOAD_MAX_MEMORY_SIZE", default=5 * 1024 * 1024)
@@ -250,10 +258,6 @@ SPECTACULAR_SETTINGS = {
         "ChouetteEndingEnum": "chouette.models.Ending",
     },
 }
-
-# Email (directors are told about disputes): printed to the console unless configured.
-EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
-DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="boxcars@localhost")
 
 # Celery: eager with nothing set, Redis-backed with REDIS_URL.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .pages import clubs, matches, players, ratings
+from .pages import clubs, matches, players, ratings, score_links
 
 urlpatterns = [
     path("", clubs.home, name="home"),
@@ -15,5 +15,6 @@ urlpatterns = [
     path("matches/<int:pk>/", matches.match_detail, name="match-detail"),
     path("matches/<int:pk>/enter/", matches.match_entry, name="match-entry"),
     path("matches/<int:pk>/card/", matches.match_card, name="match-card"),
+    path("matches/<int:pk>/links/", score_links.match_links, name="match-links"),
     path("score/<str:token>/", matches.score_link_entry, name="score-link"),
 ]

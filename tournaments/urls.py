@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import pages, registration_pages
+from . import link_pages, pages, registration_pages
 
 urlpatterns = [
     path("new/<slug:club_slug>/", pages.new_tournament, name="tournament-new"),
@@ -26,6 +26,11 @@ urlpatterns = [
         "<slug:slug>/director/register-players/",
         registration_pages.register_players,
         name="tournament-register-players",
+    ),
+    path(
+        "<slug:slug>/director/rounds/<int:round_id>/links/",
+        link_pages.round_links,
+        name="tournament-round-links",
     ),
     path(
         "<slug:slug>/director/<slug:action>/",

@@ -10,11 +10,13 @@ from games import access
 from games.forms import WalkInForm
 from games.models import Club, Player
 from games.selectors import head_to_head, matches_of_player
+from games.selectors_home import player_home
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    """The clubs; and for a signed-in player, first their match, events and ratings."""
     clubs = Club.objects.annotate(player_count=Count("memberships")).order_by("name")
-    return render(request, "games/home.html", {"clubs": clubs})
+    return render(request, "games/home.html", {"clubs": clubs, "me": player_home(request.user)})
 
 
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:

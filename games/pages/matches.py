@@ -101,6 +101,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = _load(pk)
     actor = actor_for_user(request.user)
     context = _sheet_context(match, actor)
+    context["links_live"] = score_links.link_is_live(match)  # directors: "Score links"
     if context["can_see_audit"]:
         from games.audit import match_audit_trail
 

@@ -338,6 +338,10 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/matches/{pk}/"): everyone(200),
     ("GET", "/matches/{pk}/card/"): everyone(200),
     ("GET", "/matches/{pk}/enter/"): row(302, 200, 404, 404, 200, 200, 302),
+    # The score-link sheets are for the club's directors; their POST only sends mail
+    # (nothing stored), hence R302 for the directors too.
+    ("GET", "/matches/{pk}/links/"): row(302, 403, 403, 403, 200, 200, 302),
+    ("POST", "/matches/{pk}/links/"): row(R302, 403, 403, 403, R302, R302, R302),
     ("POST", "/matches/{pk}/enter/"): row(R302, W302, 404, 404, W302, W302, R302),
     ("GET", "/players/{slug}/"): everyone(200),
     ("GET", "/players/{slug}/edit/"): row(302, 404, 404, 404, 200, 200, 302),
@@ -351,6 +355,12 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/tournaments/{slug}/bracket/"): everyone(200),
     ("GET", "/tournaments/{slug}/director/"): row(302, 404, 404, 404, 200, 200, 302),
     ("POST", "/tournaments/{slug}/director/"): row(R302, 404, 404, 404, 200, 200, R302),
+    ("GET", "/tournaments/{slug}/director/rounds/{round_id}/links/"): row(
+        302, 403, 403, 403, 200, 200, 302
+    ),
+    ("POST", "/tournaments/{slug}/director/rounds/{round_id}/links/"): row(
+        R302, 403, 403, 403, R302, R302, R302
+    ),
     ("GET", "/tournaments/{slug}/director/{action}/"): row(302, 405, 405, 405, 405, 405, 302),
     ("POST", "/tournaments/{slug}/director/{action}/"): row(
         R302, R302, R302, R302, W302, W302, R302

@@ -200,10 +200,10 @@ def path_params(template: str, w: World) -> dict[str, Any]:
         "session_pk": w.session_id,
         "entry_id": w.entry.pk,
         "key": w.pairing.key,
+        "round_id": w.pairing.round_id,
         "token": w.own_link,
         "club_slug": w.club.slug,
         "action": "forfeit",
-        "round_id": w.pairing.round_id,
     }
     params["slug"] = w.club.slug
     if template.startswith(("/api/v1/tournaments/", "/tournaments/")):

@@ -1,0 +1,106 @@
+"""The director's score-link sheet: each player's private link as text, a QR code and a
+Copy button, printable as cut-out slips, and a button that emails the links.
+
+One match's sheet lives here; a tournament round's sheet (``tournaments.link_pages``)
+chooses its matches and renders through :func:`link_sheet_page`, so both look and
+behave the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from games.models import Club, Match
+from games.rules.errors import BoxcarsError, NotAllowed
+from games.services import score_link_sheets
+from games.services.actors import actor_for_user
+
+
+def _names(players: Sequence) -> str:
+    return ", ".join(p.display_name for p in players)
+
+
+def link_sheet_page(
+    request: HttpRequest,
+    *,
+    club: Club,
+    matches: Sequence[Match],
+    heading: str,
+    back: tuple[str, str],
+    title: str = "",
+) -> HttpResponse:
+    """GET: the sheet. POST: email the links, then back to the sheet saying who got one
+    and who has no address (a refresh does not send them twice)."""
+    actor = actor_for_user(request.user)
+    try:
+        if request.method == "POST":
+            report = score_link_sheets.email_score_links(
+                actor=actor, club=club, matches=matches, heading=heading
+            )
+            if report.sent:
+                messages.success(request, f"Emailed: {_names(report.sent)}.")
+            else:
+                messages.info(request, "Nobody was emailed.")
+            if report.no_address:
+                messages.warning(
+                    request,
+                    f"No email address (hand them their slip): {_names(report.no_address)}.",
+                )
+            return redirect(request.path)
+        sheet = score_link_sheets.link_sheet(actor=actor, club=club, matches=matches)
+    except NotAllowed as error:
+        raise PermissionDenied(error.message) from error
+    except BoxcarsError as error:
+        messages.error(request, error.message)
+        return redirect(request.path)
+    blocks = [
+        {
+            "match": m.match,
+            "table": m.table,
+            "slips": [
+                {
+                    "slip": s,
+                    "url": request.build_absolute_uri(s.path),
+                    "qr_title": f"QR code of {s.player.display_name}'s score link",
+                }
+                for s in m.slips
+            ],
+        }
+        for m in sheet.matches
+    ]
+    return render(
+        request,
+        "games/score_links.html",
+        {
+            "club": club,
+            "heading": heading,
+            "title": title or heading,
+            "back_label": back[0],
+            "back_url": back[1],
+            "blocks": blocks,
+            "closed": sheet.closed,
+            "with_email": sum(1 for s in sheet.slips if s.player.email),
+            "slip_count": len(sheet.slips),
+        },
+    )
+
+
+@login_required
+def match_links(request: HttpRequest, pk: int) -> HttpResponse:
+    """One match's sheet (a league or friendly match; a round's is on the event's page)."""
+    match = get_object_or_404(Match.objects.select_related("club", "player1", "player2"), pk=pk)
+    heading = match.label or f"{match.club.name}: {match.player1} v {match.player2}"
+    return link_sheet_page(
+        request,
+        club=match.club,
+        matches=[match],
+        heading=heading,
+        back=("the score sheet", match.get_absolute_url()),
+        title=f"Score links: {match.player1} v {match.player2}",
+    )

@@ -1,0 +1,77 @@
+"""What a signed-in player's home page shows about them, in a fixed number of queries:
+their match to play now, and their ratings. (Their events come from the tournaments
+app's template tag, so ``games`` keeps knowing nothing of tournaments.)"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Case, IntegerField, Q, Value, When
+
+from games.models import Confirmation, Match, MatchStatus, Player, Rating
+from games.selectors import matches_queryset
+
+
+@dataclass(frozen=True)
+class YourMatch:
+    """The match to show first, from the player's side of the board."""
+
+    match: Match
+    opponent: Player
+    my_score: int
+    their_score: int
+    to_confirm: bool  # finished, and the opponent waits for this player's confirmation
+
+    @property
+    def table(self) -> object:
+        # ``Match.table`` arrives with the table numbers; until then there is none.
+        return self.match.table
+
+
+@dataclass(frozen=True)
+class PlayerHome:
+    player: Player
+    your_match: YourMatch | None
+    ratings: list[Rating]
+
+
+def your_match(player: Player) -> YourMatch | None:
+    """The live match first (in progress, or awaiting this player's confirmation), else
+    the next scheduled one (the oldest: the one the evening is waiting for)."""
+    now = Q(status=MatchStatus.IN_PROGRESS) | Q(confirmation=Confirmation.PENDING, awaiting=player)
+    match = (
+        matches_queryset()
+        .filter(Q(player1=player) | Q(player2=player))
+        .filter(now | Q(status=MatchStatus.SCHEDULED))
+        .annotate(
+            live=Case(When(now, then=Value(0)), default=Value(1), output_field=IntegerField())
+        )
+        .order_by("live", "created_at", "id")
+        .first()
+    )
+    if match is None:
+        return None
+    mine = match.side_of(player) == 0
+    return YourMatch(
+        match=match,
+        opponent=match.player2 if mine else match.player1,
+        my_score=match.score1 if mine else match.score2,
+        their_score=match.score2 if mine else match.score1,
+        to_confirm=match.confirmation == Confirmation.PENDING and match.awaiting_id == player.pk,
+    )
+
+
+def player_home(user: AbstractBaseUser | AnonymousUser) -> PlayerHome | None:
+    """None for a visitor or an account that plays as nobody (the page stays as it is)."""
+    if not user.is_authenticated:
+        return None
+    player = Player.objects.filter(user_id=user.pk).first()
+    if player is None:
+        return None
+    ratings = list(
+        Rating.objects.filter(player=player)
+        .select_related("rating_list__club")
+        .order_by("rating_list__club__name", "rating_list_id")
+    )
+    return PlayerHome(player=player, your_match=your_match(player), ratings=ratings)

@@ -1,0 +1,168 @@
+"""Score links for a whole round (or one match) at once: the director's sheet of
+slips, and the same links emailed to the players who gave an address.
+
+The per-match API action (``score_link_tokens``) checks the director and the match
+one match at a time; a sheet checks the director once for the club and each match's
+state with the same rule (:func:`~games.services.matches.require_writable` with
+``Write.SCORE_LINKS``), so a round of any size costs the same few queries and a closed
+match is left out (with a note) instead of failing the whole sheet.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.core.mail import EmailMessage, get_connection
+from django.urls import reverse
+
+from games import score_links
+from games.models import Club, Match, Player
+from games.rules.errors import ConflictError, NotAllowed, RuleViolation
+
+from .actors import Actor
+from .matches import Write, require_writable
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Slip:
+    """One player's private link to one match, with what the slip prints beside it."""
+
+    match: Match
+    player: Player
+    opponent: Player
+    token: str
+
+    @property
+    def path(self) -> str:
+        return reverse("score-link", kwargs={"token": self.token})
+
+    @property
+    def table(self) -> object:
+        # ``Match.table`` arrives with the table numbers; until then there is none.
+        return self.match.table
+
+
+@dataclass(frozen=True)
+class MatchLinks:
+    match: Match
+    slips: tuple[Slip, Slip]
+
+    @property
+    def table(self) -> object:
+        return self.match.table
+
+
+@dataclass(frozen=True)
+class LinkSheet:
+    """The live matches' slips, and the closed matches that get none."""
+
+    matches: list[MatchLinks] = field(default_factory=list)
+    closed: list[Match] = field(default_factory=list)
+
+    @property
+    def slips(self) -> list[Slip]:
+        return [slip for m in self.matches for slip in m.slips]
+
+
+@dataclass(frozen=True)
+class MailReport:
+    sent: list[Player]
+    no_address: list[Player]
+
+
+def _require_director(actor: Actor, club: Club) -> None:
+    if actor.via_score_link or not (
+        actor.is_admin
+        or (actor.user is not None and club.directors.filter(pk=actor.user.pk).exists())
+    ):
+        raise NotAllowed("directors_only", "Only the club's directors hand out score links.")
+
+
+def link_sheet(*, actor: Actor, club: Club, matches: Iterable[Match]) -> LinkSheet:
+    """Both players' links for each match that is still open, in the order given.
+
+    ``matches`` come with their players loaded (``select_related``); they must belong to
+    ``club``, whose directors alone get the sheet. Signing stores nothing.
+    """
+    _require_director(actor, club)
+    sheet = LinkSheet()
+    for match in matches:
+        if match.club_id != club.pk:
+            raise RuleViolation(
+                "match_not_in_club", f"Match {match.pk} is not {club.name}'s.", field="match"
+            )
+        try:
+            require_writable(match, Write.SCORE_LINKS, director=True)
+        except ConflictError:
+            sheet.closed.append(match)
+            continue
+        one, two = match.player1, match.player2
+        sheet.matches.append(
+            MatchLinks(
+                match,
+                (
+                    Slip(match, one, two, score_links.make_token(match, one)),
+                    Slip(match, two, one, score_links.make_token(match, two)),
+                ),
+            )
+        )
+    return sheet
+
+
+def _length(match: Match) -> str:
+    return f"{match.length}-point match" if match.length else "unlimited session"
+
+
+def _message(slip: Slip, heading: str, site_url: str) -> EmailMessage:
+    table = f"Table: {slip.table}\n" if slip.table not in (None, "") else ""
+    body = (
+        f"Hello {slip.player.display_name},\n\n"
+        f"{heading}: you play {slip.opponent.display_name}, a {_length(slip.match)}.\n"
+        f"{table}\n"
+        "Enter and confirm the score from your phone with your private link "
+        "(no account needed; keep it to yourself):\n\n"
+        f"{site_url}{slip.path}\n\n"
+        "Good luck!\n"
+    )
+    return EmailMessage(
+        subject=f"{heading}: your match against {slip.opponent.display_name}",
+        body=body,
+        to=[slip.player.email],
+    )
+
+
+def email_score_links(
+    *, actor: Actor, club: Club, matches: Iterable[Match], heading: str, site_url: str = ""
+) -> MailReport:
+    """Email each player with an address their link, opponent, table and length.
+
+    One connection sends every message; players without an address are named in the
+    report so the director hands them a slip instead. A mail server that refuses or
+    cannot be reached is a :class:`ConflictError` (``mail_failed``), never a 500.
+    """
+    sheet = link_sheet(actor=actor, club=club, matches=matches)
+    base = (site_url or settings.SITE_URL).rstrip("/")
+    sent: list[Player] = []
+    no_address: list[Player] = []
+    messages = []
+    for slip in sheet.slips:
+        if slip.player.email:
+            messages.append(_message(slip, heading, base))
+            sent.append(slip.player)
+        else:
+            no_address.append(slip.player)
+    if messages:
+        try:
+            get_connection().send_messages(messages)
+        except (smtplib.SMTPException, OSError) as error:
+            log.warning("score links not emailed: %s", error)
+            raise ConflictError(
+                "mail_failed", f"The mail server did not take the messages ({error})."
+            ) from error
+    return MailReport(sent=sent, no_address=no_address)
