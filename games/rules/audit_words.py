@@ -153,7 +153,8 @@ def _points(n: int) -> str:
 
 def _score(record: ChangeRecord, row: Mapping[str, Any]) -> str:
     one, two = record.context.get("players", (row.get("player1"), row.get("player2")))
-    return f"{player(record, one)} {row.get('score1', 0)} – {player(record, two)} {row.get('score2', 0)}"
+    first, second = player(record, one), player(record, two)
+    return f"{first} {row.get('score1', 0)} – {second} {row.get('score2', 0)}"
 
 
 # --- matches ----------------------------------------------------------------------------------
