@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
+
 from games.models import Game, Match, Player
 from games.rules.audit_words import ChangeRecord, describe
 
@@ -97,7 +99,9 @@ def _summarise(match: Match, entries: list[dict[str, Any]]) -> None:
         match.player2_id: match.player2.display_name,
     }
     users = {e["_record"][1].history_user_id for e in entries} | {match.created_by_id}
-    by_user = dict(Player.objects.filter(user_id__in=users).values_list("user_id", "display_name"))
+    users |= {getattr(e["_record"][1], "entered_by_user_id", None) for e in entries}
+    by_user = dict(get_user_model().objects.filter(pk__in=users).values_list("pk", "username"))
+    by_user.update(Player.objects.filter(user_id__in=users).values_list("user_id", "display_name"))
     disputes = list(match.disputes.order_by("created_at", "pk"))
     raised = iter(disputes)
     resolved = iter(sorted((d for d in disputes if d.resolved_at), key=lambda d: d.resolved_at))
@@ -117,16 +121,16 @@ def _summarise(match: Match, entries: list[dict[str, Any]]) -> None:
             who = by_user.get(record.history_user_id) or entry["who"]
         context: dict[str, Any] = {"players": (match.player1_id, match.player2_id)}
         if kind == "game":
-            if who is None and record.entered_by_id is not None and record.history_type == "+":
-                who = names.get(record.entered_by_id)
+            if who is None and record.history_type == "+":  # written outside a request
+                who = names.get(record.entered_by_id) or by_user.get(record.entered_by_user_id)
             if record.history_type == "-":
                 context["last"] = all(n <= record.number for n in live.values())
                 live.pop(record.id, None)
             else:
                 live[record.id] = record.number
         else:
-            if who is None and record.history_type == "+" and match.created_by is not None:
-                who = by_user.get(match.created_by_id) or match.created_by.get_username()
+            if who is None and record.history_type == "+":
+                who = by_user.get(match.created_by_id)
             if old.get("confirmation") != "disputed" and new.get("confirmation") == "disputed":
                 dispute = next(raised, None)
                 if dispute is not None:

@@ -3,6 +3,8 @@ tells the change as a sentence, with names, never raw ids or ``None``."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytestmark = pytest.mark.django_db
@@ -60,3 +62,17 @@ def test_every_audit_entry_says_the_change_in_words(
     assert "director voided the match" in summaries
     assert "director reopened the match (was void): Voided the wrong match." in summaries
     assert "director awarded the match to Bob by forfeit" in summaries
+
+
+def test_the_openapi_schema_documents_the_summary_of_both_audit_trails(client_for, director):
+    schema = client_for(director).get(
+        "/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json"
+    )
+    assert schema.status_code == 200
+    body = json.loads(schema.content)
+    entry = body["components"]["schemas"]["AuditEntry"]
+    assert "summary" in entry["required"] and entry["properties"]["summary"]["type"] == "string"
+    for path in ("/api/v1/matches/{id}/audit/", "/api/v1/chouette/sessions/{id}/audit/"):
+        response = body["paths"][path]["get"]["responses"]["200"]
+        items = response["content"]["application/json"]["schema"]["items"]
+        assert items == {"$ref": "#/components/schemas/AuditEntry"}
