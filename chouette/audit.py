@@ -5,7 +5,9 @@ each member's row (every change to a chouette game is kept: who, when, before, a
 this module reads those versions
 back and says, per version, what changed compared with the one before (the same
 shape as :func:`games.audit.match_audit_trail` for matches). Player ids are shown as
-names, so the trail reads like the sheet. A fixed number of queries, whatever the
+names, so the trail reads like the sheet, and each entry has a ``summary``: the change
+in words ("Ann recorded game 3: box Ann won a gammon against captain Ben (box +4)"),
+told by :mod:`games.rules.audit_words`. A fixed number of queries, whatever the
 session's length.
 """
 
@@ -17,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from games.models import Player
+from games.rules.audit_words import ChangeRecord, describe
 
 from .models import ChouetteGame, MemberResult, Seat, Session
 from .records import RULE_FIELDS
@@ -110,7 +113,62 @@ def _changes(
     return changes
 
 
-def _entries(records: Iterable[Any], fields: tuple[str, ...], subject, names: _Names) -> list:
+class _Words:
+    """What the describer needs beyond one version: names, readable field names, who
+    acted (a seated player's name for their account), each game's first member rows."""
+
+    def __init__(self, names: _Names, by_user: dict[int, str], members: list[Any]) -> None:
+        self.names = names
+        self.by_user = by_user
+        self.first_members: dict[int, list[dict[str, Any]]] = {}
+        for record in members:
+            if record.history_type == "+":
+                self.first_members.setdefault(record.game_id, []).append(
+                    {"player": record.player_id, "action": record.action, "cube": record.cube}
+                )
+
+    def summary(
+        self, kind: str, before: Any, record: Any, fields: tuple[str, ...], number: int | None
+    ) -> str:
+        def values(version: Any) -> dict[str, Any]:
+            return {} if version is None else {f: _value(version, f) for f in fields}
+
+        old = values(record if record.history_type == "-" else before)
+        new = {} if record.history_type == "-" else values(record)
+        if record.history_type == "+":
+            old = {}
+        meta = record.instance_type._meta
+        context: dict[str, Any] = {"player": getattr(record, "player_id", None)}
+        if kind == "chouette_game":
+            context["members"] = self.first_members.get(record.id, [])
+        user = record.history_user
+        who = None
+        if user is not None:
+            who = self.by_user.get(user.pk) or user.get_username()
+        return describe(
+            ChangeRecord(
+                kind=kind,
+                action=TYPES.get(record.history_type, record.history_type),
+                who=who,
+                number=number if number is not None else getattr(record, "number", None),
+                before=old,
+                after=new,
+                names=self.names.players,
+                labels={f: str(meta.get_field(f).verbose_name) for f in fields},
+                context=context,
+            )
+        )
+
+
+def _entries(
+    records: Iterable[Any],
+    fields: tuple[str, ...],
+    subject: Any,
+    names: _Names,
+    words: _Words,
+    kind: str,
+    numbers: dict[int, int] | None = None,
+) -> list:
     entries = []
     previous: dict[int, Any] = {}
     for record in records:
@@ -120,6 +178,8 @@ def _entries(records: Iterable[Any], fields: tuple[str, ...], subject, names: _N
         if record.history_type == "~" and not changes:
             continue  # a save that changed only derived bookkeeping (the version, the lineup)
         user = record.history_user
+        number = numbers.get(record.game_id) if numbers is not None else None
+        summary = words.summary(kind, before, record, fields, number)
         entries.append(
             {
                 "at": record.history_date.isoformat(),
@@ -127,6 +187,7 @@ def _entries(records: Iterable[Any], fields: tuple[str, ...], subject, names: _N
                 "what": TYPES.get(record.history_type, record.history_type),
                 "subject": subject(record),
                 "changes": changes,
+                "summary": summary,
             }
         )
     return entries
@@ -159,15 +220,23 @@ def session_audit_trail(session: Session) -> list[dict[str, Any]]:
         )
     )
     numbers = {g.id: g.number for g in games}
+    users = {r.history_user_id for r in [*sessions, *seats, *games, *members]} - {None}
+    by_user = dict(Player.objects.filter(user_id__in=users).values_list("user_id", "display_name"))
+    words = _Words(names, by_user, members)
     entries = [
-        *_entries(sessions, SESSION_FIELDS, lambda r: "session", names),
-        *_entries(seats, SEAT_FIELDS, lambda r: f"seat: {names.player(r.player_id)}", names),
-        *_entries(games, GAME_FIELDS, lambda r: f"game {r.number}", names),
+        *_entries(sessions, SESSION_FIELDS, lambda r: "session", names, words, "session"),
+        *_entries(
+            seats, SEAT_FIELDS, lambda r: f"seat: {names.player(r.player_id)}", names, words, "seat"
+        ),
+        *_entries(games, GAME_FIELDS, lambda r: f"game {r.number}", names, words, "chouette_game"),
         *_entries(
             members,
             MEMBER_FIELDS,
             lambda r: f"game {numbers.get(r.game_id, '?')}: {names.player(r.player_id)}",
             names,
+            words,
+            "member",
+            numbers,
         ),
     ]
     entries.sort(key=lambda e: e["at"])  # stable: session, seats, games, members

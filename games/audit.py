@@ -2,14 +2,19 @@
 
 Each entry says who, when, what (created, changed, deleted), for changes each
 field's value before and after, and the reason a service gave (a reopened match says
-"reopened (was void): ..." with the director's reason).
+"reopened (was void): ..." with the director's reason), and a ``summary``: the change
+in words ("Ann entered game 3: Ann won a gammon on a 2-cube (4 points)"), told by
+:mod:`games.rules.audit_words` from the versions before and after.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.models import Game, Match
+from django.contrib.auth import get_user_model
+
+from games.models import Game, Match, Player
+from games.rules.audit_words import ChangeRecord, describe
 
 HIDDEN = {"history_id", "history_date", "history_change_reason", "history_type", "history_user"}
 TYPES = {"+": "created", "~": "changed", "-": "deleted"}
@@ -21,6 +26,8 @@ def _who(record: Any) -> str | None:
 
 
 def _entries(records: list[Any], subject: str) -> list[dict[str, Any]]:
+    """Each version as an entry; ``_record`` (dropped before answering) keeps the
+    versions before and after for the words."""
     entries: list[dict[str, Any]] = []
     previous_by_object: dict[int, Any] = {}
     for record in records:
@@ -38,6 +45,7 @@ def _entries(records: list[Any], subject: str) -> list[dict[str, Any]]:
                 "subject": subject if subject == "match" else f"game {record.number}",
                 "changes": {k: _plain(v) for k, v in changes.items()},
                 "reason": record.history_change_reason or None,
+                "_record": (before, record),
             }
         )
         previous_by_object[record.id] = record
@@ -63,4 +71,86 @@ def match_audit_trail(match: Match) -> list[dict[str, Any]]:
     )
     entries = _entries(match_records, "match") + _entries(game_records, "game")
     entries.sort(key=lambda e: e["at"])
+    _summarise(match, entries)
     return entries
+
+
+def _fields(model: Any) -> dict[str, str]:
+    """A model's concrete fields (attname → readable name), minus the bookkeeping."""
+    return {
+        f.attname: str(f.verbose_name)
+        for f in model._meta.concrete_fields
+        if f.name not in ("id", "match", "transcript", "moves", "created_at")
+    }
+
+
+def _values(record: Any, fields: dict[str, str]) -> dict[str, Any]:
+    """One version's values, keyed by field name (``winner``, not ``winner_id``)."""
+    if record is None:
+        return {}
+    return {attname.removesuffix("_id"): getattr(record, attname) for attname in fields}
+
+
+def _summarise(match: Match, entries: list[dict[str, Any]]) -> None:
+    """Give every entry its ``summary`` (the change in words), in a fixed number of
+    queries: the players who acted (by account) and the match's disputes."""
+    names = {
+        match.player1_id: match.player1.display_name,
+        match.player2_id: match.player2.display_name,
+    }
+    users = {e["_record"][1].history_user_id for e in entries} | {match.created_by_id}
+    users |= {getattr(e["_record"][1], "entered_by_user_id", None) for e in entries}
+    by_user = dict(get_user_model().objects.filter(pk__in=users).values_list("pk", "username"))
+    by_user.update(Player.objects.filter(user_id__in=users).values_list("user_id", "display_name"))
+    disputes = list(match.disputes.order_by("created_at", "pk"))
+    raised = iter(disputes)
+    resolved = iter(sorted((d for d in disputes if d.resolved_at), key=lambda d: d.resolved_at))
+    match_fields, game_fields = _fields(Match), _fields(Game)
+    labels = {k.removesuffix("_id"): v for k, v in {**match_fields, **game_fields}.items()}
+    live: dict[int, int] = {}  # game id → its number now, to tell an undo from a removal
+    for entry in entries:
+        before, record = entry.pop("_record")
+        kind = entry["subject"] if entry["subject"] == "match" else "game"
+        fields = match_fields if kind == "match" else game_fields
+        old = _values(before, fields) if record.history_type != "+" else {}
+        new = _values(record, fields) if record.history_type != "-" else {}
+        if record.history_type == "-":
+            old = _values(record, fields)
+        who = None
+        if record.history_user_id is not None:
+            who = by_user.get(record.history_user_id) or entry["who"]
+        context: dict[str, Any] = {"players": (match.player1_id, match.player2_id)}
+        if kind == "game":
+            if who is None and record.history_type == "+":  # written outside a request
+                who = names.get(record.entered_by_id) or by_user.get(record.entered_by_user_id)
+            if record.history_type == "-":
+                context["last"] = all(n <= record.number for n in live.values())
+                live.pop(record.id, None)
+            else:
+                live[record.id] = record.number
+        else:
+            if who is None and record.history_type == "+":
+                who = by_user.get(match.created_by_id)
+            if old.get("confirmation") != "disputed" and new.get("confirmation") == "disputed":
+                dispute = next(raised, None)
+                if dispute is not None:
+                    context["dispute_reason"] = dispute.reason
+                    context["disputed_by"] = names.get(dispute.raised_by_id)
+            if old.get("confirmation") == "disputed" and new.get("confirmation") == "confirmed":
+                dispute = next(resolved, None)
+                if dispute is not None and dispute.resolution:
+                    context["resolution"] = dispute.resolution
+        entry["summary"] = describe(
+            ChangeRecord(
+                kind=kind,
+                action=entry["what"],
+                who=who,
+                number=getattr(record, "number", None),
+                before=old,
+                after=new,
+                names=names,
+                labels=labels,
+                reason=entry["reason"],
+                context=context,
+            )
+        )

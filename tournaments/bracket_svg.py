@@ -12,6 +12,35 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 BOX_W, BOX_H, COL_GAP, ROW_GAP, PAD = 190, 44, 40, 10, 10
+#: Room for one character of a 12 px name, bold (a winner), with a margin: the boxes
+#: widen to the longest name of the stage so that names up to ``MAX_NAME`` characters
+#: show whole (a phone scrolls the bracket sideways inside its box instead).
+CHAR_W = 7.4
+#: Left margin before a name, and room on the right for the score.
+NAME_X, SCORE_ROOM = 6, 30
+#: Longer names are cut with an ellipsis (the full name is the box's tooltip).
+MAX_NAME = 32
+
+
+def shown_name(side: Side) -> str:
+    """The text of one side of a box: "12. Bruno Bianchi-Rossetti" (cut past MAX_NAME)."""
+    name = side.name if len(side.name) <= MAX_NAME else side.name[: MAX_NAME - 1] + "…"
+    return f"{side.seed}. {name}" if side.seed else name
+
+
+def box_width(rounds: Sequence[tuple[str, Sequence[SlotInput]]]) -> int:
+    """The width every box of a stage gets: at least BOX_W, wide enough for its longest
+    name and the score beside it."""
+    longest = max(
+        (
+            len(shown_name(s))
+            for _, slots in rounds
+            for slot in slots
+            for s in (slot.top, slot.bottom)
+        ),
+        default=0,
+    )
+    return max(BOX_W, int(longest * CHAR_W + 0.999) + NAME_X + SCORE_ROOM)
 
 
 @dataclass(frozen=True)
@@ -34,12 +63,16 @@ class Box:
     classes: str
     match: int | None
     label: str
+    top_text: str = ""
+    bottom_text: str = ""
+    width: int = BOX_W
 
 
 @dataclass
 class StageLayout:
     width: int
     height: int
+    box_width: int = BOX_W
     boxes: list[Box] = field(default_factory=list)
     lines: list[tuple[int, int, int, int]] = field(default_factory=list)
     headers: list[tuple[int, str]] = field(default_factory=list)
@@ -65,12 +98,13 @@ def layout_stage(
     """Positions for every box of one stage; ``rounds`` are (header, slots) in order."""
     tallest = max((len(slots) for _, slots in rounds), default=1)
     height = max(1, tallest) * (BOX_H + ROW_GAP) + 2 * PAD + 20
-    width = len(rounds) * (BOX_W + COL_GAP) + 2 * PAD
-    layout = StageLayout(width=width, height=height)
+    box_w = box_width(rounds)
+    width = len(rounds) * (box_w + COL_GAP) + 2 * PAD
+    layout = StageLayout(width=width, height=height, box_width=box_w)
     centres: dict[str, tuple[int, int]] = {}
     pending: list[tuple[str, str]] = []
     for column, (header, slots) in enumerate(rounds):
-        x = PAD + column * (BOX_W + COL_GAP)
+        x = PAD + column * (box_w + COL_GAP)
         layout.headers.append((x, header))
         band = (height - 2 * PAD - 20) / max(1, len(slots))
         for index, slot in enumerate(slots):
@@ -92,6 +126,9 @@ def layout_stage(
                     " ".join(classes),
                     slot.match,
                     label,
+                    shown_name(slot.top),
+                    shown_name(slot.bottom),
+                    box_w,
                 )
             )
             centres[slot.key] = (x, y + BOX_H // 2)
@@ -100,5 +137,5 @@ def layout_stage(
     for source, target in pending:
         if target in centres:
             (x1, y1), (x2, y2) = centres[source], centres[target]
-            layout.lines.append((x1 + BOX_W, y1, x2, y2))
+            layout.lines.append((x1 + box_w, y1, x2, y2))
     return layout

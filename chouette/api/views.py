@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core import locking
+from games.api.audit import AuditEntrySerializer
 from games.api.idempotency import idempotent
 from games.api.inputs import ID_PATTERN, query_text, require_object
 from games.rules import limits
@@ -200,7 +201,7 @@ class SessionViewSet(viewsets.ViewSet):
 
     @extend_schema(
         operation_id="chouette_sessions_audit",
-        responses={200: LIST_OF_OBJECTS},
+        responses={200: AuditEntrySerializer(many=True)},
         parameters=[ID_PARAM],
     )
     @action(detail=True, methods=["get"])

@@ -29,17 +29,3 @@ def open_chouettes(context: dict[str, Any], club: Any) -> dict[str, Any]:
         "can_open": can_open,
         "sessions": list(open_sessions_of(club).order_by("-played_on", "-id")[:20]),
     }
-
-
-@register.filter
-def audit_value(value: Any) -> str:
-    """A value of the audit trail as the sheet shows it: lists joined, blanks as a dash."""
-    if value is None or value == "":
-        return "—"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(audit_value(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {audit_value(v)}" for k, v in value.items())
-    return str(value)

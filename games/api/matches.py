@@ -44,6 +44,7 @@ from games.services.actors import (
     participant_side,
 )
 
+from .audit import AuditEntrySerializer
 from .idempotency import idempotent
 from .inputs import ID_PATTERN, ClubRef, require_object
 from .permissions import SCORE_LINK_HEADER, MatchWritePermission
@@ -577,12 +578,11 @@ class MatchViewSet(
             )
         return Response({"links": links})
 
-    @extend_schema(
-        responses={200: {"type": "array", "items": {"type": "object", "additionalProperties": {}}}}
-    )
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses={200: AuditEntrySerializer(many=True)})
+    @action(detail=True, methods=["get"], pagination_class=None)  # the whole trail, unpaged
     def audit(self, request: Request, pk: str) -> Response:
-        """Every change to the match and its games: who, when, what before, what after."""
+        """Every change to the match and its games: who, when, what before, what after,
+        and the change in words (``summary``)."""
         match = get_object_or_404(Match.objects.select_related("club"), pk=pk)
         actor = self._actor(request, match.pk)
         if not (is_match_director(actor, match) or participant_side(actor, match) is not None):

@@ -152,8 +152,9 @@ def test_the_sheet_shows_the_audit_trail_to_the_table_and_its_directors(director
     url = f"/chouette/sessions/{session.pk}/"
     html = _logged_in(director).get(url).content.decode()
     assert "Audit trail" in html
-    assert "<strong>director</strong> created <em>game 1</em>" in html
-    assert "opening_order: Ann, Ben, Cat, Dan" in html
+    assert "director recorded game 1: box Ann won" in html
+    assert "director opened the session: Ann, Ben, Cat, Dan" in html
+    assert "opening_order" not in html and "None" not in html.split("Audit trail")[1]
     assert "Audit trail" not in Client().get(url).content.decode()
     ann = table["Ann"]  # seated, with an account
     assert "Audit trail" in _logged_in(ann.user).get(url).content.decode()

@@ -114,3 +114,22 @@ def test_player_page_lists_matches_and_head_to_head(
     html = response.content.decode()
     assert html.count("Alice v Bob") == 4
     assert "<td>4</td><td>3</td><td>1</td>" in html.replace("\n", "")
+
+
+def test_the_audit_trail_reads_as_sentences(client, director, make_match, alice, bob):
+    """A director reads each change in words with the players' names, not raw fields."""
+    match = make_match(3)
+    _record(match, director, alice, cube=2, cube_owner="player2")  # 2-0: Crawford next
+    _record(match, director, bob)  # the Crawford game
+    client.force_login(director)
+    corrected = client.patch(
+        f"/api/v1/matches/{match.pk}/games/2/", {"winner": alice.pk}, "application/json"
+    )
+    assert corrected.status_code == 200, corrected.json()
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    audit = html.split("Audit trail", 1)[1]
+    assert "director entered game 1: Alice won a single game on a 2-cube (2 points)" in audit
+    assert "director entered game 2: Bob won a single game (1 point, the Crawford game)" in audit
+    assert "director corrected game 2: winner Bob → Alice" in audit
+    assert "Alice won the match (Alice 3 – Bob 0)" in audit
+    assert "None" not in audit and "winner:" not in audit
