@@ -319,8 +319,13 @@ def score_link_entry(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "games/score_link_invalid.html", status=403)
     match = _load(parsed[0])
     if not score_links.link_is_live(match):
+        # The link's holder is a player of the match: they still read the directors'
+        # ruling on a dispute they were part of (the result is final, nothing to enter).
         return render(
-            request, "games/score_link_invalid.html", {"match": match, "expired": True}, status=403
+            request,
+            "games/score_link_invalid.html",
+            {"match": match, "expired": True, "disputes": match_disputes(match)},
+            status=403,
         )
     player = get_object_or_404(Player, pk=parsed[1])
     return _entry(request, match, actor_for_score_link(player), request.path)

@@ -76,7 +76,7 @@ def test_a_second_dispute_is_refused_with_the_rule(disputed, bob_user):
     assert Dispute.objects.count() == 1
 
 
-def test_the_opponent_disputes_through_the_score_link(entered, bob):
+def test_the_opponent_disputes_through_the_score_link(entered, bob, alice, director):
     link = f"/score/{score_links.make_token(entered, bob)}/"
     empty = Client().post(link, {"action": "dispute", "reason": ""})
     assert 'id="id_reason-error"' in empty.content.decode()
@@ -86,6 +86,19 @@ def test_the_opponent_disputes_through_the_score_link(entered, bob):
     )
     page = Client().get(link).content.decode()
     assert "Game 1 was mine." in page and ">open</span>" in page
+    _signed_in(director).post(
+        f"/matches/{entered.pk}/resolve/",
+        {"decision": "void", "note": "Alice's sheet is blank.", "confirm": "1"},
+    )
+    # the match is void, so the links have expired; their holders still read the ruling
+    for player in (bob, alice):
+        expired = Client().get(f"/score/{score_links.make_token(entered, player)}/")
+        assert expired.status_code == 403
+        html = expired.content.decode()
+        assert "has expired" in html and "Match voided" in html
+        assert "Alice&#x27;s sheet is blank." in html
+    forged = Client().get("/score/not-a-token/").content.decode()
+    assert "sheet is blank" not in forged
 
 
 def test_directors_see_open_disputes_on_the_club_page_with_a_count(
