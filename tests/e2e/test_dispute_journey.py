@@ -79,9 +79,15 @@ def test_opponent_disputes_on_a_phone_and_the_director_resolves(
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scroll
     phone.locator("#dispute").screenshot(path=str(folder / "dispute-raised-phone.png"))
 
-    # The director, on a laptop, finds it at the top of the event's dashboard.
+    # The director, on a laptop: the bracket flags the result and the match it fed...
     laptop = page_for(LAPTOP_1366, name="dispute-director")
     login(laptop, "director")
+    laptop.goto(f"/tournaments/{event.slug}/bracket/")
+    svg = laptop.locator("svg.bracket").first
+    assert svg.locator("g.slot.disputed").count() == 1
+    assert svg.locator("g.slot.fed-disputed").count() == 1
+    laptop.locator(".bracket-wrap").first.screenshot(path=str(folder / "dispute-bracket.png"))
+    # ... and the dispute is at the top of the event's dashboard.
     laptop.goto(f"/tournaments/{event.slug}/director/")
     listed = laptop.locator("#open-disputes")
     listed.get_by_role("heading", name="Open disputes (1)").wait_for()
