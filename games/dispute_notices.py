@@ -13,11 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.mail import send_mail
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from games import events
-from games.models import Club, Dispute
+from games.models import Dispute
 
 
 @events.on_event(events.MATCH_DISPUTED)
@@ -46,12 +45,3 @@ def tell_directors(payload: dict[str, Any]) -> None:
         )
     dispute.directors_notified_at = timezone.now()
     dispute.save(update_fields=["directors_notified_at"])
-
-
-def open_disputes(club: Club) -> QuerySet[Dispute]:
-    """The club's open disputes, oldest first, for the directors' dashboard."""
-    return (
-        Dispute.objects.filter(match__club=club, status=Dispute.Status.OPEN)
-        .select_related("match", "raised_by")
-        .order_by("created_at", "pk")
-    )

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.db.models import Prefetch, Q, QuerySet
 
 from core.errors import ConflictError
-from games.models import Confirmation, Game, Match, MatchStatus, Player
+from games.models import Club, Confirmation, Dispute, Game, Match, MatchStatus, Player
 
 
 def matches_queryset() -> QuerySet[Match]:
@@ -87,3 +90,42 @@ def next_game_refusal(match: Match, *, director: bool) -> ConflictError | None:
 def can_enter_next_game(match: Match, *, director: bool) -> bool:
     """Offer the entry of the next game to a writer of the match (a player, a director)."""
     return next_game_open(match) and next_game_refusal(match, director=director) is None
+
+
+def open_disputes(*, club: Club | None = None, tournament: Any = None) -> list[Dispute]:
+    """Open disputes, oldest first, with their match, players and club: one query.
+
+    The pages list them for the directors (the club page, an event's dashboard). A
+    tournament's matches are found through the pairing that holds them (the lookup
+    ``match__tournament_pairing``), so ``games`` names no tournaments code; ``tournament``
+    is anything with a ``pk``.
+    """
+    disputes = Dispute.objects.filter(status=Dispute.Status.OPEN).select_related(
+        "raised_by", "match__club", "match__player1", "match__player2"
+    )
+    if club is not None:
+        disputes = disputes.filter(match__club=club)
+    if tournament is not None:
+        disputes = disputes.filter(match__tournament_pairing__tournament_id=tournament.pk)
+    return list(disputes.order_by("created_at", "id"))
+
+
+def match_disputes(match: Match) -> list[Dispute]:
+    """A match's disputes, newest first, with who raised and who resolved each."""
+    return list(
+        Dispute.objects.filter(match=match)
+        .select_related("raised_by", "resolved_by")
+        .order_by("-created_at", "-id")
+    )
+
+
+def disputed_match_ids(match_ids: Iterable[int]) -> set[int]:
+    """Which of these matches have an open dispute (one query; for the bracket)."""
+    ids = [pk for pk in match_ids if pk is not None]
+    if not ids:
+        return set()
+    return set(
+        Dispute.objects.filter(status=Dispute.Status.OPEN, match_id__in=ids).values_list(
+            "match_id", flat=True
+        )
+    )

@@ -4,6 +4,9 @@ Each round is a column; each pairing a box, spread evenly down its column so tha
 halving rounds line up between the two boxes that feed them. Lines join a box to the
 box its winner plays next in the same stage. Boxes holding the selected player get
 the ``path`` class, so ``?player=ID`` highlights a player's way through the bracket.
+A match under an open dispute gets the ``disputed`` class (an amber border), and the
+boxes its players went on to get ``fed-disputed`` (a small flag): the result that put
+someone there may still change.
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ class Box:
     top_text: str = ""
     bottom_text: str = ""
     width: int = BOX_W
+    note: str = ""  # the title's explanation of a flag (a dispute, or fed by one)
 
 
 @dataclass
@@ -90,6 +94,8 @@ class SlotInput:
     match: int | None
     stale: bool
     forfeit: bool
+    disputed: bool = False  # its match's result is under an open dispute
+    fed_by_disputed: bool = False  # a player came here from a disputed result
 
 
 def layout_stage(
@@ -115,6 +121,14 @@ def layout_stage(
             if highlight is not None and highlight in (slot.top.entry, slot.bottom.entry):
                 classes.append("path")
             label = "forfeit" if slot.forfeit else ("bye" if slot.status == "bye" else "")
+            note = ""
+            if slot.disputed:
+                classes.append("disputed")
+                label = "disputed"
+                note = "disputed: the result may change"
+            elif slot.fed_by_disputed:
+                classes.append("fed-disputed")
+                note = "fed by a disputed result"
             layout.boxes.append(
                 Box(
                     slot.key,
@@ -129,6 +143,7 @@ def layout_stage(
                     shown_name(slot.top),
                     shown_name(slot.bottom),
                     box_w,
+                    note,
                 )
             )
             centres[slot.key] = (x, y + BOX_H // 2)

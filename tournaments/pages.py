@@ -19,6 +19,7 @@ from games.forms import WalkInForm
 from games.jobs import start_job
 from games.models import Club, Job, Player
 from games.rules.errors import BoxcarsError
+from games.selectors import disputed_match_ids, open_disputes
 from games.services.actors import actor_for_user
 from games.services.tables import set_table
 
@@ -62,6 +63,15 @@ def _side(entry: selectors.EntryRow | None, score: int | None, won: bool, bye: b
 def _stage_blocks(view: selectors.BracketView, highlight: int | None) -> list[dict[str, Any]]:
     """Each stage as an SVG layout (brackets) or a list of rounds (Swiss, round robin)."""
     blocks = []
+    every = [p for rows in view.pairings.values() for p in rows]
+    disputed = disputed_match_ids(p.match_id for p in every)
+    fed_by_disputed = {
+        target
+        for p in every
+        if p.match_id in disputed
+        for target in (p.winner_to, p.loser_to)
+        if target
+    }
     for stage in view.stages:
         rounds = view.rounds[stage.pk]
         if stage.kind in ELIMINATION_KINDS:
@@ -91,6 +101,8 @@ def _stage_blocks(view: selectors.BracketView, highlight: int | None) -> list[di
                             match=p.match_id,
                             stale=p.stale,
                             forfeit=p.forfeit,
+                            disputed=p.match_id in disputed,
+                            fed_by_disputed=p.key in fed_by_disputed,
                         )
                     )
                 columns.append((f"Round {round_.number} · {round_.match_length} pts", slots))
@@ -272,6 +284,7 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tournaments/director.html",
         {
             "tournament": tournament,
+            "open_disputes": open_disputes(tournament=tournament),
             "entries": sorted(view.entries.values(), key=lambda e: (e.seed or 10**6, e.pk)),
             "candidates": tournament.club.players.exclude(pk__in=entered).order_by("display_name"),
             "register_form": RegisterPlayersForm(

@@ -29,7 +29,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from core import locking
 from games import score_links
-from games.models import Game, Match, MatchStatus, Player
+from games.models import Dispute, Game, Match, MatchStatus, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
 from games.rules import limits
 from games.rules.errors import RuleViolation
@@ -285,7 +285,16 @@ class DisputeSerializer(serializers.Serializer):
 
 
 class ResolveSerializer(serializers.Serializer):
-    resolution = serializers.CharField(max_length=limits.MAX_REASON)
+    resolution = serializers.CharField(
+        max_length=limits.MAX_REASON, help_text="The director's note; the players see it."
+    )
+    decision = serializers.ChoiceField(
+        choices=Dispute.Decision.choices,
+        required=False,
+        default=Dispute.Decision.KEEP,
+        help_text="keep (the default): the result stands; corrected: the games were "
+        "corrected first and the result stands as it now is; void: the match is voided.",
+    )
 
 
 class ForfeitSerializer(serializers.Serializer):
@@ -495,6 +504,7 @@ class MatchViewSet(
             actor=actor,
             match_id=int(pk),
             resolution=data.validated_data["resolution"],
+            decision=data.validated_data["decision"],
             expected_version=_expected_version(request),
         )
         return self._respond(match)

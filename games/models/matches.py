@@ -206,11 +206,19 @@ class Dispute(models.Model):
         OPEN = "open", "Open"
         RESOLVED = "resolved", "Resolved"
 
+    class Decision(models.TextChoices):
+        """What the director ruled; the players see it with the note (``resolution``)."""
+
+        KEEP = "keep", "Result kept as entered"
+        CORRECTED = "corrected", "Result corrected"
+        VOID = "void", "Match voided"
+
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="disputes")
     raised_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     reason = models.TextField()
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
-    resolution = models.TextField(blank=True)
+    resolution = models.TextField(blank=True, help_text="The director's note to the players.")
+    decision = models.CharField(max_length=10, choices=Decision.choices, blank=True)
     resolved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

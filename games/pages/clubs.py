@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from games import access
 from games.forms import WalkInForm
 from games.models import Club, Player
-from games.selectors import head_to_head, matches_of_player
+from games.selectors import head_to_head, matches_of_player, open_disputes
 from games.selectors_home import player_home
 
 
@@ -31,6 +31,8 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "players": players,
             "is_director": is_director,
             "form": WalkInForm() if is_director else None,
+            # the reasons are between the players and the directors
+            "open_disputes": open_disputes(club=club) if is_director else [],
         },
     )
 

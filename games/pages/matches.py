@@ -6,15 +6,18 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.http import require_POST
 
 from games import score_links
-from games.models import Confirmation, Game, Match, Player
+from games.models import Confirmation, Dispute, Game, Match, MatchStatus, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
+from games.rules import limits
 from games.rules.errors import BoxcarsError
-from games.selectors import can_enter_next_game, match_sheet_queryset
+from games.selectors import can_enter_next_game, match_disputes, match_sheet_queryset
 from games.services import matches as match_services
 from games.services.actors import (
     Actor,
@@ -68,7 +71,30 @@ class FinalScoreForm(forms.Form):
 
 
 class DisputeForm(forms.Form):
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
+    reason = forms.CharField(
+        label="What is wrong with the entry?",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=limits.MAX_REASON,
+        error_messages={"required": "Say what is wrong: the directors read this to rule."},
+    )
+
+
+class ResolveForm(forms.Form):
+    """The director's ruling on an open dispute, as the resolve service takes it."""
+
+    decision = forms.ChoiceField(
+        choices=Dispute.Decision.choices,
+        initial=Dispute.Decision.KEEP,
+        widget=forms.RadioSelect,
+        label="Decision",
+    )
+    note = forms.CharField(
+        label="Note to the players",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=limits.MAX_REASON,
+        help_text="Both players see it on the match page.",
+        error_messages={"required": "Write a note: the players see what you decided and why."},
+    )
 
 
 def _load(pk: int) -> Match:
@@ -93,20 +119,102 @@ def _sheet_context(match: Match, actor: Actor) -> dict:
         "can_confirm": match.confirmation == Confirmation.PENDING
         and (director or (actor.player is not None and match.awaiting_id == actor.player.pk)),
         "can_see_audit": director or side is not None,
+        # the dispute block: its reason and ruling are between the players and the
+        # directors; everyone else sees the "disputed" tag in the header only
+        "disputes": match_disputes(match) if director or side is not None else [],
+        "can_dispute": side is not None
+        and match.confirmation == Confirmation.PENDING
+        and actor.player is not None
+        and match.awaiting_id == actor.player.pk
+        and match.status not in (MatchStatus.VOID, MatchStatus.FORFEIT),
+        "can_resolve": director and match.confirmation == Confirmation.DISPUTED,
     }
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The score sheet: game by game, the Crawford game marked, the transcript if any."""
-    match = _load(pk)
-    actor = actor_for_user(request.user)
+    return _detail(request, _load(pk), actor_for_user(request.user))
+
+
+def _detail(
+    request: HttpRequest,
+    match: Match,
+    actor: Actor,
+    *,
+    dispute_form: DisputeForm | None = None,
+    resolve_form: ResolveForm | None = None,
+    rule_error: BoxcarsError | None = None,
+) -> HttpResponse:
+    """The match page; a refused dispute or ruling comes back here with its error."""
     context = _sheet_context(match, actor)
     context["links_live"] = score_links.link_is_live(match)  # directors: "Score links"
     if context["can_see_audit"]:
         from games.audit import match_audit_trail
 
         context["audit"] = match_audit_trail(match)
-    return render(request, "games/match_detail.html", context)
+    context["dispute_form"] = dispute_form or DisputeForm()
+    context["resolve_form"] = resolve_form or ResolveForm()
+    context["dispute_error"] = rule_error
+    invalid = rule_error is not None or any(
+        f is not None and f.errors for f in (dispute_form, resolve_form)
+    )
+    return render(request, "games/match_detail.html", context, status=400 if invalid else 200)
+
+
+@login_required
+@require_POST
+def match_dispute(request: HttpRequest, pk: int) -> HttpResponse:
+    """A signed-in player disputes what the opponent entered, from the match page."""
+    match = _load(pk)
+    actor = actor_for_user(request.user)
+    if participant_side(actor, match) is None:
+        raise Http404("Only the players of this match dispute its score.")
+    form = DisputeForm(request.POST)
+    if not form.is_valid():
+        return _detail(request, match, actor, dispute_form=form)
+    try:
+        match_services.dispute_match(
+            actor=actor, match_id=match.pk, reason=form.cleaned_data["reason"]
+        )
+    except BoxcarsError as error:
+        return _detail(request, _load(pk), actor, dispute_form=form, rule_error=error)
+    messages.warning(request, "Disputed: the club's directors will rule.")
+    return redirect(reverse("match-detail", kwargs={"pk": match.pk}) + "#dispute")
+
+
+@login_required
+@require_POST
+def match_resolve(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director rules on the open dispute: keep, corrected or void, with a note.
+
+    A void asks first (a confirmation page that posts again with ``confirm=1``), so
+    it works without JavaScript, like the dashboard's other irreversible actions.
+    """
+    match = _load(pk)
+    actor = actor_for_user(request.user)
+    if not is_match_director(actor, match):
+        raise Http404("Only the club's directors resolve a dispute.")
+    form = ResolveForm(request.POST)
+    if not form.is_valid():
+        return _detail(request, match, actor, resolve_form=form)
+    decision = form.cleaned_data["decision"]
+    if decision == Dispute.Decision.VOID and request.POST.get("confirm") != "1":
+        return render(
+            request,
+            "games/resolve_confirm.html",
+            {"match": match, "note": form.cleaned_data["note"], "decision": decision},
+        )
+    try:
+        match_services.resolve_dispute(
+            actor=actor,
+            match_id=match.pk,
+            decision=decision,
+            resolution=form.cleaned_data["note"],
+        )
+    except BoxcarsError as error:
+        return _detail(request, _load(pk), actor, resolve_form=form, rule_error=error)
+    messages.success(request, f"Dispute resolved: {Dispute.Decision(decision).label.lower()}.")
+    return redirect(reverse("match-detail", kwargs={"pk": match.pk}) + "#dispute")
 
 
 def match_card(request: HttpRequest, pk: int) -> HttpResponse:
@@ -211,8 +319,13 @@ def score_link_entry(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "games/score_link_invalid.html", status=403)
     match = _load(parsed[0])
     if not score_links.link_is_live(match):
+        # The link's holder is a player of the match: they still read the directors'
+        # ruling on a dispute they were part of (the result is final, nothing to enter).
         return render(
-            request, "games/score_link_invalid.html", {"match": match, "expired": True}, status=403
+            request,
+            "games/score_link_invalid.html",
+            {"match": match, "expired": True, "disputes": match_disputes(match)},
+            status=403,
         )
     player = get_object_or_404(Player, pk=parsed[1])
     return _entry(request, match, actor_for_score_link(player), request.path)

@@ -556,24 +556,60 @@ def dispute_match(
 
 @transaction.atomic
 def resolve_dispute(
-    *, actor: Actor, match_id: int, resolution: str, expected_version: int | None = None
+    *,
+    actor: Actor,
+    match_id: int,
+    resolution: str,
+    decision: str = Dispute.Decision.KEEP,
+    expected_version: int | None = None,
 ) -> Match:
-    """A director closes the open dispute (after correcting the games if needed)."""
+    """A director closes the open dispute with a decision and a note the players see.
+
+    ``keep``: the result stands as entered (and is confirmed). ``corrected``: the
+    director has corrected the games first (the correction services), and the result
+    stands as it now is. ``void``: the match is voided in the same transaction, so a
+    void and its reason cannot come apart. The decision defaults to ``keep``, which is
+    what resolving meant before decisions were recorded.
+    """
     write = _begin(match_id, expected_version, lambda m: _require_director(actor, m))
     match = write.row
     require_writable(match, Write.RESOLVE, director=True)
+    if decision not in Dispute.Decision.values:
+        raise RuleViolation(
+            "unknown_decision",
+            f"The decision is one of {', '.join(Dispute.Decision.values)}.",
+            "decision",
+        )
+    if not resolution.strip():
+        raise RuleViolation(
+            "note_required", "Write a note for the players: what you decided and why.", "resolution"
+        )
     open_disputes = match.disputes.filter(status=Dispute.Status.OPEN)
     if not open_disputes.exists():
         raise ConflictError("no_open_dispute", "This match has no open dispute.")
-    open_disputes.update(
-        status=Dispute.Status.RESOLVED,
-        resolution=resolution,
-        resolved_by=actor.user,
-        resolved_at=timezone.now(),
-    )
+    if decision == Dispute.Decision.VOID and match.status in (
+        MatchStatus.VOID,
+        MatchStatus.FORFEIT,
+    ):
+        raise ConflictError(
+            "match_closed", f"The match is already {match.status}: keep it as it stands."
+        )
+    # Each dispute is saved (not a queryset update) so its history records the ruling
+    # for the audit trail.
+    for dispute in open_disputes:
+        dispute.status = Dispute.Status.RESOLVED
+        dispute.decision = decision
+        dispute.resolution = resolution.strip()
+        dispute.resolved_by = actor.user
+        dispute.resolved_at = timezone.now()
+        dispute.save()
     match.games.filter(confirmed=False).update(confirmed=True)
     match.confirmation = Confirmation.CONFIRMED
     match.awaiting = None
+    if decision == Dispute.Decision.VOID:
+        match.status = MatchStatus.VOID
+        match.winner = None
+        return write.commit(announce)
     return write.commit()
 
 

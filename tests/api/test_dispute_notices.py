@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
-from games.dispute_notices import open_disputes
 from games.models import DomainEvent
+from games.selectors import open_disputes
 from games.services.outbox import handle_event
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,7 @@ def test_a_dispute_emails_the_directors_with_an_address_once(
     assert message.to == ["director@example.org"]
     assert f"Match {match.pk} is disputed" in message.subject
     assert "I won that game, not Alice." in message.body
-    (dispute,) = open_disputes(club)
+    (dispute,) = open_disputes(club=club)
     assert dispute.directors_notified_at is not None
     event = DomainEvent.objects.get(kind="match.disputed")
     assert event.handled_at is not None
@@ -65,9 +65,9 @@ def test_a_resolved_dispute_leaves_the_open_list(
     client_for(bob_user).post(
         f"/api/v1/matches/{match.pk}/dispute/", {"reason": "wrong"}, format="json"
     )
-    assert [d.match_id for d in open_disputes(club)] == [match.pk]
+    assert [d.match_id for d in open_disputes(club=club)] == [match.pk]
     response = client_for(director).post(
         f"/api/v1/matches/{match.pk}/resolve/", {"resolution": "checked"}, format="json"
     )
     assert response.status_code == 200, response.json()
-    assert list(open_disputes(club)) == []
+    assert list(open_disputes(club=club)) == []

@@ -144,6 +144,8 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
             "cube_owner": "centre",
             "ending": "played",
         },
+        ("POST", "/matches/{pk}/dispute/"): {"reason": "I won game 1."},
+        ("POST", "/matches/{pk}/resolve/"): {"decision": "keep", "note": "Checked the sheet."},
         ("POST", "/chouette/sessions/{pk}/record/"): _chouette_form_body(w),
         ("POST", "/chouette/clubs/{club_slug}/open/"): {"preset": "modern"},
         ("POST", "/chouette/sessions/{pk}/join/"): {"player": w.carol.pk},
@@ -337,6 +339,12 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/healthz"): everyone(200),
     ("GET", "/matches/{pk}/"): everyone(200),
     ("GET", "/matches/{pk}/card/"): everyone(200),
+    # a player of the match disputes; a director of the club rules (the world's
+    # disputed match); everyone else is not shown the forms
+    ("GET", "/matches/{pk}/dispute/"): row(302, 405, 405, 405, 405, 405, 302),
+    ("POST", "/matches/{pk}/dispute/"): row(R302, W302, 404, 404, 404, 404, R302),
+    ("GET", "/matches/{pk}/resolve/"): row(302, 405, 405, 405, 405, 405, 302),
+    ("POST", "/matches/{pk}/resolve/"): row(R302, 404, 404, 404, W302, W302, R302),
     ("GET", "/matches/{pk}/enter/"): row(302, 200, 404, 404, 200, 200, 302),
     # The score-link sheets are for the club's directors; their POST only sends mail
     # (nothing stored), hence R302 for the directors too.
