@@ -32,12 +32,18 @@ from games.rules.scoring import (
     replay_match,
     resume_match,
 )
-from games.rules.types import Ending, Level
+from games.rules.types import UNKNOWN_OWNER, Ending, Level
 
 from .actors import Actor, is_match_director, participant_side
 
-CUBE_OWNER_TO_INDEX = {"centre": None, "player1": 0, "player2": 1}
-INDEX_TO_CUBE_OWNER = {None: "centre", 0: "player1", 1: "player2"}
+CUBE_OWNER_TO_INDEX = {"centre": None, "player1": 0, "player2": 1, "unknown": UNKNOWN_OWNER}
+INDEX_TO_CUBE_OWNER = {None: "centre", 0: "player1", 1: "player2", UNKNOWN_OWNER: "unknown"}
+
+
+def default_cube_owner(cube: int) -> str:
+    """The owner of a cube nobody named: an unturned cube (1) is in the centre; a turned
+    one is ``unknown`` (score sheets rarely record it, and it changes no score)."""
+    return "centre" if cube == 1 else "unknown"
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,7 @@ def _record_from_input(match: Match, data: GameInput, field_prefix: str = "") ->
     if data.cube_owner not in CUBE_OWNER_TO_INDEX:
         raise RuleViolation(
             "cube_owner_invalid",
-            "The cube owner is 'centre', 'player1' or 'player2'.",
+            "The cube owner is 'centre', 'player1', 'player2' or 'unknown'.",
             field=f"{field_prefix}cube_owner",
         )
     return GameRecord(
@@ -574,12 +580,20 @@ def resolve_dispute(
 
 @transaction.atomic
 def undo_last_game(*, actor: Actor, match_id: int, expected_version: int | None = None) -> Match:
-    """The person who entered the last game takes it back, until the opponent confirms."""
+    """The person who entered the last game takes it back, until the opponent confirms.
+
+    A result recorded as a final score only (no games) is taken back the same way: a
+    player who typed it backwards undoes it and enters it again. The author is the
+    player the entry does not await; once the opponent confirms (or disputes, and a
+    director rules) only a director takes it back.
+    """
     match = _lock(match_id)
     director = _require_writer(actor, match)
     _check_version(match, expected_version)
     require_writable(match, Write.UNDO, director=director)
     last = match.games.order_by("-number").first()
+    if last is None and match.final_score_only:
+        return _undo_final_score(match, actor, director)
     if last is None:
         raise ConflictError("no_game_to_undo", "No game has been recorded yet.")
     if not director:
@@ -599,6 +613,34 @@ def undo_last_game(*, actor: Actor, match_id: int, expected_version: int | None 
     if not rows or all(g.confirmed for g in rows):
         match.confirmation = Confirmation.CONFIRMED if rows else Confirmation.NONE
         match.awaiting = None
+    _bump(match)
+    _announce(match, previous)
+    return match
+
+
+def _undo_final_score(match: Match, actor: Actor, director: bool) -> Match:
+    """Take back a final score (the match row is locked by the caller)."""
+    if not director:
+        if match.confirmation != Confirmation.PENDING:
+            raise ConflictError(
+                f"result_{match.confirmation}",
+                f"The final score is {match.confirmation}: ask a director to correct it.",
+            )
+        side = participant_side(actor, match)
+        if side is None or match.awaiting_id != match.player_at(1 - side).pk:
+            raise NotAllowed(
+                "undo_own_entry_only", "Only the player who entered the final score may undo it."
+            )
+    previous = _snapshot(match)
+    match.score1 = match.score2 = 0
+    match.winner = None
+    match.status = MatchStatus.SCHEDULED
+    match.finished_at = None
+    match.final_score_only = False
+    match.confirmation = Confirmation.NONE
+    match.awaiting = None
+    match._change_reason = "final score taken back"
+    match._history_user = actor.user
     _bump(match)
     _announce(match, previous)
     return match
