@@ -15,5 +15,6 @@ urlpatterns = [
     path("matches/<int:pk>/", matches.match_detail, name="match-detail"),
     path("matches/<int:pk>/enter/", matches.match_entry, name="match-entry"),
     path("matches/<int:pk>/card/", matches.match_card, name="match-card"),
+    path("matches/<int:pk>/correct/", matches.match_correct, name="match-correct"),
     path("score/<str:token>/", matches.score_link_entry, name="score-link"),
 ]
