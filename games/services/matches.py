@@ -52,7 +52,7 @@ class GameInput:
 
     winner_id: int
     cube: int = 1
-    cube_owner: str = "centre"
+    cube_owner: str | None = None  # None: the default for the cube (default_cube_owner)
     ending: str = Ending.PLAYED
     level: str = Level.SINGLE
     points: int | None = None
@@ -84,7 +84,8 @@ def _record_from_input(match: Match, data: GameInput, field_prefix: str = "") ->
             "The winner must be one of the two players of this match.",
             field=f"{field_prefix}winner",
         )
-    if data.cube_owner not in CUBE_OWNER_TO_INDEX:
+    owner = data.cube_owner if data.cube_owner is not None else default_cube_owner(data.cube)
+    if owner not in CUBE_OWNER_TO_INDEX:
         raise RuleViolation(
             "cube_owner_invalid",
             "The cube owner is 'centre', 'player1', 'player2' or 'unknown'.",
@@ -93,7 +94,7 @@ def _record_from_input(match: Match, data: GameInput, field_prefix: str = "") ->
     return GameRecord(
         winner=side,
         cube=data.cube,
-        cube_owner=CUBE_OWNER_TO_INDEX[data.cube_owner],
+        cube_owner=CUBE_OWNER_TO_INDEX[owner],
         ending=Ending(data.ending),
         level=Level(data.level),
         points=data.points,
