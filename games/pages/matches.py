@@ -14,6 +14,7 @@ from games import score_links
 from games.models import Confirmation, Game, Match, MatchStatus, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
 from games.rules.errors import BoxcarsError
+from games.rules.scoring import check_final_score
 from games.selectors import match_sheet_queryset
 from games.services import matches as match_services
 from games.services.actors import (
@@ -241,6 +242,8 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
                 if final_form.is_valid():
                     score = final_form.score()
                     if far_beyond_the_end(match, score) and request.POST.get("confirm") != "1":
+                        # ask only about a score the rules would take
+                        check_final_score(match_services.match_rules(match), score)
                         context["final_to_confirm"] = score
                     else:
                         match_services.record_final_score(

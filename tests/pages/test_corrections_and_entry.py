@@ -222,6 +222,17 @@ def test_nine_nil_in_a_three_pointer_asks_before_storing(client, alice_user, mak
     assert (_fresh(match).score1, _fresh(match).score2) == (9, 0)
 
 
+def test_an_impossible_far_score_is_refused_not_asked_about(client, alice_user, make_match):
+    match = make_match(3)
+    client.force_login(alice_user)
+    refused = client.post(
+        f"/matches/{match.pk}/enter/", {"action": "final", "you": 9, "opponent": 9}
+    )
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert "final_score_needs_one_winner" in html and "are you sure?" not in html
+
+
 def test_a_plausible_final_score_is_not_asked_about(client, alice_user, make_match):
     match = make_match(3)
     client.force_login(alice_user)

@@ -144,6 +144,7 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
             "cube_owner": "centre",
             "ending": "played",
         },
+        ("POST", "/matches/{pk}/correct/"): {"action": "void", "confirm": "1"},
         ("POST", "/chouette/sessions/{pk}/record/"): _chouette_form_body(w),
         ("POST", "/chouette/clubs/{club_slug}/open/"): {"preset": "modern"},
         ("POST", "/chouette/sessions/{pk}/join/"): {"player": w.carol.pk},
@@ -339,6 +340,9 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/matches/{pk}/card/"): everyone(200),
     ("GET", "/matches/{pk}/enter/"): row(302, 200, 404, 404, 200, 200, 302),
     ("POST", "/matches/{pk}/enter/"): row(R302, W302, 404, 404, W302, W302, R302),
+    # a director's corrections: only the match's club directors (and admins) get the form
+    ("GET", "/matches/{pk}/correct/"): row(302, 404, 404, 404, 302, 302, 302),
+    ("POST", "/matches/{pk}/correct/"): row(R302, 404, 404, 404, W302, W302, R302),
     ("GET", "/players/{slug}/"): everyone(200),
     ("GET", "/players/{slug}/edit/"): row(302, 404, 404, 404, 200, 200, 302),
     ("POST", "/players/{slug}/edit/"): row(R302, 404, 404, 404, W302, W302, R302),
