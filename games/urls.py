@@ -18,5 +18,6 @@ urlpatterns = [
     path("matches/<int:pk>/resolve/", matches.match_resolve, name="match-resolve"),
     path("matches/<int:pk>/card/", matches.match_card, name="match-card"),
     path("matches/<int:pk>/links/", score_links.match_links, name="match-links"),
+    path("matches/<int:pk>/correct/", matches.match_correct, name="match-correct"),
     path("score/<str:token>/", matches.score_link_entry, name="score-link"),
 ]

@@ -234,7 +234,12 @@ class GameInputSerializer(serializers.Serializer):
         min_value=1, max_value=limits.MAX_ID, help_text="Player id of the game's winner."
     )
     cube = serializers.IntegerField(min_value=1, max_value=limits.MAX_CUBE, default=1)
-    cube_owner = serializers.ChoiceField(choices=Game.CubeOwner.choices, default="centre")
+    cube_owner = serializers.ChoiceField(
+        choices=Game.CubeOwner.choices,
+        required=False,
+        help_text="Who holds the cube. Optional: omitted, a cube of 1 is 'centre' and a "
+        "turned cube is 'unknown' (score sheets rarely record the owner; it changes no score).",
+    )
     ending = serializers.ChoiceField(choices=HAND_ENTRY_ENDINGS, default="played")
     level = serializers.ChoiceField(choices=Game.Level.choices, default="single")
     points = serializers.IntegerField(
@@ -253,7 +258,7 @@ class GameInputSerializer(serializers.Serializer):
         return match_services.GameInput(
             winner_id=data["winner"],
             cube=data["cube"],
-            cube_owner=data["cube_owner"],
+            cube_owner=data.get("cube_owner") or match_services.default_cube_owner(data["cube"]),
             ending=data["ending"],
             level=data["level"],
             points=data.get("points"),

@@ -147,6 +147,8 @@ class Game(models.Model):
         CENTRE = "centre", "Centre"
         PLAYER1 = "player1", "Player 1"
         PLAYER2 = "player2", "Player 2"
+        # a turned cube whose owner the score sheet did not record (it changes no score)
+        UNKNOWN = "unknown", "Not recorded"
 
     Level = GameLevel
 

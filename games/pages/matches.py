@@ -17,6 +17,7 @@ from games.models import Confirmation, Dispute, Game, Match, MatchStatus, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
 from games.rules import limits
 from games.rules.errors import BoxcarsError
+from games.rules.scoring import check_final_score
 from games.selectors import can_enter_next_game, match_disputes, match_sheet_queryset
 from games.services import matches as match_services
 from games.services.actors import (
@@ -28,13 +29,36 @@ from games.services.actors import (
 )
 
 CUBE_CHOICES = [(v, str(v)) for v in (1, 2, 4, 8, 16, 32, 64)]
+OFFERED_CHOICES = [(v, str(v)) for v in (2, 4, 8, 16, 32, 64)]
+#: A final score whose winner has more than the match length plus this many points is
+#: asked about ("are you sure?") before the page stores it: one game rarely carries a
+#: player that far past the end, and a mistyped 9 for a 3 does. The API is not asked.
+FAR_BEYOND_THE_END = 2
+
+
+def _sides(match: Match, side: int | None) -> list[tuple[int, str]]:
+    """The two players as (side, label): the viewer first as "You (name)" when they play
+    in the match, else both by name in match order."""
+    names = [match.player1.display_name, match.player2.display_name]
+    if side is None:
+        return [(0, names[0]), (1, names[1])]
+    return [(side, f"You ({names[side]})"), (1 - side, f"Opponent ({names[1 - side]})")]
 
 
 class GameForm(forms.Form):
-    """One game, as a player reports it at the table."""
+    """One game, as a player reports it at the table.
+
+    For a dropped double the player says which cube was offered (what they saw turned);
+    the rules record a drop at the value before the double, with the doubler (the
+    winner) owning a cube above 1, so the form derives both. A turned cube whose owner
+    nobody ticked is recorded as owner unknown: it changes no score.
+    """
 
     number = forms.IntegerField(widget=forms.HiddenInput)
     winner = forms.TypedChoiceField(coerce=int, widget=forms.RadioSelect, label="Who won?")
+    ending = forms.ChoiceField(
+        choices=HAND_ENTRY_ENDINGS, initial="played", widget=forms.RadioSelect, label="Ended by"
+    )
     level = forms.ChoiceField(
         choices=Game.Level.choices, initial="single", widget=forms.RadioSelect, label="Won by"
     )
@@ -43,31 +67,87 @@ class GameForm(forms.Form):
     )
     cube_owner = forms.ChoiceField(
         choices=Game.CubeOwner.choices,
-        initial="centre",
+        required=False,
         widget=forms.RadioSelect,
         label="Cube owned by",
     )
-    ending = forms.ChoiceField(
-        choices=HAND_ENTRY_ENDINGS, initial="played", widget=forms.RadioSelect, label="Ended by"
+    cube_offered = forms.TypedChoiceField(
+        coerce=int,
+        choices=OFFERED_CHOICES,
+        required=False,
+        empty_value=None,
+        widget=forms.RadioSelect,
+        label="Cube offered",
+        help_text="For a dropped double: the value the cube was turned to.",
     )
 
-    def __init__(self, *args: object, match: Match, **kwargs: object) -> None:
+    def __init__(self, *args: object, match: Match, side: int | None = None, **kwargs: object):
         super().__init__(*args, **kwargs)
-        players = [
-            (match.player1_id, match.player1.display_name),
-            (match.player2_id, match.player2.display_name),
-        ]
-        self.fields["winner"].choices = players
+        self.match = match
+        ids = (match.player1_id, match.player2_id)
+        owners = ("player1", "player2")
+        sides = _sides(match, side)
+        self.fields["winner"].choices = [(ids[i], label) for i, label in sides]
         self.fields["cube_owner"].choices = [
             ("centre", "Centre"),
-            ("player1", match.player1.display_name),
-            ("player2", match.player2.display_name),
+            *[(owners[i], label) for i, label in sides],
+            ("unknown", "Not noted"),
         ]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("ending") == "dropped":
+            offered = data.get("cube_offered")
+            if offered is None:
+                self.add_error(
+                    "cube_offered", "Say which cube was offered: the value it was turned to."
+                )
+                return data
+            data["cube"] = offered // 2  # the doubler wins the cube before the double
+            winner_side = 0 if data.get("winner") == self.match.player1_id else 1
+            data["cube_owner"] = (
+                "centre" if data["cube"] == 1 else ("player1", "player2")[winner_side]
+            )
+            data["level"] = "single"  # a drop ends the game single
+        elif data.get("cube") and not data.get("cube_owner"):
+            data["cube_owner"] = match_services.default_cube_owner(data["cube"])
+        return data
+
+    def field_of(self, rule_field: str | None) -> str | None:
+        """The form field a rule's ``field`` (``games[2].cube_owner``) names, if shown."""
+        if not rule_field:
+            return None
+        name = rule_field.rsplit(".", 1)[-1]
+        if self.data.get("ending") == "dropped" and name in ("cube", "cube_owner", "level"):
+            return "cube_offered"
+        return name if name in self.fields and name != "number" else None
 
 
 class FinalScoreForm(forms.Form):
-    score1 = forms.IntegerField(min_value=0, label="Score")
-    score2 = forms.IntegerField(min_value=0, label="Score")
+    """A final score, oriented for the viewer: "You" and "Opponent" for a player of the
+    match (the commonest slip is typing it backwards), names in match order otherwise.
+    :meth:`score` maps it back to (player 1, player 2)."""
+
+    def __init__(self, *args: object, match: Match, side: int | None = None, **kwargs: object):
+        super().__init__(*args, **kwargs)
+        self.side = side
+        sides = _sides(match, side)
+        self.keys = ["score1", "score2"] if side is None else ["you", "opponent"]
+        for key, (_, label) in zip(self.keys, sides, strict=True):
+            self.fields[key] = forms.IntegerField(min_value=0, max_value=999, label=label)
+        self.order = [i for i, _ in sides]
+
+    def score(self) -> tuple[int, int]:
+        values = [0, 0]
+        for key, index in zip(self.keys, self.order, strict=True):
+            values[index] = self.cleaned_data[key]
+        return values[0], values[1]
+
+
+def far_beyond_the_end(match: Match, score: tuple[int, int]) -> bool:
+    """Whether to ask "are you sure?" before storing this final score (see
+    :data:`FAR_BEYOND_THE_END`)."""
+    return bool(match.length) and max(score) > match.length + FAR_BEYOND_THE_END
 
 
 class DisputeForm(forms.Form):
@@ -148,6 +228,8 @@ def _detail(
     """The match page; a refused dispute or ruling comes back here with its error."""
     context = _sheet_context(match, actor)
     context["links_live"] = score_links.link_is_live(match)  # directors: "Score links"
+    if context["is_director"]:
+        context["corrections"] = correction_choices(match)
     if context["can_see_audit"]:
         from games.audit import match_audit_trail
 
@@ -232,43 +314,51 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
     if not (context["is_director"] or context["side"] is not None):
         raise Http404("Only the players of this match and its directors enter its score.")
     state = context["state"]
-    game_form = GameForm(match=match, initial={"number": state.next_game_number})
-    final_form = FinalScoreForm()
+    side = context["side"]
+    game_form = GameForm(match=match, side=side, initial={"number": state.next_game_number})
+    final_form = FinalScoreForm(match=match, side=side)
     dispute_form = DisputeForm()
     if request.method == "POST":
         action = request.POST.get("action")
         try:
             if action == "game":
-                game_form = GameForm(request.POST, match=match)
+                game_form = GameForm(request.POST, match=match, side=side)
                 if game_form.is_valid():
                     data = game_form.cleaned_data
-                    match_services.record_game(
-                        actor=actor,
-                        match_id=match.pk,
-                        number=data["number"],
-                        game=match_services.GameInput(
-                            winner_id=data["winner"],
-                            cube=data["cube"],
-                            cube_owner=data["cube_owner"],
-                            ending=data["ending"],
-                            level=data["level"],
-                        ),
-                    )
+                    try:
+                        match_services.record_game(
+                            actor=actor,
+                            match_id=match.pk,
+                            number=data["number"],
+                            game=match_services.GameInput(
+                                winner_id=data["winner"],
+                                cube=data["cube"],
+                                cube_owner=data["cube_owner"],
+                                ending=data["ending"],
+                                level=data["level"],
+                            ),
+                        )
+                    except BoxcarsError as error:
+                        field = game_form.field_of(error.field)
+                        if field:  # the rule in words, next to the field it concerns
+                            game_form.add_error(field, error.message)
+                        raise
                     messages.success(request, f"Game {data['number']} recorded.")
                     return redirect(here)
             elif action == "final":
-                final_form = FinalScoreForm(request.POST)
+                final_form = FinalScoreForm(request.POST, match=match, side=side)
                 if final_form.is_valid():
-                    match_services.record_final_score(
-                        actor=actor,
-                        match_id=match.pk,
-                        score=(
-                            final_form.cleaned_data["score1"],
-                            final_form.cleaned_data["score2"],
-                        ),
-                    )
-                    messages.success(request, "Final score recorded.")
-                    return redirect(here)
+                    score = final_form.score()
+                    if far_beyond_the_end(match, score) and request.POST.get("confirm") != "1":
+                        # ask only about a score the rules would take
+                        check_final_score(match_services.match_rules(match), score)
+                        context["final_to_confirm"] = score
+                    else:
+                        match_services.record_final_score(
+                            actor=actor, match_id=match.pk, score=score
+                        )
+                        messages.success(request, "Final score recorded.")
+                        return redirect(here)
             elif action == "confirm":
                 confirmed = match_services.confirm_match(actor=actor, match_id=match.pk)
                 messages.success(request, "Confirmed. Thank you!")
@@ -276,8 +366,11 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
                     return redirect("match-detail", pk=match.pk)  # the result is final
                 return redirect(here)
             elif action == "undo":
+                final = match.final_score_only
                 match_services.undo_last_game(actor=actor, match_id=match.pk)
-                messages.success(request, "Last game taken back.")
+                messages.success(
+                    request, "Final score taken back." if final else "Last game taken back."
+                )
                 return redirect(here)
             elif action == "dispute":
                 dispute_form = DisputeForm(request.POST)
@@ -291,14 +384,29 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
             context["rule_error"] = error
         match = _load(match.pk)
         context.update(_sheet_context(match, actor))
+    can_undo_final = (
+        match.final_score_only
+        and match.confirmation == Confirmation.PENDING
+        and side is not None
+        and match.awaiting_id == (match.player1_id, match.player2_id)[1 - side]
+    )
+    if can_undo_final:
+        mine, theirs = (match.score1, match.score2)[side], (match.score1, match.score2)[1 - side]
+        context["undo_final_label"] = f"Undo final score: you {mine}, opponent {theirs}"
     context.update(
         {
             "game_form": game_form,
             "final_form": final_form,
+            "final_fields": [final_form[key] for key in final_form.keys],
             "dispute_form": dispute_form,
             "here": here,
             "actor": actor,
             "last_game": context["games"][-1] if context["games"] else None,
+            "can_undo_final": can_undo_final,
+            "winner_names": {
+                str(match.player1_id): match.player1.display_name,
+                str(match.player2_id): match.player2.display_name,
+            },
         }
     )
     status = 400 if context.get("rule_error") else 200
@@ -329,3 +437,205 @@ def score_link_entry(request: HttpRequest, token: str) -> HttpResponse:
         )
     player = get_object_or_404(Player, pk=parsed[1])
     return _entry(request, match, actor_for_score_link(player), request.path)
+
+
+# --- a director's corrections, from the score sheet ------------------------------------------
+
+#: Corrections that take something away or close the match: each asks first (a
+#: confirmation page that re-posts the fields with ``confirm=1``; no JavaScript needed),
+#: as the tournament dashboard does. Correcting a game's details is its own explicit
+#: form and is applied at once.
+CONFIRMED_CORRECTIONS = {"remove", "final", "swap", "void", "forfeit", "reopen"}
+
+
+class CorrectGameForm(forms.Form):
+    """A director's correction of one game: every detail, as ``PATCH .../games/{n}/``."""
+
+    number = forms.IntegerField(min_value=1)
+    winner = forms.TypedChoiceField(coerce=int, label="Winner")
+    cube = forms.TypedChoiceField(coerce=int, choices=CUBE_CHOICES, label="Cube")
+    cube_owner = forms.ChoiceField(choices=Game.CubeOwner.choices, label="Cube owner")
+    level = forms.ChoiceField(choices=Game.Level.choices, label="Level")
+    ending = forms.ChoiceField(choices=HAND_ENTRY_ENDINGS, label="Ended by")
+
+    def __init__(self, *args: object, match: Match, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["winner"].choices = [
+            (match.player1_id, match.player1.display_name),
+            (match.player2_id, match.player2.display_name),
+        ]
+
+
+class CorrectScoreForm(forms.Form):
+    score1 = forms.IntegerField(min_value=0, max_value=999)
+    score2 = forms.IntegerField(min_value=0, max_value=999)
+
+
+def correction_choices(match: Match) -> dict:
+    """What the corrections include needs to draw its selects."""
+    return {
+        "cubes": [v for v, _ in CUBE_CHOICES],
+        "owners": [
+            ("centre", "Centre"),
+            ("player1", match.player1.display_name),
+            ("player2", match.player2.display_name),
+            ("unknown", "Not recorded"),
+        ],
+        "levels": Game.Level.choices,
+        "endings": HAND_ENTRY_ENDINGS,
+        "players": [
+            (match.player1_id, match.player1.display_name),
+            (match.player2_id, match.player2.display_name),
+        ],
+        "closed": match.status in (MatchStatus.VOID, MatchStatus.FORFEIT),
+    }
+
+
+def _version(request: HttpRequest) -> int | None:
+    value = request.POST.get("version", "")
+    return int(value) if value.isdigit() else None
+
+
+def _score_words(match: Match, score: tuple[int, int]) -> str:
+    return f"{match.player1.display_name} {score[0]}–{score[1]} {match.player2.display_name}"
+
+
+def _posted_score(request: HttpRequest) -> tuple[int, int] | None:
+    form = CorrectScoreForm(request.POST)
+    if not form.is_valid():
+        return None
+    return form.cleaned_data["score1"], form.cleaned_data["score2"]
+
+
+def _ask_correction(request: HttpRequest, match: Match, action: str) -> HttpResponse | None:
+    """The page asking to confirm a destructive correction; None if the post is unusable
+    (the caller then reports the problem)."""
+    post = request.POST
+    names = dict(correction_choices(match)["players"])
+    if action == "remove":
+        number = post.get("number", "")
+        if not number.isdigit():
+            return None
+        question = f"Remove game {number}?"
+        consequence = (
+            "The game is deleted; later games are renumbered and every score after it is "
+            "derived again (the Crawford game may move, a finished match may reopen)."
+        )
+        button = f"Yes, remove game {number}"
+    elif action in ("final", "swap"):
+        score = _posted_score(request) if action == "final" else (match.score2, match.score1)
+        if score is None:
+            return None
+        verb = "Swap" if action == "swap" else "Replace"
+        question = f"{verb} the final score: {_score_words(match, score)}?"
+        consequence = (
+            f"Now {_score_words(match, (match.score1, match.score2))}. The winner and "
+            "everything that follows from the result (a bracket, the ratings) change with it."
+        )
+        button = f"Yes, make it {score[0]}–{score[1]}"
+    elif action == "void":
+        question = "Void this match?"
+        consequence = (
+            "It counts for nothing: no winner, not rated, its games kept on record. "
+            "A director can reopen it."
+        )
+        button = "Yes, void the match"
+    elif action == "forfeit":
+        winner = post.get("winner", "")
+        who = names.get(int(winner)) if winner.isdigit() else None
+        if who is None:
+            return None
+        question = f"Award the match to {who} by forfeit?"
+        consequence = "The match ends now as a forfeit win (never rated). A director can reopen it."
+        button = f"Yes, award it to {who}"
+    else:
+        question = f"Reopen this {match.get_status_display().lower()} match?"
+        consequence = (
+            "The void or forfeit is taken back: the match gets the result its games or its "
+            "final score imply again, and the audit trail records why."
+        )
+        button = "Yes, reopen it"
+    fields = [(k, v) for k, v in post.items() if k not in ("csrfmiddlewaretoken", "confirm")]
+    return render(
+        request,
+        "games/confirm_correction.html",
+        {
+            "match": match,
+            "question": question,
+            "consequence": consequence,
+            "button": button,
+            "fields": fields,
+        },
+    )
+
+
+def match_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director's correction from the score sheet, through the same services as the
+    API (``PATCH``/``DELETE .../games/{n}/``, ``.../result/``, ``void``, ``forfeit``,
+    ``reopen``): everything downstream is derived again by them."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={reverse('match-detail', args=[pk])}")
+    match = _load(pk)
+    actor = actor_for_user(request.user)
+    if not is_match_director(actor, match):
+        raise Http404("Only the club's directors correct a match.")
+    if request.method != "POST":
+        return redirect("match-detail", pk=pk)
+    action = request.POST.get("action", "")
+    if action in CONFIRMED_CORRECTIONS and request.POST.get("confirm") != "1":
+        asked = _ask_correction(request, match, action)
+        if asked is not None:
+            return asked
+        messages.error(request, "Not changed: the form was incomplete.")
+        return redirect("match-detail", pk=pk)
+    version = _version(request)
+    common = {"actor": actor, "match_id": match.pk, "expected_version": version}
+    try:
+        if action == "game":
+            form = CorrectGameForm(request.POST, match=match)
+            if not form.is_valid():
+                wrong = ", ".join(form.errors)
+                messages.error(request, f"Not changed: check {wrong}.")
+                return redirect("match-detail", pk=pk)
+            data = form.cleaned_data
+            match_services.correct_game(
+                **common,
+                number=data["number"],
+                game=match_services.GameInput(
+                    winner_id=data["winner"],
+                    cube=data["cube"],
+                    cube_owner=data["cube_owner"],
+                    ending=data["ending"],
+                    level=data["level"],
+                ),
+            )
+            done = f"Game {data['number']} corrected; the scores after it follow."
+        elif action == "remove":
+            number = request.POST.get("number", "")
+            match_services.remove_game(**common, number=int(number) if number.isdigit() else 0)
+            done = f"Game {number} removed; later games renumbered."
+        elif action in ("final", "swap"):
+            score = _posted_score(request) if action == "final" else (match.score2, match.score1)
+            if score is None:
+                messages.error(request, "Not changed: a final score is two whole numbers.")
+                return redirect("match-detail", pk=pk)
+            match_services.correct_final_score(**common, score=score)
+            done = f"Final score now {_score_words(match, score)}."
+        elif action == "void":
+            match_services.void_match(**common)
+            done = "Match voided."
+        elif action == "forfeit":
+            winner = request.POST.get("winner", "")
+            match_services.forfeit_match(**common, winner_id=int(winner) if winner.isdigit() else 0)
+            done = "Match awarded by forfeit."
+        elif action == "reopen":
+            match_services.reopen_match(**common, reason=request.POST.get("reason", "")[:500])
+            done = "Match reopened."
+        else:
+            messages.error(request, "Not changed: unknown correction.")
+            return redirect("match-detail", pk=pk)
+    except BoxcarsError as error:
+        messages.error(request, f"Not changed. {error.message} ({error.code})")
+        return redirect("match-detail", pk=pk)
+    messages.success(request, done)
+    return redirect("match-detail", pk=pk)

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from .errors import RuleViolation
 from .money import MoneyRules, check_automatic_doubles, money_game_value
-from .types import LEVEL_MULTIPLIER, Ending, Level, is_power_of_two
+from .types import LEVEL_MULTIPLIER, UNKNOWN_OWNER, Ending, Level, is_power_of_two
 
 Score = tuple[int, int]
 
@@ -107,7 +107,9 @@ class GameRecord:
 
     ``cube`` is the cube the game was played for; for a drop it is the value before the
     refused double (what the doubler wins), and a drop is always single. ``cube_owner``
-    is None for a centred cube, else the player (0/1) who last accepted. ``points`` is
+    is None for a centred cube, else the player (0/1) who last accepted, or
+    :data:`~games.rules.types.UNKNOWN_OWNER` for a turned cube whose owner was not
+    recorded (the owner changes no score; only the checks that need it are skipped). ``points`` is
     optional; when given it must agree with cube x level. ``automatic_doubles`` (opening
     ties that doubled the cube) exist only in unlimited sessions that agreed them.
     Whether the game was the Crawford game is derived, never entered.
@@ -115,7 +117,7 @@ class GameRecord:
 
     winner: int
     cube: int = 1
-    cube_owner: int | None = None
+    cube_owner: int | str | None = None
     ending: Ending = Ending.PLAYED
     level: Level = Level.SINGLE
     points: int | None = None
@@ -322,10 +324,12 @@ def _check_record(
         )
 
     owner = record.cube_owner
-    if owner is not None and (isinstance(owner, bool) or owner not in (0, 1)):
+    unknown = owner == UNKNOWN_OWNER
+    if owner is not None and not unknown and (isinstance(owner, bool) or owner not in (0, 1)):
         raise _bad(
             "cube_owner_invalid",
-            f"The cube is in the centre (None) or owned by player 0 or 1, not {owner!r}.",
+            f"The cube is in the centre (None), owned by player 0 or 1, or its owner is "
+            f"{UNKNOWN_OWNER!r}, not {owner!r}.",
             at("cube_owner"),
         )
     if cube == centred_cube and owner is not None:
@@ -337,7 +341,10 @@ def _check_record(
     if cube > centred_cube and owner is None:
         raise _bad(
             "cube_owner_invalid",
-            f"A cube of {cube} was doubled and taken: it is owned by the player who took it.",
+            f"A cube of {cube} was doubled and taken: it is owned by the player who took "
+            f"it, or its owner is {UNKNOWN_OWNER!r} if the sheet did not say (for a dropped "
+            f"double the cube is the value before the refused double: a first double "
+            f"dropped is cube {centred_cube}).",
             at("cube_owner"),
         )
 
@@ -364,7 +371,7 @@ def _check_record(
                 "before the double.",
                 at("level"),
             )
-        if owner is not None and owner != winner:
+        if owner is not None and not unknown and owner != winner:
             raise _bad(
                 "double_by_non_owner",
                 f"The winner of a dropped game made the refused double, but only the cube's "

@@ -29,6 +29,12 @@ class Ending(StrEnum):
     MATCH_RESIGNED = "match_resigned"
 
 
+#: A cube owner a score sheet did not record (``GameRecord.cube_owner``). Paper sheets
+#: rarely note who holds a doubled cube, and the owner changes no score, so a turned
+#: cube (above the centred value) may have its owner unknown; an unturned cube is in
+#: the centre, which is always known.
+UNKNOWN_OWNER = "unknown"
+
 LEVEL_MULTIPLIER: dict[Level, int] = {Level.SINGLE: 1, Level.GAMMON: 2, Level.BACKGAMMON: 3}
 
 

@@ -39,13 +39,19 @@ from games.rules.scoring import (
     replay_match,
     resume_match,
 )
-from games.rules.types import Ending, Level
+from games.rules.types import UNKNOWN_OWNER, Ending, Level
 from games.selectors import next_game_refusal
 
 from .actors import Actor, is_match_director, participant_side
 
-CUBE_OWNER_TO_INDEX = {"centre": None, "player1": 0, "player2": 1}
-INDEX_TO_CUBE_OWNER = {None: "centre", 0: "player1", 1: "player2"}
+CUBE_OWNER_TO_INDEX = {"centre": None, "player1": 0, "player2": 1, "unknown": UNKNOWN_OWNER}
+INDEX_TO_CUBE_OWNER = {None: "centre", 0: "player1", 1: "player2", UNKNOWN_OWNER: "unknown"}
+
+
+def default_cube_owner(cube: int) -> str:
+    """The owner of a cube nobody named: an unturned cube (1) is in the centre; a turned
+    one is ``unknown`` (score sheets rarely record it, and it changes no score)."""
+    return "centre" if cube == 1 else "unknown"
 
 
 @dataclass(frozen=True)
@@ -54,7 +60,7 @@ class GameInput:
 
     winner_id: int
     cube: int = 1
-    cube_owner: str = "centre"
+    cube_owner: str | None = None  # None: the default for the cube (default_cube_owner)
     ending: str = Ending.PLAYED
     level: str = Level.SINGLE
     points: int | None = None
@@ -82,7 +88,13 @@ class GameChanges:
         return GameInput(
             winner_id=pick("winner_id", row.winner_id),  # type: ignore[arg-type]
             cube=pick("cube", row.cube),  # type: ignore[arg-type]
-            cube_owner=pick("cube_owner", row.cube_owner),  # type: ignore[arg-type]
+            # a new cube without an owner takes the cube's default (None), never the
+            # stored owner of the old cube
+            cube_owner=(
+                self.cube_owner
+                if self.cube_owner is not None or self.cube is not None
+                else row.cube_owner
+            ),
             ending=pick("ending", row.ending),  # type: ignore[arg-type]
             level=pick("level", row.level),  # type: ignore[arg-type]
             points=self.points,
@@ -115,16 +127,17 @@ def _record_from_input(match: Match, data: GameInput, field_prefix: str = "") ->
             "The winner must be one of the two players of this match.",
             field=f"{field_prefix}winner",
         )
-    if data.cube_owner not in CUBE_OWNER_TO_INDEX:
+    owner = data.cube_owner if data.cube_owner is not None else default_cube_owner(data.cube)
+    if owner not in CUBE_OWNER_TO_INDEX:
         raise RuleViolation(
             "cube_owner_invalid",
-            "The cube owner is 'centre', 'player1' or 'player2'.",
+            "The cube owner is 'centre', 'player1', 'player2' or 'unknown'.",
             field=f"{field_prefix}cube_owner",
         )
     return GameRecord(
         winner=side,
         cube=data.cube,
-        cube_owner=CUBE_OWNER_TO_INDEX[data.cube_owner],
+        cube_owner=CUBE_OWNER_TO_INDEX[owner],
         ending=Ending(data.ending),
         level=Level(data.level),
         points=data.points,
@@ -615,11 +628,19 @@ def resolve_dispute(
 
 @transaction.atomic
 def undo_last_game(*, actor: Actor, match_id: int, expected_version: int | None = None) -> Match:
-    """The person who entered the last game takes it back, until the opponent confirms."""
+    """The person who entered the last game takes it back, until the opponent confirms.
+
+    A result recorded as a final score only (no games) is taken back the same way: a
+    player who typed it backwards undoes it and enters it again. The author is the
+    player the entry does not await; once the opponent confirms (or disputes, and a
+    director rules) only a director takes it back.
+    """
     write = _begin(match_id, expected_version, lambda m: _require_writer(actor, m))
     match, director = write.row, write.authorized
     require_writable(match, Write.UNDO, director=director)
     last = match.games.order_by("-number").first()
+    if last is None and match.final_score_only:
+        return _undo_final_score(write, actor, director)
     if last is None:
         raise ConflictError("no_game_to_undo", "No game has been recorded yet.")
     if not director:
@@ -638,6 +659,32 @@ def undo_last_game(*, actor: Actor, match_id: int, expected_version: int | None 
     if not rows or all(g.confirmed for g in rows):
         match.confirmation = Confirmation.CONFIRMED if rows else Confirmation.NONE
         match.awaiting = None
+    return write.commit(announce)
+
+
+def _undo_final_score(write: LockedWrite[Match, Outcome], actor: Actor, director: bool) -> Match:
+    """Take back a final score (the match row is locked by the caller's write)."""
+    match = write.row
+    if not director:
+        if match.confirmation != Confirmation.PENDING:
+            raise ConflictError(
+                f"result_{match.confirmation}",
+                f"The final score is {match.confirmation}: ask a director to correct it.",
+            )
+        side = participant_side(actor, match)
+        if side is None or match.awaiting_id != match.player_at(1 - side).pk:
+            raise NotAllowed(
+                "undo_own_entry_only", "Only the player who entered the final score may undo it."
+            )
+    match.score1 = match.score2 = 0
+    match.winner = None
+    match.status = MatchStatus.SCHEDULED
+    match.finished_at = None
+    match.final_score_only = False
+    match.confirmation = Confirmation.NONE
+    match.awaiting = None
+    match._change_reason = "final score taken back"
+    match._history_user = actor.user
     return write.commit(announce)
 
 

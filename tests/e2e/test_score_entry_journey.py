@@ -26,20 +26,20 @@ def test_player_enters_games_on_a_phone_and_opponent_confirms(
         ).check()
 
     # Game 1: Alice wins a gammon on the centred cube: 2-0, the Crawford game is next.
-    choose("Who won?", "Alice")
+    choose("Who won?", "You (Alice)")
     choose("Won by", "Gammon")
     phone.get_by_role("button", name="Record game 1").click()
     phone.get_by_text("Game 1 recorded.").wait_for()
     assert phone.get_by_text("Crawford game: no doubling").is_visible()
     # A double in the Crawford game is refused, naming the rule.
-    choose("Who won?", "Bob")
+    choose("Who won?", "Opponent (Bob)")
     choose("Cube", "2")
-    choose("Cube owned by", "Alice")
+    choose("Cube owned by", "You (Alice)")
     phone.get_by_role("button", name="Record game 2").click()
     phone.get_by_text("Not recorded.").wait_for()
     assert "double_in_crawford_game" in phone.locator(".error-box").inner_text()
     # Game 2 as it really went: Alice wins single on the centred cube, 3-0, match over.
-    choose("Who won?", "Alice")
+    choose("Who won?", "You (Alice)")
     choose("Won by", "Single")
     choose("Cube", "1")
     choose("Cube owned by", "Centre")

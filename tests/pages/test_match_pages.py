@@ -70,7 +70,7 @@ def test_phone_entry_records_a_game_and_shows_rule_refusals(client, alice_user, 
 
 def test_opponent_confirms_through_the_score_link(client, alice_user, match, alice, bob):
     client.force_login(alice_user)
-    client.post(f"/matches/{match.pk}/enter/", {"action": "final", "score1": 5, "score2": 2})
+    client.post(f"/matches/{match.pk}/enter/", {"action": "final", "you": 5, "opponent": 2})
     client.logout()
     token = score_links.make_token(match, bob)
     page = client.get(f"/score/{token}/")

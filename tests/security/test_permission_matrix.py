@@ -146,6 +146,7 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
         },
         ("POST", "/matches/{pk}/dispute/"): {"reason": "I won game 1."},
         ("POST", "/matches/{pk}/resolve/"): {"decision": "keep", "note": "Checked the sheet."},
+        ("POST", "/matches/{pk}/correct/"): {"action": "void", "confirm": "1"},
         ("POST", "/chouette/sessions/{pk}/record/"): _chouette_form_body(w),
         ("POST", "/chouette/clubs/{club_slug}/open/"): {"preset": "modern"},
         ("POST", "/chouette/sessions/{pk}/join/"): {"player": w.carol.pk},
@@ -351,6 +352,9 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/matches/{pk}/links/"): row(302, 403, 403, 403, 200, 200, 302),
     ("POST", "/matches/{pk}/links/"): row(R302, 403, 403, 403, R302, R302, R302),
     ("POST", "/matches/{pk}/enter/"): row(R302, W302, 404, 404, W302, W302, R302),
+    # a director's corrections: only the match's club directors (and admins) get the form
+    ("GET", "/matches/{pk}/correct/"): row(302, 404, 404, 404, 302, 302, 302),
+    ("POST", "/matches/{pk}/correct/"): row(R302, 404, 404, 404, W302, W302, R302),
     ("GET", "/players/{slug}/"): everyone(200),
     ("GET", "/players/{slug}/edit/"): row(302, 404, 404, 404, 200, 200, 302),
     ("POST", "/players/{slug}/edit/"): row(R302, 404, 404, 404, W302, W302, R302),
