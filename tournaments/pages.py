@@ -25,7 +25,7 @@ from games.services.tables import set_table
 
 from . import jobs, registration_pages, room, selectors
 from .bracket_svg import Side, SlotInput, layout_stage
-from .formats.labels import bracket_key_labels
+from .formats.labels import bracket_key_labels, round_title
 from .formats.places import describe_prize_order
 from .forms import RegisterPlayersForm
 from .models import (
@@ -105,7 +105,10 @@ def _stage_blocks(view: selectors.BracketView, highlight: int | None) -> list[di
                             fed_by_disputed=p.key in fed_by_disputed,
                         )
                     )
-                columns.append((f"Round {round_.number} · {round_.match_length} pts", slots))
+                title = round_title(
+                    stage_kind=stage.kind, round_number=round_.number, rounds_in_stage=len(rounds)
+                )
+                columns.append((f"{title} · {round_.match_length} pts", slots))
             blocks.append({"stage": stage, "svg": layout_stage(columns, highlight)})
         else:
             blocks.append(

@@ -92,3 +92,20 @@ def bracket_key_labels(keys: Iterable[str]) -> dict[str, str]:
             matches_in_round=per_round[(stage, number)],
         )
     return labels
+
+
+def round_title(*, stage_kind: str, round_number: int, rounds_in_stage: int) -> str:
+    """A bracket column's heading: "Final", "Semi-finals", "Quarter-finals" for the
+    last rounds of a knockout stage ("Consolation final" for another stage), else
+    "Round n". Swiss and round-robin rounds are always "Round n"."""
+    if stage_kind == "grand_final":
+        return "Grand final"
+    if stage_kind in KNOCKOUT:
+        from_end = rounds_in_stage - round_number
+        names = {0: "final", 1: "semi-finals", 2: "quarter-finals"}
+        if from_end in names:
+            if stage_kind == "main":
+                return names[from_end].capitalize()
+            name = STAGE_NAMES.get(stage_kind, stage_kind)
+            return f"{name} {names[from_end]}"
+    return f"Round {round_number}"

@@ -48,3 +48,16 @@ def test_bracket_keys_are_named_from_the_whole_bracket():
     assert labels["consolation-r1-m2"] == "Consolation semi-final 2"
     assert labels["consolation-r2-m1"] == "Consolation final"
     assert labels["swiss-r1-b1"] == "swiss-r1-b1"  # not a bracket key: kept as it is
+
+
+def test_bracket_columns_name_the_last_rounds():
+    from tournaments.formats.labels import round_title
+
+    titles = [
+        round_title(stage_kind="main", round_number=n, rounds_in_stage=5) for n in range(1, 6)
+    ]
+    assert titles == ["Round 1", "Round 2", "Quarter-finals", "Semi-finals", "Final"]
+    assert round_title(stage_kind="consolation", round_number=3, rounds_in_stage=3) == (
+        "Consolation final"
+    )
+    assert round_title(stage_kind="swiss", round_number=4, rounds_in_stage=4) == "Round 4"
