@@ -188,6 +188,7 @@ def _sheet_context(match: Match, actor: Actor) -> dict:
     state = match_services.match_state(match, list(match.games.all()))
     director = is_match_director(actor, match)
     side = participant_side(actor, match)
+    disputes = match_disputes(match) if director or side is not None else []
     return {
         "match": match,
         "games": list(match.games.all()),
@@ -201,13 +202,16 @@ def _sheet_context(match: Match, actor: Actor) -> dict:
         "can_see_audit": director or side is not None,
         # the dispute block: its reason and ruling are between the players and the
         # directors; everyone else sees the "disputed" tag in the header only
-        "disputes": match_disputes(match) if director or side is not None else [],
+        "disputes": disputes,
         "can_dispute": side is not None
         and match.confirmation == Confirmation.PENDING
         and actor.player is not None
         and match.awaiting_id == actor.player.pk
         and match.status not in (MatchStatus.VOID, MatchStatus.FORFEIT),
-        "can_resolve": director and match.confirmation == Confirmation.DISPUTED,
+        # an open dispute, not the match's confirmation: a director's correction
+        # confirms the result (the "I corrected it" ruling comes after it), and a
+        # dispute on a match since voided or forfeited is still ruled on
+        "can_resolve": director and any(d.status == Dispute.Status.OPEN for d in disputes),
     }
 
 
