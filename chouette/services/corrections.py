@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from django.db import transaction
-from simple_history.utils import bulk_create_with_history
 
 from games.rules.errors import ConflictError, RuleViolation
 from games.services.actors import Actor
 
-from ..models import MemberResult, SessionEvent
+from ..models import SessionEvent
 from ..records import GameInput, events_from_rows, opening_lineup, record_from_input, session_rules
 from ..rules import next_game, replay_session
 from .common import authored, bump, check_version, lock_session, require_open, require_writer
 from .recording import RecordedGame
-from .replays import check_players_known, event_rows, replay_rows, store_replay
+from .replays import check_players_known, event_rows, replay_rows, store_members, store_replay
 
 
 @transaction.atomic
@@ -53,7 +52,6 @@ def correct_game(
     replay = replay_session(session_rules(session), opening_lineup(session), events)
 
     row = target.game
-    initial = 2**game.automatic_doubles
     row.winner = game.winner or ""
     row.level = game.level
     row.ending = game.ending or ""
@@ -62,26 +60,8 @@ def correct_game(
     row.recorded_by = actor.user
     authored(actor, row).save()
     row.members.all().delete()
-    payouts = replay.games[number - 1].score.payouts  # stored at once: no 0 → n in the audit
-    bulk_create_with_history(
-        [
-            MemberResult(
-                game=row,
-                player_id=m.player_id,
-                line=line,
-                cube=initial if m.cube is None else m.cube,
-                owner=m.owner or "",
-                action=m.action,
-                raccoon=m.raccoon,
-                stake=m.stake,
-                taken_over=m.taken_over,
-                points=payouts[m.player_id],
-            )
-            for line, m in enumerate(game.members)
-        ],
-        MemberResult,
-        default_user=actor.user,
-    )
+    # stored at once: no 0 → n in the audit
+    store_members(row, game, replay.games[number - 1].score.payouts, actor)
     store_replay(session, event_rows(session), replay, actor)
     bump(session, actor)
     return RecordedGame(session, number)

@@ -88,7 +88,6 @@ def create_game_rows(
     score: GameScore,
     actor: Actor,
 ) -> ChouetteGame:
-    initial = 2**game.automatic_doubles
     row = ChouetteGame(
         session=session,
         event=event,
@@ -101,6 +100,17 @@ def create_game_rows(
         **derived_facts(number, lineup, score),
     )
     authored(actor, row).save()
+    store_members(row, game, score.payouts, actor)
+    return row
+
+
+def store_members(
+    row: ChouetteGame, game: GameInput, payouts: dict[int, int], actor: Actor
+) -> None:
+    """One member row per team member of ``game`` (its line, cube, action, points), in
+    one bulk write with history: recording a game and correcting one store them alike.
+    A member whose cube was not given holds the game's opening cube."""
+    initial = 2**game.automatic_doubles
     bulk_create_with_history(
         [
             MemberResult(
@@ -113,14 +123,13 @@ def create_game_rows(
                 raccoon=m.raccoon,
                 stake=m.stake,
                 taken_over=m.taken_over,
-                points=score.payouts[m.player_id],
+                points=payouts[m.player_id],
             )
             for index, m in enumerate(game.members)
         ],
         MemberResult,
         default_user=actor.user,
     )
-    return row
 
 
 def check_players_known(game: GameInput) -> None:
