@@ -8,10 +8,8 @@ connection, at a barrier; the SQLite tests check the scope and the body check.
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import OperationalError, connection
+from django.db import OperationalError
 from rest_framework.test import APIClient
 
 from chouette.models import ChouetteGame
@@ -21,27 +19,13 @@ from games.models import Game, Match
 from games.services import matches as match_services
 from games.services.actors import actor_for_user
 from tests.chouette.helpers import make_table, member, sessions_url
+from tests.races import race
 
 RACERS = 20
 
 
 def _race(sends):
-    barrier = threading.Barrier(len(sends))
-    results: list = [None] * len(sends)
-
-    def run(index, send):
-        try:
-            barrier.wait()
-            results[index] = send()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, s)) for i, s in enumerate(sends)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
+    return race(sends)
 
 
 def _client(user=None, link=None):

@@ -7,34 +7,17 @@ client is told 409, never both recorded.
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 from rest_framework.test import APIClient
 
 from games.models import Game, Match
+from tests.races import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def _race(requests):
-    barrier = threading.Barrier(len(requests))
-    results: list = [None] * len(requests)
-
-    def run(index, send):
-        try:
-            barrier.wait()
-            results[index] = send()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, s)) for i, s in enumerate(requests)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
+    return race(requests)
 
 
 def _client(user):

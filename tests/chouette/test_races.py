@@ -7,37 +7,20 @@ row lock serialises them, so exactly one game is recorded and the other is told 
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from chouette.models import ChouetteGame, Session
 from chouette.selectors import session_sheet
 from chouette.services import sessions as session_services
 from games.services.actors import actor_for_user
 from tests.chouette.helpers import client, make_table, member, sessions_url
+from tests.races import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def _race(requests):
-    barrier = threading.Barrier(len(requests))
-    results: list = [None] * len(requests)
-
-    def run(index, send):
-        try:
-            barrier.wait()
-            results[index] = send()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, s)) for i, s in enumerate(requests)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
+    return race(requests)
 
 
 @pytest.mark.parametrize("attempt", range(3))

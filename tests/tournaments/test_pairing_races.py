@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 from rest_framework.test import APIClient
 
 from games.models import Job
+from tests.races import race
 from tournaments.models import Round
 from tournaments.services import rounds as round_services
 
@@ -18,24 +16,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def run_together(*calls):
-    barrier = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-
-    def worker(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as exc:
-            results[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return results
+    return race(calls, capture_errors=True)
 
 
 def play_round_one(event, win):

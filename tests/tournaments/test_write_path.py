@@ -9,13 +9,11 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 from rest_framework.test import APIClient
 
 from games.models import Match, MatchStatus
+from tests.races import race
 from tournaments.models import Tournament
 from tournaments.services import draws
 
@@ -56,24 +54,7 @@ def test_a_finished_tournament_match_moves_the_bracket_and_the_version(make_even
 
 
 def _together(*calls):
-    barrier = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-
-    def worker(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as exc:
-            results[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return results
+    return race(calls, capture_errors=True)
 
 
 @pytest.mark.postgres
