@@ -59,12 +59,17 @@ def test_big_screen_pages_through_every_row_and_updates_in_place(page_for, event
     while time.monotonic() < deadline and not all(
         any(name in text for text in seen) for name in NAMES
     ):
-        for i in range(standings.count()):
-            row = standings.nth(i)
-            if row.is_visible():
-                box = row.bounding_box()
-                assert box is not None and box["y"] + box["height"] <= SCREEN["height"]
-                seen.add(row.inner_text())
+        # Read every shown row in one go in the page: the pager may turn the page
+        # between two separate calls, and a row hidden meanwhile has no box.
+        shown = page.evaluate(
+            """() => [...document.querySelectorAll('#screen-live table.standings tbody tr')]
+                .map(r => [r, r.getBoundingClientRect()])
+                .filter(([r, b]) => b.width > 0 && b.height > 0)
+                .map(([r, b]) => [r.innerText, b.y + b.height])"""
+        )
+        for text, bottom in shown:
+            assert bottom <= SCREEN["height"]
+            seen.add(text)
         page.wait_for_timeout(1000)
     missing = [name for name in NAMES if not any(name in text for text in seen)]
     assert not missing, f"never shown on the screen: {missing}"
