@@ -428,4 +428,5 @@ def drop_map_params(tournament: Tournament) -> dict[str, Any]:
         "last_chance_from": tournament.last_chance_from,
         "grand_final_reset": tournament.grand_final_reset,
         "feed_orders": tournament.feed_orders,
+        "last_chance_drawn": tournament.drawn_last_chance_from,
     }

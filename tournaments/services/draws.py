@@ -94,8 +94,10 @@ def drop_map_preview_for(
     last_chance_from: list[int] | None = None,
     grand_final_reset: bool = True,
     feed_orders: list[str] | None = None,
+    last_chance_drawn: list[int] | None = None,
 ) -> dict[str, Any]:
-    """Where every loser goes and how many matches could be early rematches."""
+    """Where every loser goes and how many matches could be early rematches
+    (``last_chance_drawn``: a drawn bracket's own last-chance wiring)."""
     graph = _cached_graph(
         format,
         entries,
@@ -103,6 +105,7 @@ def drop_map_preview_for(
         tuple(last_chance_from or ()),
         grand_final_reset,
         tuple(feed_orders or ()),
+        tuple(last_chance_drawn or ()),
     )
     preview = drop_map_preview(graph)
     return {
