@@ -81,7 +81,7 @@ FORMAT_STAGES: dict[str, tuple[tuple[str, str], ...]] = {
         (StageKind.LOSERS, "Losers' bracket"),
         (StageKind.GRAND_FINAL, "Grand final"),
     ),
-    TournamentFormat.SWISS: ((StageKind.SWISS, "Swiss rounds"),),
+    TournamentFormat.SWISS: ((StageKind.SWISS, "Swiss"),),
     TournamentFormat.ROUND_ROBIN: (
         (StageKind.ROUND_ROBIN_GROUP, "Group rounds"),
         (StageKind.PLAYOFF, "Playoff"),
