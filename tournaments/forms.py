@@ -108,6 +108,16 @@ STAGE_ROUNDS: dict[str, tuple[tuple[str, str, str], ...]] = {
     StageKind.PLAYOFF: _KNOCKOUT_END,
 }
 
+_FROM_THE_END = "Semi-finals and final count from the end, so they fit any number of players."
+LENGTHS_HELP = {
+    TournamentFormat.SINGLE_ELIMINATION: _FROM_THE_END,
+    TournamentFormat.DOUBLE_ELIMINATION: _FROM_THE_END
+    + " The deciding match is played only after a grand-final reset.",
+    TournamentFormat.SWISS: "The last round counts from the end (the number of Swiss rounds).",
+    TournamentFormat.ROUND_ROBIN: "The last round counts from the end of each group; "
+    + _FROM_THE_END.lower(),
+}
+
 #: The options of each format (beyond those every event has); the rest are ignored.
 FORMAT_OPTIONS: dict[str, tuple[str, ...]] = {
     TournamentFormat.SINGLE_ELIMINATION: (
@@ -178,7 +188,7 @@ class NewTournamentForm(forms.Form):
         help_text="Letters, digits and hyphens; blank: made from the name.",
     )
     seeding = forms.ChoiceField(
-        label="Seeding",
+        label="Seed by",
         choices=SeedingMethod.choices,
         initial=SeedingMethod.RATING,
         required=False,
@@ -347,7 +357,7 @@ class NewTournamentForm(forms.Form):
                 }
                 for stage, legend in FORMAT_STAGES[fmt]
             ]
-            out.append({"format": fmt, "label": label, "stages": stages})
+            out.append({"format": fmt, "label": label, "stages": stages, "help": LENGTHS_HELP[fmt]})
         return out
 
     def schedule(self) -> dict[str, Any]:
