@@ -88,8 +88,18 @@ FORMAT_STAGES: dict[str, tuple[tuple[str, str], ...]] = {
     ),
 }
 
-_KNOCKOUT_ROUNDS = (("1", "1", "Round 1"), ("2", "2", "Round 2"))
-_KNOCKOUT_END = (("-2", "semi", "Semi-finals"), ("-1", "final", "Final"))
+_KNOCKOUT_ROUNDS = (("1", "1", "Round 1"), ("2", "2", "Round 2"), ("3", "3", "Round 3"))
+_KNOCKOUT_END = (
+    ("-3", "quarter", "Quarter-finals"),
+    ("-2", "semi", "Semi-finals"),
+    ("-1", "final", "Final"),
+)
+_ROUNDS_AND_LAST = (
+    ("1", "1", "Round 1"),
+    ("2", "2", "Round 2"),
+    ("3", "3", "Round 3"),
+    ("-1", "last", "Last round"),
+)
 #: The rounds offered per stage: (round in the schedule, field suffix, label). A negative
 #: round counts from the end, so "Final" fits any field size.
 STAGE_ROUNDS: dict[str, tuple[tuple[str, str, str], ...]] = {
@@ -99,16 +109,15 @@ STAGE_ROUNDS: dict[str, tuple[tuple[str, str, str], ...]] = {
     StageKind.WINNERS: _KNOCKOUT_ROUNDS + _KNOCKOUT_END,
     StageKind.LOSERS: _KNOCKOUT_ROUNDS + _KNOCKOUT_END,
     StageKind.GRAND_FINAL: (("1", "1", "Grand final"), ("2", "2", "Deciding match")),
-    StageKind.SWISS: (("1", "1", "Round 1"), ("2", "2", "Round 2"), ("-1", "last", "Last round")),
-    StageKind.ROUND_ROBIN_GROUP: (
-        ("1", "1", "Round 1"),
-        ("2", "2", "Round 2"),
-        ("-1", "last", "Last round"),
-    ),
+    StageKind.SWISS: _ROUNDS_AND_LAST,
+    StageKind.ROUND_ROBIN_GROUP: _ROUNDS_AND_LAST,
     StageKind.PLAYOFF: _KNOCKOUT_END,
 }
 
-_FROM_THE_END = "Semi-finals and final count from the end, so they fit any number of players."
+_FROM_THE_END = (
+    "Quarter-finals, semi-finals and final count from the end, so they fit any number "
+    "of players; a round given by number comes first."
+)
 LENGTHS_HELP = {
     TournamentFormat.SINGLE_ELIMINATION: _FROM_THE_END,
     TournamentFormat.DOUBLE_ELIMINATION: _FROM_THE_END

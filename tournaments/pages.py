@@ -25,7 +25,7 @@ from games.services.tables import set_table
 
 from . import jobs, registration_pages, room, selectors
 from .bracket_svg import Side, SlotInput, layout_stage
-from .formats.labels import bracket_key_labels, round_title
+from .formats.labels import round_title
 from .formats.places import describe_prize_order
 from .forms import NewTournamentForm, RegisterPlayersForm
 from .models import (
@@ -272,12 +272,7 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
         params = drop_map_params(tournament)
         if params["entries"] <= draws.LARGE_EVENT:
             try:
-                drop_map = draws.drop_map_preview_for(**params)
-                names = bracket_key_labels(d["match"] for d in drop_map["drops"])
-                drop_map["drops"] = [
-                    {**d, "label": names[d["match"]], "to_label": names.get(d["to_match"] or "")}
-                    for d in drop_map["drops"]
-                ]
+                drop_map = draws.labelled_drop_map(**params)
             except FormatError as error:
                 # Too few entries yet for the consolation rounds asked for: say so,
                 # the preview appears once the field is large enough.

@@ -178,8 +178,8 @@ def test_screenshots_of_the_new_event_page(browser, live_server, club, director)
     def snap(page, width: int, name: str, scroll_to: str) -> None:
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         path = folder / f"{name}-{width}.png"
-        if width > 400:  # the whole form, without the site's header and footer
-            page.locator("main").screenshot(path=str(path))
+        if width > 400:  # the whole form, without the page's header and footer
+            page.locator("#new-event").screenshot(path=str(path))
         else:  # the phone's screen, at the format's own fields
             page.locator("legend", has_text=scroll_to).evaluate("e => e.scrollIntoView()")
             page.evaluate("window.scrollBy(0, -12)")

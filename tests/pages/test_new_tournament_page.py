@@ -78,6 +78,8 @@ def test_the_page_shows_every_formats_fields_grouped_for_browsers_without_javasc
         "crawford",
         "rated",
         "length_main_semi",
+        "length_main_quarter",
+        "length_main_3",
         "length_main_final",
         "length_consolation_final",
         "length_last_chance_1",

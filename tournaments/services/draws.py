@@ -200,7 +200,7 @@ def event_preview(
                     "length": match_length(schedule, stage.value, number, len(stage_rounds)),
                 }
             )
-    preview = drop_map_preview_for(
+    preview = labelled_drop_map(
         format=format,
         entries=entries,
         consolation_from=consolation_from,
@@ -208,9 +208,16 @@ def event_preview(
         grand_final_reset=grand_final_reset,
         feed_orders=feed_orders,
     )
+    return {"entries": entries, "rounds": rounds, "drop_map": preview}
+
+
+def labelled_drop_map(**params: Any) -> dict[str, Any]:
+    """:func:`drop_map_preview_for` with each slot's label as people read it
+    ("Consolation, round 2, match 3"), for the pages."""
+    preview = drop_map_preview_for(**params)
     names = bracket_key_labels(d["match"] for d in preview["drops"])
     preview["drops"] = [
         {**d, "label": names[d["match"]], "to_label": names.get(d["to_match"] or "")}
         for d in preview["drops"]
     ]
-    return {"entries": entries, "rounds": rounds, "drop_map": preview}
+    return preview
