@@ -2,9 +2,10 @@
 consolation and a last chance through the pages alone, and the last chance is played.
 
 With 24 entries the first consolation round is only byes and walkovers, so the last
-chance takes the losers of consolation round 2; the dashboard's drop map says so, the
-bracket's "Last chance" stage fills with those players, and its matches are played to
-the end, whose standings give last-chance places.
+chance takes the losers of consolation round 2; the create page's preview and the
+dashboard's drop map say so, the bracket's "Last chance" stage fills with those
+players, and its matches are played to the end, whose standings give last-chance
+places.
 """
 
 from __future__ import annotations
