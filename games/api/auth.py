@@ -4,7 +4,8 @@ Tokens come from django-rest-knox: hashed at rest, several per user, each revoca
 (``logout``) or all at once (``logoutall``). Two guards sit in front of the password:
 DRF's ``token`` rate (every request counts, per client address, before the password is
 checked) and django-axes' sign-in lockout (failed passwords per address and per
-username, shared with the sign-in page; see ``games.sign_in_lockout``).
+username, shared with the sign-in page; see ``games.sign_in_lockout``). Every other
+request presents its token to :class:`games.api.authentication.TokenAuthentication`.
 """
 
 from __future__ import annotations
