@@ -38,6 +38,7 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.history import history_in_bulk
 from core.transactions import all_or_nothing
 from games import score_links
 from games.models import IdempotentRequest
@@ -167,7 +168,7 @@ def idempotent(view: Callable[..., Response]) -> Callable[..., Response]:
         fingerprint = _fingerprint(request)
         for _attempt in range(2):  # a second pass only if the row vanished (a purge)
             try:
-                with all_or_nothing():
+                with all_or_nothing(), history_in_bulk() as history:
                     claim = _claim(scope, key, fingerprint)
                     if claim is None:  # a twin finished first: replay its answer
                         existing = IdempotentRequest.objects.filter(scope=scope, key=key).first()
@@ -178,7 +179,8 @@ def idempotent(view: Callable[..., Response]) -> Callable[..., Response]:
                     if response.status_code >= 500:
                         transaction.set_rollback(True)  # drop the claim: a retry does the work
                         return response
-                    IdempotentRequest.objects.filter(pk=claim).update(**_answer(response))
+                    # the answer goes with the request's audit rows: one statement
+                    history.also(IdempotentRequest.objects.filter(pk=claim), **_answer(response))
                     return response
             except Exception as exc:
                 # Rendered by DRF's handler (re-raised if it has no answer), after the

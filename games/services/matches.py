@@ -22,8 +22,10 @@ from datetime import date
 from enum import Enum, StrEnum
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Exists, OuterRef, QuerySet
+from django.contrib.postgres.aggregates import JSONBAgg
+from django.db import connection, transaction
+from django.db.models import Exists, JSONField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import JSONObject
 from django.utils import timezone
 
 from core.history import history_in_bulk
@@ -218,14 +220,49 @@ _MATCH_ROWS = Match.objects.select_related("club", "player1", "player2")
 
 
 def _rows_for(actor: Actor) -> QuerySet[Match]:
-    """:data:`_MATCH_ROWS` with ``actor_directs`` (does the actor direct the match's
-    club?) answered by the locking query itself, where a query would be needed."""
-    if actor.user is None or actor.is_admin:
-        return _MATCH_ROWS
-    directors = Club.directors.through.objects.filter(
-        club_id=OuterRef("club_id"), user_id=actor.user.pk
-    )
-    return _MATCH_ROWS.annotate(actor_directs=Exists(directors))
+    """:data:`_MATCH_ROWS` with what :func:`record_game` needs, asked by the locking
+    query itself instead of one query each: ``actor_directs`` (does the actor direct
+    the match's club?) and, on PostgreSQL, ``locked_game_rows`` (the games, as
+    ``values(*GAME_FIELDS)``) with ``snapshot_version``.
+
+    The games are read in the statement's snapshot, which predates the lock when the
+    lock had to wait for another writer: then they may be the games *before* that
+    writer's. Every write of a match's games bumps its version under the lock, so the
+    version in the same snapshot tells: equal to the locked row's, the games are the
+    locked state's; different, :func:`_locked_games` reads them again.
+    """
+    rows = _MATCH_ROWS
+    if actor.user is not None and not actor.is_admin:
+        directors = Club.directors.through.objects.filter(
+            club_id=OuterRef("club_id"), user_id=actor.user.pk
+        )
+        rows = rows.annotate(actor_directs=Exists(directors))
+    if connection.vendor == "postgresql":
+        games = (
+            Game.objects.filter(match_id=OuterRef("pk"))
+            .order_by()
+            .values("match_id")
+            .annotate(rows=JSONBAgg(JSONObject(**{f: f for f in GAME_FIELDS}), order_by="number"))
+            .values("rows")
+        )
+        version = Match.objects.filter(pk=OuterRef("pk")).values("version")
+        rows = rows.annotate(
+            locked_game_rows=Subquery(games, output_field=JSONField()),
+            snapshot_version=Subquery(version),
+        )
+    return rows
+
+
+def _locked_games(match: Match) -> list[dict[str, Any]]:
+    """The match's games (``values(*GAME_FIELDS)``, in order), read under its lock:
+    those the locking query brought if they are the locked state's, else read now."""
+    rows = getattr(match, "locked_game_rows", _UNREAD)
+    if rows is not _UNREAD and match.snapshot_version == match.version:
+        return rows or []
+    return list(Game.objects.filter(match_id=match.pk).order_by("number").values(*GAME_FIELDS))
+
+
+_UNREAD = object()
 
 
 def _begin(
@@ -498,9 +535,9 @@ def record_game(
     """Record the next game. ``number`` says which game the client means: if another
     entry got there first, the answer is 409 rather than a second game.
 
-    The hot write of the API, kept to few round trips: the lock also answers whether
-    the actor directs the club; the games are read once, under the lock, for the rules
-    and for the answer (:data:`Match.game_rows`: the serializer renders from them
+    The hot write of the API, kept to few round trips: the locking query also answers
+    whether the actor directs the club and brings the games (:func:`_rows_for`), read
+    once for the rules and for the answer (:data:`Match.game_rows`: the serializer renders from them
     instead of reading them again); the two audit rows go in one statement
     (:func:`core.history.history_in_bulk`); and inside the API's all-or-nothing
     transaction the function joins it without a savepoint."""
@@ -515,7 +552,7 @@ def record_game(
     refusal = next_game_refusal(match, director=director)
     if refusal is not None:
         raise refusal
-    rows = list(Game.objects.filter(match_id=match.pk).order_by("number").values(*GAME_FIELDS))
+    rows = _locked_games(match)
     state = _state_from_rows(match, rows)
     if number is not None and number != state.next_game_number:
         raise ConflictError(
