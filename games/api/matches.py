@@ -119,28 +119,15 @@ class MatchSummarySerializer(serializers.ModelSerializer):
         return [match.score1, match.score2]
 
 
-GAME_FIELDS = (
-    "number",
-    "score1_before",
-    "score2_before",
-    "winner_id",
-    "cube",
-    "cube_owner",
-    "ending",
-    "level",
-    "points",
-    "crawford",
-    "post_crawford",
-    "confirmed",
-    "entered_by_id",
-)
+GAME_FIELDS = match_services.GAME_FIELDS
 
 
 class MatchDetailSerializer(MatchSummarySerializer):
     """The match with its games and the Crawford facts a client needs to enter the next.
 
-    Games are read as plain values in one query (no model instances): this is the
-    body of every score-entry response, so its cost must stay flat as games grow.
+    Games are read as plain values in one query (no model instances), or not at all
+    when the service that returned the match already has them (``Match.game_rows``):
+    this is the body of every score-entry response.
     The Crawford facts come from the per-game facts the services keep in step.
     """
 
@@ -161,6 +148,8 @@ class MatchDetailSerializer(MatchSummarySerializer):
         ]
 
     def _rows(self, match: Match) -> list[dict[str, Any]]:
+        if match.game_rows is not None:  # the write that returned the match read them
+            return match.game_rows  # type: ignore[return-value]
         cache = self.context.setdefault("_games", {})
         if match.pk not in cache:
             cache[match.pk] = list(

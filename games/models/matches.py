@@ -7,6 +7,7 @@ from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
+from core.history import BatchedHistoricalRecords
 from games.rules import limits
 
 from .clubs import Club, Player
@@ -91,7 +92,11 @@ class Match(models.Model):
     transcript = models.TextField(blank=True)
     transcript_hash = models.CharField(max_length=64, blank=True, db_index=True)
 
-    history = HistoricalRecords()
+    history = BatchedHistoricalRecords()  # a score entry writes it in bulk
+
+    #: The games' ``values()`` a write has just read and written (``record_game``),
+    #: so its answer renders them without reading them again; None: not read.
+    game_rows: list[dict[str, object]] | None = None
 
     class Meta:
         verbose_name_plural = "matches"
@@ -182,7 +187,7 @@ class Game(models.Model):
     moves = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    history = HistoricalRecords()
+    history = BatchedHistoricalRecords()
 
     class Meta:
         ordering = ["match", "number"]

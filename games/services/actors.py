@@ -32,8 +32,19 @@ class Actor:
 def actor_for_user(user: AbstractBaseUser | AnonymousUser | None) -> Actor:
     if user is None or not user.is_authenticated:
         return Actor(user=None, player=None)
-    player = Player.objects.filter(user=user).first()
-    return Actor(user=user, player=player, is_admin=access.is_site_admin(user))
+    return Actor(user=user, player=_player_of(user), is_admin=access.is_site_admin(user))
+
+
+#: ``user.player``, the reverse side of ``Player.user``.
+_USER_PLAYER = Player._meta.get_field("user").remote_field
+
+
+def _player_of(user: AbstractBaseUser) -> Player | None:
+    """The user's player: no query when it came with the user (the API's token check
+    selects it with the token), else one."""
+    if _USER_PLAYER.is_cached(user):
+        return _USER_PLAYER.get_cached_value(user)
+    return Player.objects.filter(user=user).first()
 
 
 def actor_for_score_link(player: Player) -> Actor:
