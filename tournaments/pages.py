@@ -288,7 +288,9 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tournaments/director.html",
         {
             "tournament": tournament,
-            "open_disputes": open_disputes(tournament=tournament),
+            "open_disputes": open_disputes(
+                match_ids=Pairing.objects.filter(tournament=tournament).values("match_id")
+            ),
             "entries": sorted(view.entries.values(), key=lambda e: (e.seed or 10**6, e.pk)),
             "candidates": tournament.club.players.exclude(pk__in=entered).order_by("display_name"),
             "register_form": RegisterPlayersForm(
