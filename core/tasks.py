@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import outbox
+from . import legacy_tasks, outbox  # noqa: F401 - legacy_tasks: the old games.tasks.* names
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
@@ -45,59 +45,6 @@ def sweep_queued_jobs(older_than_seconds: int = 60) -> int:
 @shared_task(acks_late=True)
 def sweep_stalled_jobs() -> int:
     """Declare lost, and retry, every running job whose heartbeat stopped."""
-    from core import jobs
-
-    return jobs.sweep_stalled_jobs()
-
-
-# --- the names these tasks had in ``games.tasks`` ------------------------------------------
-# Messages queued (or scheduled by an old beat) before the tasks moved to ``core`` still
-# name them ``games.tasks.*``: a worker runs them here, as the task they now are.
-# Remove once no broker can hold such a message (a release after the move).
-
-
-@shared_task(
-    name="games.tasks.handle_event",
-    acks_late=True,
-    autoretry_for=(Exception,),
-    retry_backoff=True,
-    max_retries=5,
-)
-def legacy_handle_event(event_id: int) -> str:
-    return outbox.handle_event(event_id=event_id)
-
-
-@shared_task(name="games.tasks.sweep_events", acks_late=True)
-def legacy_sweep_events(older_than_seconds: int = 30) -> int:
-    return outbox.sweep_events(older_than_seconds=older_than_seconds)
-
-
-@shared_task(
-    name="games.tasks.run_job",
-    bind=True,
-    acks_late=True,
-    autoretry_for=(Exception,),
-    retry_backoff=True,
-    max_retries=3,
-)
-def legacy_run_job(self, job_id: int) -> str:
-    from django.conf import settings
-
-    from core import jobs
-
-    interval = None if self.request.is_eager else settings.JOB_HEARTBEAT_INTERVAL
-    return jobs.run(job_id, heartbeat_interval=interval or None)
-
-
-@shared_task(name="games.tasks.sweep_queued_jobs", acks_late=True)
-def legacy_sweep_queued_jobs(older_than_seconds: int = 60) -> int:
-    from core import jobs
-
-    return jobs.sweep_queued_jobs(older_than_seconds=older_than_seconds)
-
-
-@shared_task(name="games.tasks.sweep_stalled_jobs", acks_late=True)
-def legacy_sweep_stalled_jobs() -> int:
     from core import jobs
 
     return jobs.sweep_stalled_jobs()
