@@ -5,7 +5,7 @@ own. Called inside another transaction, Django makes it a *savepoint*: two more 
 trips (``SAVEPOINT``, ``RELEASE``) that only matter if the caller catches the
 service's error and carries on in the same transaction. A caller that never does
 (the API's idempotent writes: any error undoes the whole request, see
-``games.api.idempotency``) opens :func:`all_or_nothing`; a service decorated with
+``core.idempotency``) opens :func:`all_or_nothing`; a service decorated with
 :func:`joins_all_or_nothing` then joins that transaction as it is (``savepoint=False``:
 its error marks the whole transaction for rollback) and is still its own transaction,
 or a savepoint, everywhere else.

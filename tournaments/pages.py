@@ -14,10 +14,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from games import access
+from core import access
+from core.jobs import start_job
+from core.models import Job
 from games.forms import WalkInForm
-from games.jobs import start_job
-from games.models import Club, Job, Player
+from games.models import Club, Player
 from games.rules.errors import BoxcarsError
 from games.selectors import disputed_match_ids, open_disputes
 from games.services.actors import actor_for_user
@@ -282,7 +283,9 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tournaments/director.html",
         {
             "tournament": tournament,
-            "open_disputes": open_disputes(tournament=tournament),
+            "open_disputes": open_disputes(
+                match_ids=Pairing.objects.filter(tournament=tournament).values("match_id")
+            ),
             "entries": sorted(view.entries.values(), key=lambda e: (e.seed or 10**6, e.pk)),
             "candidates": tournament.club.players.exclude(pk__in=entered).order_by("display_name"),
             "register_form": RegisterPlayersForm(

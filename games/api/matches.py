@@ -28,6 +28,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
 from core import locking
+from core.actors import Actor
+from core.idempotency import idempotent
 from games import score_links
 from games.models import Dispute, Game, Match, MatchStatus, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
@@ -37,7 +39,6 @@ from games.rules.scoring import next_game_facts
 from games.selectors import matches_queryset, next_game_open
 from games.services import matches as match_services
 from games.services.actors import (
-    Actor,
     actor_for_score_link,
     actor_for_user,
     is_match_director,
@@ -45,7 +46,6 @@ from games.services.actors import (
 )
 
 from .audit import AuditEntrySerializer
-from .idempotency import idempotent
 from .inputs import ID_PATTERN, ClubRef, require_object
 from .permissions import SCORE_LINK_HEADER, MatchWritePermission
 from .tables import TableSerializer

@@ -1,4 +1,4 @@
-"""Matches and their games, disputes, idempotent requests and the event outbox."""
+"""Matches and their games and disputes."""
 
 from __future__ import annotations
 
@@ -241,45 +241,3 @@ class Dispute(models.Model):
 
     def __str__(self) -> str:
         return f"Dispute on match {self.match_id} ({self.status})"
-
-
-class IdempotentRequest(models.Model):
-    """The first response to a POST carrying an ``Idempotency-Key``, replayed on retries."""
-
-    scope = models.CharField(max_length=80, help_text="Whose key: a user or a score link.")
-    key = models.CharField(max_length=255)
-    fingerprint = models.CharField(max_length=64, help_text="Hash of method, path and body.")
-    status_code = models.PositiveSmallIntegerField()
-    body = models.JSONField(null=True)
-    headers = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["scope", "key"], name="unique_idempotency_key")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.scope}:{self.key}"
-
-
-class DomainEvent(models.Model):
-    """Transactional outbox: an event written with the change, handled after commit.
-
-    A handler task is enqueued on commit; if the broker was down, the periodic sweep
-    finds the unhandled rows and enqueues them again, so no follow-up job is lost.
-    """
-
-    kind = models.CharField(max_length=60)
-    payload = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
-    handled_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveIntegerField(default=0)
-    last_error = models.TextField(blank=True)
-
-    class Meta:
-        ordering = ["id"]
-        indexes = [models.Index(fields=["handled_at", "id"])]
-
-    def __str__(self) -> str:
-        return f"{self.kind} #{self.pk}"

@@ -1,32 +1,13 @@
-"""Who is acting on a match: a signed-in user, a director, or a private score link."""
+"""Finding the actor (:class:`core.actors.Actor`) of a request, and where it stands on a
+match: the player a user or a score link speaks for, a match's directors and sides."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from games import access
+from core import access
+from core.actors import Actor
 from games.models import Match, Player
-
-
-@dataclass(frozen=True)
-class Actor:
-    """The identity a service checks: the account (if any) and the player it speaks for."""
-
-    user: AbstractBaseUser | None
-    player: Player | None
-    is_admin: bool = False
-    via_score_link: bool = False
-
-    @property
-    def user_id(self) -> int | None:
-        return self.user.pk if self.user is not None else None
-
-    def label(self) -> str:
-        if self.player is not None:
-            return self.player.display_name
-        return self.user.get_username() if self.user is not None else "anonymous"
 
 
 def actor_for_user(user: AbstractBaseUser | AnonymousUser | None) -> Actor:

@@ -28,6 +28,8 @@ from django.db.models import Exists, JSONField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import JSONObject
 from django.utils import timezone
 
+from core.actors import Actor
+from core.events import emit
 from core.history import history_in_bulk
 from core.listeners import Outcome, ResultChange, announce_result_change
 from core.locking import LockedWrite
@@ -47,7 +49,7 @@ from games.rules.scoring import (
 from games.rules.types import UNKNOWN_OWNER, Ending, Level
 from games.selectors import next_game_refusal
 
-from .actors import Actor, is_match_director, participant_side
+from .actors import is_match_director, participant_side
 
 CUBE_OWNER_TO_INDEX = {"centre": None, "player1": 0, "player2": 1, "unknown": UNKNOWN_OWNER}
 INDEX_TO_CUBE_OWNER = {None: "centre", 0: "player1", 1: "player2", UNKNOWN_OWNER: "unknown"}
@@ -424,9 +426,9 @@ def announce(match: Match, previous: Outcome) -> None:
     if not announce_result_change(change):
         return
     if match.status == MatchStatus.FINISHED and not previous.is_final:
-        events.emit(events.MATCH_FINISHED, match_id=match.pk, club_id=match.club_id)
+        emit(events.MATCH_FINISHED, match_id=match.pk, club_id=match.club_id)
     elif previous.is_final:
-        events.emit(events.MATCH_RESULT_CHANGED, match_id=match.pk, club_id=match.club_id)
+        emit(events.MATCH_RESULT_CHANGED, match_id=match.pk, club_id=match.club_id)
 
 
 def _apply_state(match: Match, state: MatchState) -> None:
@@ -480,7 +482,7 @@ def create_match(
     played_on: date | None = None,
 ) -> Match:
     """Directors create any match of their club; players an unrated friendly of their own."""
-    from games import access
+    from core import access
 
     if actor.via_score_link or (actor.user is None and not actor.is_admin):
         # A private score link speaks for one player of one match: it creates nothing.
@@ -671,9 +673,7 @@ def dispute_match(
     match.awaiting = None
     write.commit()
     dispute = Dispute.objects.create(match=match, raised_by=actor.player, reason=reason.strip())
-    events.emit(
-        events.MATCH_DISPUTED, match_id=match.pk, club_id=match.club_id, dispute_id=dispute.pk
-    )
+    emit(events.MATCH_DISPUTED, match_id=match.pk, club_id=match.club_id, dispute_id=dispute.pk)
     return dispute
 
 

@@ -14,8 +14,9 @@ from rest_framework.test import APIClient
 
 from chouette.models import ChouetteGame
 from chouette.services import sessions as session_services
+from core.models import IdempotentRequest
 from games import score_links
-from games.models import Game, IdempotentRequest, Match
+from games.models import Game, Match
 from games.services import matches as match_services
 from games.services.actors import actor_for_user
 from tests.chouette.helpers import make_table, member, sessions_url

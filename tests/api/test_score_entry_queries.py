@@ -19,7 +19,8 @@ import pytest
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
-from games.models import Game, IdempotentRequest, Match
+from core.models import IdempotentRequest
+from games.models import Game, Match
 from games.services import matches as match_services
 from games.services.actors import actor_for_user
 

@@ -19,15 +19,8 @@ import pytest
 from django.db import OperationalError, transaction
 from rest_framework.test import APIClient
 
-from games.models import (
-    Job,
-    Match,
-    MatchSource,
-    MatchStatus,
-    Rating,
-    RatingChange,
-    RatingList,
-)
+from core.models import Job
+from games.models import Match, MatchSource, MatchStatus, Rating, RatingChange, RatingList
 from games.services import clubs as club_services
 from games.services import ratings as rating_services
 

@@ -6,10 +6,10 @@ from typing import Any
 
 from django.db import transaction
 
+from core.actors import Actor
 from games.models import MatchStatus
 from games.rules.errors import ConflictError
 from games.services import matches as match_services
-from games.services.actors import Actor
 from tournaments.formats.bracket_graph import playable_matches
 from tournaments.formats.drop_maps import drop_map_preview, feed_note
 from tournaments.formats.labels import STAGE_NAMES, bracket_key_labels, round_title

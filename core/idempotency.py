@@ -21,9 +21,11 @@ after a database failure does the work. The same key with a different method, pa
 client error (422), because it cannot mean the same request.
 
 A key belongs to its caller: the authenticated user, or for a phone without an
-account, the score link's match and player. Anonymous callers cannot write, so their
-requests are passed through without a claim. On SQLite the claim insert is the first
-write of the transaction, so writers queue on the database lock the same way.
+account, the score link's match and player (``games`` registers that scope with
+:func:`register_scope`, so ``core`` knows nothing of score links). Anonymous callers
+cannot write, so their requests are passed through without a claim. On SQLite the claim
+insert is the first write of the transaction, so writers queue on the database lock
+the same way.
 """
 
 from __future__ import annotations
@@ -39,9 +41,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.history import history_in_bulk
+from core.models import IdempotentRequest
 from core.transactions import all_or_nothing
-from games import score_links
-from games.models import IdempotentRequest
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -51,14 +52,25 @@ PENDING = 0
 """The status of a claim whose request is still running (never visible once committed)."""
 
 
+Scope = Callable[[Request], str | None]
+"""Whose key a request's is, for a caller without an account (None: not this kind)."""
+
+_scopes: dict[str, Scope] = {}
+
+
+def register_scope(name: str, scope: Scope) -> None:
+    """Register (or replace) a way of naming an anonymous caller; called from ``ready()``."""
+    _scopes[name] = scope
+
+
 def _scope(request: Request) -> str | None:
-    """Whose key this is: the user, else the score link's match and player, else nobody."""
+    """Whose key this is: the user, else a registered scope (a score link), else nobody."""
     if request.user and request.user.is_authenticated:
         return f"user:{request.user.pk}"
-    token = score_links.token_of(request)
-    link = score_links.read_token(token) if token else None
-    if link is not None:
-        return f"link:{link[0]}:{link[1]}"
+    for scope in _scopes.values():
+        found = scope(request)
+        if found is not None:
+            return found
     return None
 
 

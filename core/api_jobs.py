@@ -7,8 +7,8 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 
-from games import access
-from games.models import Job
+from core import access
+from core.models import Job
 
 HIDDEN_PARAMS = {"files", "content", "payload"}
 
