@@ -483,8 +483,8 @@ class SwissInput:
     entry's opponents so far; ``current``: the pairs of the round being played that
     have no result yet, each ``(a, b, chance of a or None)`` (None: from the matrix);
     ``rounds_left``: rounds still to pair after it; ``matrices[r]``: the chance matrix
-    for the current round (``r = 0``) and each later one; ``active``: who is still
-    paired (withdrawn entries keep their record but play no more).
+    for the current round (``r = 0``, unused without ``current``) and each later one;
+    ``active``: who is still paired (withdrawn entries keep their record but play no more).
     """
 
     wins: Sequence[int]
@@ -518,7 +518,7 @@ def simulate_swiss(
     if simulations < 1:
         raise FormatError("odds_simulations", "At least one simulation.", "simulations")
     n = len(event.wins)
-    if len(event.matrices) < event.rounds_left + (1 if event.current else 0):
+    if len(event.matrices) < event.rounds_left + 1:
         raise FormatError("odds_matrix", "A chance matrix is needed for every round left.")
     rng = np.random.default_rng(seed)
     buckets = swiss_buckets(n, event.places)
@@ -560,7 +560,6 @@ def _swiss_chunk(
     n = len(event.wins)
     wins = np.tile(np.asarray(event.wins, dtype=np.int32), (size, 1))
     rows = np.arange(size)[:, None]
-    matrix_index = 0
     if event.current:
         a = np.array([c[0] for c in event.current])
         b = np.array([c[1] for c in event.current])
@@ -569,14 +568,13 @@ def _swiss_chunk(
         a_wins = rng.random((size, len(a))) < p
         wins[:, a] += a_wins
         wins[:, b] += ~a_wins
-        matrix_index = 1
     later: list[np.ndarray] = []  # opponents in simulated rounds, -1 for the bye
     seed_rank = np.arange(n, dtype=np.int64)
     m = len(active)
     for r in range(event.rounds_left):
         if m < 2:
             break
-        matrix = event.matrices[matrix_index + r]
+        matrix = event.matrices[1 + r]
         key = -wins[:, active].astype(np.int64) * n + seed_rank[active]
         order = active[np.argsort(key, axis=1)]
         even = m - m % 2
