@@ -18,3 +18,78 @@ def test_compute_odds_of_a_fresh_bracket_is_exact_and_sums_to_one(make_event):
     wins = [row["win"] for row in snapshot.entries.values()]
     assert sum(wins) == pytest.approx(1.0, abs=1e-5)
     assert len(snapshot.entries) == 8
+
+
+def test_results_start_one_debounced_job_and_the_api_shows_the_odds(
+    make_event, win, api_client, django_capture_on_commit_callbacks, settings
+):
+    settings.ODDS_SIMULATIONS = 4_000
+    event = make_event(8)
+    with django_capture_on_commit_callbacks(execute=True):
+        win(event, "main-r1-m1", 1)
+        win(event, "main-r1-m2", 5)  # an upset
+    # eager: each commit ran its job at once; a job per commit, none left queued
+    assert not Job.objects.filter(kind="tournaments.odds", dedupe_key__isnull=False).exists()
+    event.refresh_from_db()
+    body = api_client.get(f"/api/v1/tournaments/{event.slug}/odds/").json()
+    assert body["available"] is True
+    assert body["up_to_date"] is True
+    assert body["method"] == "exact"
+    assert body["results"] == 2
+    by_seed = {row["player"]["seed"]: row for row in body["entries"]}
+    assert sum(row["win"] for row in body["entries"]) == pytest.approx(1.0, abs=1e-5)
+    assert by_seed[4]["win"] == 0.0  # lost to 5 in round 1 (seed 4 meets 5)
+    assert by_seed[1]["win"] > 0
+    assert [p["label"] for p in body["places"]][:2] == ["1", "2"]
+    for label, place in zip([p["label"] for p in body["places"]], body["places"], strict=True):
+        total = sum(row["places"][label] for row in body["entries"])
+        assert total == pytest.approx(place["size"], abs=1e-5)
+    assert len(body["history"]) == OddsSnapshot.objects.filter(tournament=event).count()
+
+
+def test_a_burst_shares_one_queued_job(
+    make_event, win, monkeypatch, django_capture_on_commit_callbacks
+):
+    from games import jobs as job_runner
+
+    enqueued: list[int] = []
+    monkeypatch.setattr(
+        job_runner, "_enqueue", lambda job_id, countdown=None: enqueued.append(job_id)
+    )
+    event = make_event(8)
+    with django_capture_on_commit_callbacks(execute=True):
+        win(event, "main-r1-m1", 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        win(event, "main-r1-m2", 4)
+    assert len(set(enqueued)) == 1  # the second result found the first job still queued
+    job = Job.objects.get(pk=enqueued[0])
+    job_runner.run(job.pk)
+    job.refresh_from_db()
+    assert job.status == "succeeded"
+    assert job.dedupe_key is None  # released as it started: the next result gets a new job
+    event.refresh_from_db()
+    assert OddsSnapshot.objects.get(tournament=event).version == event.version
+    with django_capture_on_commit_callbacks(execute=True):
+        win(event, "main-r1-m3", 3)
+    assert len(set(enqueued)) == 2
+
+
+def test_swiss_odds_sum_to_one(make_event, settings):
+    settings.ODDS_SIMULATIONS = 3_000
+    event = make_event(9, format="swiss", swiss_rounds=4)
+    snapshot = odds_services.compute_odds(tournament_id=event.pk)
+    assert snapshot.method == "swiss_approximation"
+    assert sum(r["win"] for r in snapshot.entries.values()) == pytest.approx(1.0, abs=1e-5)
+    assert all(r["final"] is None for r in snapshot.entries.values())
+
+
+def test_odds_of_a_draft_event_are_not_available(club, actor, api_client):
+    from tournaments.services import events as event_services
+
+    event = event_services.create_tournament(
+        actor=actor, club=club, name="Later", format="single_elimination"
+    )
+    body = api_client.get(f"/api/v1/tournaments/{event.slug}/odds/").json()
+    assert body["available"] is False
+    assert "started" in body["reason"]
+    assert body["entries"] == []

@@ -1,0 +1,127 @@
+"""Reads of the event odds: the latest snapshot, its history and the job computing more.
+
+What the odds API, the bracket, standings and big-screen pages and the odds chart
+show, in a fixed number of queries (the entries, the latest snapshot, the history,
+the running job).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from games.models import Job, JobStatus
+from tournaments.jobs import ODDS
+from tournaments.models import OddsSnapshot, Tournament
+from tournaments.selectors import EntryRow, entry_rows
+from tournaments.services.odds import odds_supported
+
+HISTORY_LIMIT = 200
+"""Snapshots the chart reads at most (the latest ones)."""
+
+LEADERS = 5
+"""Entries the chart follows: the best chances in the latest snapshot."""
+
+
+@dataclass(frozen=True)
+class OddsRow:
+    """One entry's chances: ``places`` pairs each place label with its probability."""
+
+    entry: EntryRow
+    win: float
+    final: float | None
+    places: list[tuple[str, float]]
+
+    @property
+    def win_percent(self) -> str:
+        return percent(self.win)
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    computed_at: datetime
+    results: int
+    win: dict[int, float]  # entry id -> chance to win, for the leaders
+
+
+@dataclass(frozen=True)
+class OddsView:
+    """The odds as pages and the API show them; ``snapshot`` None until computed."""
+
+    tournament: Tournament
+    reason: str | None
+    snapshot: OddsSnapshot | None
+    rows: list[OddsRow] = field(default_factory=list)
+    history: list[HistoryPoint] = field(default_factory=list)
+    leaders: list[EntryRow] = field(default_factory=list)
+    job: Job | None = None
+
+    @property
+    def by_entry(self) -> dict[int, OddsRow]:
+        return {row.entry.pk: row for row in self.rows}
+
+    @property
+    def up_to_date(self) -> bool:
+        return self.snapshot is not None and self.snapshot.version == self.tournament.version
+
+
+def percent(p: float) -> str:
+    """A chance for people: "37%", "0.4%", "<0.1%", "0%" only when it is impossible."""
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    if p < 0.001:
+        return "<0.1%"
+    if p < 0.1:
+        return f"{p * 100:.1f}%"
+    return f"{p * 100:.0f}%"
+
+
+def odds_view(tournament: Tournament, *, with_history: bool = True) -> OddsView:
+    reason = odds_supported(tournament)
+    job = (
+        Job.objects.filter(
+            kind=ODDS,
+            params__tournament=tournament.pk,
+            status__in=[JobStatus.QUEUED, JobStatus.RUNNING],
+        )
+        .order_by("-id")
+        .first()
+    )
+    snapshot = (
+        OddsSnapshot.objects.filter(tournament=tournament).order_by("-computed_at", "-id").first()
+    )
+    if snapshot is None:
+        return OddsView(tournament, reason, None, job=job)
+    entries = entry_rows(tournament)
+    labels = [p["label"] for p in snapshot.places]
+    rows = [
+        OddsRow(
+            entry=entries[int(entry_id)],
+            win=data["win"],
+            final=data["final"],
+            places=list(zip(labels, data["places"], strict=True)),
+        )
+        for entry_id, data in snapshot.entries.items()
+        if int(entry_id) in entries
+    ]
+    rows.sort(key=lambda r: (-r.win, -(r.final or 0), r.entry.seed or 10**9))
+    leaders = [r.entry for r in rows[:LEADERS]]
+    history: list[HistoryPoint] = []
+    if with_history:
+        ids = [str(e.pk) for e in leaders]
+        recent = list(
+            OddsSnapshot.objects.filter(tournament=tournament)
+            .order_by("-computed_at", "-id")
+            .values_list("computed_at", "results", "entries")[:HISTORY_LIMIT]
+        )
+        for computed_at, results, data in reversed(recent):
+            history.append(
+                HistoryPoint(
+                    computed_at,
+                    results,
+                    {int(i): data[i]["win"] for i in ids if i in data},
+                )
+            )
+    return OddsView(tournament, reason, snapshot, rows, history, leaders, job)
