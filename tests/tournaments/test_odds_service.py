@@ -93,3 +93,47 @@ def test_odds_of_a_draft_event_are_not_available(club, actor, api_client):
     assert body["available"] is False
     assert "started" in body["reason"]
     assert body["entries"] == []
+
+
+def test_a_match_in_progress_starts_from_its_score(make_event, actor):
+    """Seed 2 leads 4-0 in a 5-point final of a 2-player event: the table's chance."""
+    from games.met_tables import default_table
+    from games.rules.match_chances import match_winning_chance
+    from games.services import matches as match_services
+    from games.services.matches import GameInput
+    from tournaments.models import Pairing
+
+    event = make_event(2, match_lengths={"default": 5})
+    pairing = Pairing.objects.select_related("match", "entry1", "entry2").get(
+        tournament=event, key="main-r1-m1"
+    )
+    match = pairing.match
+    assert match.length == 5
+    leader = pairing.entry2.player_id
+    match_services.record_game(
+        actor=actor, match_id=match.pk, game=GameInput(winner_id=leader, cube=4)
+    )
+    snapshot = odds_services.compute_odds(tournament_id=event.pk)
+    p_leader = match_winning_chance(
+        default_table(),
+        length=5,
+        score_a=4,
+        score_b=0,
+        crawford_game=True,
+        post_crawford=False,
+        rating_a=1500.0,
+        rating_b=1500.0,
+    )
+    assert snapshot.entries[str(pairing.entry2_id)]["win"] == pytest.approx(p_leader, abs=1e-6)
+    assert 0.8 < p_leader < 0.9  # 1-away, 5-away, Crawford game: about 84%
+
+
+def test_race_fallback_is_fibs_at_zero_zero_and_monotone():
+    from games.rules.fibs import win_probabilities
+    from tournaments.services.match_chance import race_chance
+
+    at_start = race_chance(length=31, score_a=0, score_b=0, rating_a=1700, rating_b=1500)
+    assert at_start == pytest.approx(win_probabilities(1700, 1500, 31)[0], abs=1e-6)
+    ahead = race_chance(length=31, score_a=10, score_b=0, rating_a=1700, rating_b=1500)
+    behind = race_chance(length=31, score_a=0, score_b=10, rating_a=1700, rating_b=1500)
+    assert behind < at_start < ahead
