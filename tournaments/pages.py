@@ -23,7 +23,7 @@ from games.selectors import disputed_match_ids, open_disputes
 from games.services.actors import actor_for_user
 from games.services.tables import set_table
 
-from . import jobs, registration_pages, room, selectors
+from . import jobs, odds_chart, registration_pages, room, selectors, selectors_odds
 from .bracket_svg import Side, SlotInput, layout_stage
 from .formats.labels import bracket_key_labels, round_title
 from .formats.places import describe_prize_order
@@ -175,6 +175,8 @@ def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
             "entries": sorted(view.entries.values(), key=lambda e: (e.seed or 10**6, e.pk)),
             "highlight": highlight,
             "champion": view.entries.get(selectors.bracket_champion(view) or -1),
+            "chances": selectors_odds.win_chances(tournament),
+            **_odds_context(tournament),
         },
     )
 
@@ -192,8 +194,39 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             "show_places": tournament.is_elimination,
             "prize_order_text": describe_prize_order(tournament.prize_order),
             "tie_breaks": tournament.tie_breaks,
+            "chances": selectors_odds.win_chances(tournament),
+            **_odds_context(tournament),
         },
     )
+
+
+def _odds_context(tournament: Tournament, *, full: bool = False) -> dict[str, Any]:
+    """The chances panel (bars, the leaders' line chart, on the odds page every place)."""
+    view = selectors_odds.odds_view(tournament)
+    return {
+        "tournament": tournament,
+        "odds": view,
+        "odds_bars": odds_chart.bars(view.rows, limit=len(view.rows) if full else 8),
+        "odds_chart": odds_chart.line_chart(view.history, view.leaders),
+        "odds_marker": selectors_odds.odds_marker(tournament),
+        "odds_full": full,
+        "odds_labels": [p["label"] for p in view.snapshot.places] if view.snapshot else [],
+    }
+
+
+def odds_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every entrant's chances: to win, to reach the final, each place; the chart."""
+    tournament = _tournament(slug)
+    return render(request, "tournaments/odds.html", _odds_context(tournament, full=True))
+
+
+def odds_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The chances panel, polled by the pages that show it: 204 while nothing changed."""
+    tournament = _tournament(slug)
+    if request.GET.get("v") == selectors_odds.odds_marker(tournament):
+        return HttpResponse(status=204)
+    context = _odds_context(tournament, full=request.GET.get("full") == "1")
+    return render(request, "tournaments/_odds_live.html", context)
 
 
 def _screen_context(tournament: Tournament) -> dict[str, Any]:
@@ -206,6 +239,7 @@ def _screen_context(tournament: Tournament) -> dict[str, Any]:
         "rows": selectors.standings(tournament),
         "champion": view.entries.get(selectors.bracket_champion(view) or -1),
         "marker": room.screen_marker(tournament),
+        "chances": selectors_odds.win_chances(tournament),
     }
 
 

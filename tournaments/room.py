@@ -17,6 +17,7 @@ from tournaments.formats.labels import slot_label
 from tournaments.models import PairingStatus, Round, Tournament
 
 from . import selectors
+from .selectors_odds import odds_marker
 
 
 def pairing_labels(view: selectors.BracketView) -> dict[int, str]:
@@ -132,8 +133,12 @@ def round_cards(tournament: Tournament, round_id: int) -> tuple[Round, list[Card
 def screen_marker(tournament: Tournament) -> str:
     """Changes whenever anything the big screen shows changes: the event's version
     (results, pairings, entries) and its matches' versions (a game entered, a table
-    moved; versions only grow, so their sum and count move with every write)."""
+    moved; versions only grow, so their sum and count move with every write), and the
+    odds (a snapshot computed a few seconds after a result)."""
     totals = Match.objects.filter(tournament_pairing__tournament=tournament).aggregate(
         versions=Sum("version"), matches=Count("id")
     )
-    return f"{tournament.version}.{totals['versions'] or 0}.{totals['matches']}"
+    return (
+        f"{tournament.version}.{totals['versions'] or 0}.{totals['matches']}"
+        f".{odds_marker(tournament)}"
+    )

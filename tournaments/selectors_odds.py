@@ -36,6 +36,14 @@ class OddsRow:
     def win_percent(self) -> str:
         return percent(self.win)
 
+    @property
+    def final_percent(self) -> str | None:
+        return None if self.final is None else percent(self.final)
+
+    @property
+    def place_percents(self) -> list[tuple[str, str]]:
+        return [(label, percent(p)) for label, p in self.places]
+
 
 @dataclass(frozen=True)
 class HistoryPoint:
@@ -59,6 +67,17 @@ class OddsView:
     @property
     def by_entry(self) -> dict[int, OddsRow]:
         return {row.entry.pk: row for row in self.rows}
+
+    @property
+    def error_points(self) -> str:
+        """Two standard errors in percentage points ("0.4"), the margin pages state."""
+        if self.snapshot is None:
+            return "0"
+        return f"{200 * self.snapshot.standard_error:.1f}"
+
+    @property
+    def simulations_text(self) -> str:
+        return f"{self.snapshot.simulations:,}" if self.snapshot else "0"
 
     @property
     def up_to_date(self) -> bool:
@@ -125,3 +144,32 @@ def odds_view(tournament: Tournament, *, with_history: bool = True) -> OddsView:
                 )
             )
     return OddsView(tournament, reason, snapshot, rows, history, leaders, job)
+
+
+def odds_marker(tournament: Tournament) -> str:
+    """Changes when the odds shown change: a new snapshot, or a job starting or ending."""
+    latest = (
+        OddsSnapshot.objects.filter(tournament=tournament)
+        .order_by("-computed_at", "-id")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    busy = Job.objects.filter(
+        kind=ODDS,
+        params__tournament=tournament.pk,
+        status__in=[JobStatus.QUEUED, JobStatus.RUNNING],
+    ).exists()
+    return f"{latest or 0}.{int(busy)}"
+
+
+def win_chances(tournament: Tournament) -> dict[int, str]:
+    """Each entry's chance to win as shown ("37%"), from the latest snapshot; {} before."""
+    snapshot = (
+        OddsSnapshot.objects.filter(tournament=tournament)
+        .order_by("-computed_at", "-id")
+        .values_list("entries", flat=True)
+        .first()
+    )
+    if snapshot is None:
+        return {}
+    return {int(entry_id): percent(data["win"]) for entry_id, data in snapshot.items()}

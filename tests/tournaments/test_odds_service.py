@@ -137,3 +137,27 @@ def test_race_fallback_is_fibs_at_zero_zero_and_monotone():
     ahead = race_chance(length=31, score_a=10, score_b=0, rating_a=1700, rating_b=1500)
     behind = race_chance(length=31, score_a=0, score_b=10, rating_a=1700, rating_b=1500)
     assert behind < at_start < ahead
+
+
+def test_pages_show_the_chances_and_the_chart(make_event, win, settings):
+    from django.test import Client
+
+    event = make_event(8)
+    odds_services.compute_odds(tournament_id=event.pk)
+    win(event, "main-r1-m1", 1)
+    odds_services.compute_odds(tournament_id=event.pk)
+    client = Client()
+    for url in ("standings", "bracket", "odds"):
+        html = client.get(f"/tournaments/{event.slug}/{url}/").content.decode()
+        assert "Chances to win" in html, url
+        assert "odds-bars" in html
+        assert "The leaders' chance to win through the evening" in html  # two snapshots
+    standings = client.get(f"/tournaments/{event.slug}/standings/").content.decode()
+    assert 'class="num chance"' in standings
+    screen = client.get(f"/tournaments/{event.slug}/screen/").content.decode()
+    assert 'class="num chance"' in screen
+    full = client.get(f"/tournaments/{event.slug}/odds/").content.decode()
+    assert "odds-table" in full and "3–4" in full
+    marker = full.split("?v=")[1].split("&")[0]
+    assert client.get(f"/tournaments/{event.slug}/odds/live/?v={marker}").status_code == 204
+    assert client.get(f"/tournaments/{event.slug}/odds/live/?v=old").status_code == 200

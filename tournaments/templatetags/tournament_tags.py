@@ -59,3 +59,14 @@ def player_events(player: Any) -> dict[str, Any]:
         .order_by("tournament__starts_on", "tournament__name")
     )
     return {"entries": entries}
+
+
+@register.filter
+def chance_of(chances: dict[int, str] | None, entry_id: int | None) -> str:
+    """An entry's chance to win as shown ("37%"), "" without odds.
+
+    ``{{ chances|chance_of:e.pk }}``
+    """
+    if not chances or entry_id is None:
+        return ""
+    return chances.get(entry_id, "")
