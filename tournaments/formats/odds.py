@@ -558,7 +558,7 @@ def _swiss_chunk(
     event: SwissInput, size: int, rng: np.random.Generator, met: np.ndarray, active: np.ndarray
 ) -> np.ndarray:
     n = len(event.wins)
-    wins = np.tile(np.asarray(event.wins, dtype=np.int32), (size, 1))
+    wins = np.tile(np.asarray(event.wins, dtype=np.int16), (size, 1))
     rows = np.arange(size)[:, None]
     if event.current:
         a = np.array([c[0] for c in event.current])
@@ -569,14 +569,13 @@ def _swiss_chunk(
         wins[:, a] += a_wins
         wins[:, b] += ~a_wins
     later: list[np.ndarray] = []  # opponents in simulated rounds, -1 for the bye
-    seed_rank = np.arange(n, dtype=np.int64)
     m = len(active)
     for r in range(event.rounds_left):
         if m < 2:
             break
         matrix = event.matrices[1 + r]
-        key = -wins[:, active].astype(np.int64) * n + seed_rank[active]
-        order = active[np.argsort(key, axis=1)]
+        # a stable sort keeps seed order within a score (and radix-sorts small ints)
+        order = active[np.argsort(-wins[:, active], axis=1, kind="stable")]
         even = m - m % 2
         top, bottom = order[:, 0:even:2], order[:, 1:even:2]
         a_wins = rng.random(top.shape) < matrix[top, bottom]
@@ -588,9 +587,10 @@ def _swiss_chunk(
         if m % 2 and event.bye_is_win:
             wins[np.arange(size), order[:, -1]] += 1
         later.append(opp)
-    buchholz = wins @ met.T.astype(np.int32)
+    # a float product goes through BLAS (an integer one does not); exact below 2**53
+    buchholz = (wins.astype(np.float64) @ met.T.astype(np.float64)).astype(np.int64)
     for opp in later:
         gathered = np.take_along_axis(wins, np.maximum(opp, 0), axis=1)
         buchholz += np.where(opp >= 0, gathered, 0)
-    key = -(wins.astype(np.int64) * (n * n + 1) + buchholz) * n + seed_rank
-    return np.argsort(key, axis=1)
+    key = -(wins.astype(np.int64) * (n * n + 1) + buchholz)
+    return np.argsort(key, axis=1, kind="stable")  # ties: seed order
