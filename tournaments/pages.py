@@ -231,9 +231,11 @@ def odds_live(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _screen_context(tournament: Tournament) -> dict[str, Any]:
     view = selectors.bracket_view(tournament)
+    playing = room.matches_in_play(view)
     return {
         "tournament": tournament,
-        "playing": room.matches_in_play(view),
+        "playing": playing,
+        "chances": room.chances_in_play(playing),
         # Every row: the screen pages through them. A "place" the standings selector
         # may give (shared places) is shown by _screen_standings.html when present.
         "rows": selectors.standings(tournament),

@@ -13,6 +13,8 @@ from django.db.models import Count, Sum
 
 from games.cards import Card, card_for
 from games.models import Match
+from games.selectors import matches_queryset
+from games.selectors_chances import Chances, winning_chances
 from tournaments.formats.labels import slot_label
 from tournaments.models import PairingStatus, Round, Tournament
 
@@ -82,6 +84,18 @@ def matches_in_play(view: selectors.BracketView) -> list[RoomMatch]:
         if p.status == PairingStatus.READY and p.match_id
     ]
     return sorted(playing, key=_table_order)  # stable: board order among equal tables
+
+
+def chances_in_play(playing: list[RoomMatch]) -> dict[int, Chances | None]:
+    """Each match in play's winning chances, by match id (docs/chances.md).
+
+    Three queries at most, whatever the number of matches: the matches with their
+    clubs, the players' ratings, and the Crawford games of those at match point.
+    """
+    ids = [p.row.match_id for p in playing if p.row.match_id]
+    if not ids:
+        return {}
+    return winning_chances(matches_queryset().filter(pk__in=ids))
 
 
 def rounds_in_play(view: selectors.BracketView) -> list[tuple[Round, str]]:
