@@ -19,7 +19,7 @@ from tournaments.formats.labels import slot_label
 from tournaments.models import PairingStatus, Round, Tournament
 
 from . import selectors
-from .selectors_odds import odds_marker
+from .selectors_odds import odds_marker as latest_odds_marker
 
 
 def pairing_labels(view: selectors.BracketView) -> dict[int, str]:
@@ -144,15 +144,16 @@ def round_cards(tournament: Tournament, round_id: int) -> tuple[Round, list[Card
     return round_, cards
 
 
-def screen_marker(tournament: Tournament) -> str:
+def screen_marker(tournament: Tournament, *, odds_marker: str | None = None) -> str:
     """Changes whenever anything the big screen shows changes: the event's version
     (results, pairings, entries) and its matches' versions (a game entered, a table
     moved; versions only grow, so their sum and count move with every write), and the
-    odds (a snapshot computed a few seconds after a result)."""
+    odds (a snapshot computed a few seconds after a result; ``odds_marker`` when the
+    caller has read it already)."""
     totals = Match.objects.filter(tournament_pairing__tournament=tournament).aggregate(
         versions=Sum("version"), matches=Count("id")
     )
     return (
         f"{tournament.version}.{totals['versions'] or 0}.{totals['matches']}"
-        f".{odds_marker(tournament)}"
+        f".{odds_marker if odds_marker is not None else latest_odds_marker(tournament)}"
     )

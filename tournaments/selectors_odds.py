@@ -80,6 +80,15 @@ class OddsView:
         return f"{self.snapshot.simulations:,}" if self.snapshot else "0"
 
     @property
+    def marker(self) -> str:
+        """What :func:`odds_marker` answers for these odds."""
+        return str(self.snapshot.pk) if self.snapshot else "0"
+
+    @property
+    def win_chances(self) -> dict[int, str]:
+        return {row.entry.pk: row.win_percent for row in self.rows}
+
+    @property
     def up_to_date(self) -> bool:
         return self.snapshot is not None and self.snapshot.version == self.tournament.version
 
@@ -97,17 +106,13 @@ def percent(p: float) -> str:
     return f"{p * 100:.0f}%"
 
 
-def odds_view(tournament: Tournament, *, with_history: bool = True) -> OddsView:
+def odds_view(
+    tournament: Tournament, *, with_history: bool = True, with_job: bool = False
+) -> OddsView:
+    """The latest odds (one query), its entries and history (two more once computed),
+    and with ``with_job`` the odds job queued or running (one more: the API shows it)."""
     reason = odds_supported(tournament)
-    job = (
-        Job.objects.filter(
-            kind=ODDS,
-            params__tournament=tournament.pk,
-            status__in=[JobStatus.QUEUED, JobStatus.RUNNING],
-        )
-        .order_by("-id")
-        .first()
-    )
+    job = running_job(tournament) if with_job else None
     snapshot = (
         OddsSnapshot.objects.filter(tournament=tournament).order_by("-computed_at", "-id").first()
     )
@@ -146,30 +151,38 @@ def odds_view(tournament: Tournament, *, with_history: bool = True) -> OddsView:
     return OddsView(tournament, reason, snapshot, rows, history, leaders, job)
 
 
+def running_job(tournament: Tournament) -> Job | None:
+    return (
+        Job.objects.filter(
+            kind=ODDS,
+            params__tournament=tournament.pk,
+            status__in=[JobStatus.QUEUED, JobStatus.RUNNING],
+        )
+        .order_by("-id")
+        .first()
+    )
+
+
 def odds_marker(tournament: Tournament) -> str:
-    """Changes when the odds shown change: a new snapshot, or a job starting or ending."""
+    """Changes when the odds shown change (a new snapshot): one query."""
     latest = (
         OddsSnapshot.objects.filter(tournament=tournament)
         .order_by("-computed_at", "-id")
         .values_list("pk", flat=True)
         .first()
     )
-    busy = Job.objects.filter(
-        kind=ODDS,
-        params__tournament=tournament.pk,
-        status__in=[JobStatus.QUEUED, JobStatus.RUNNING],
-    ).exists()
-    return f"{latest or 0}.{int(busy)}"
+    return str(latest or 0)
 
 
-def win_chances(tournament: Tournament) -> dict[int, str]:
-    """Each entry's chance to win as shown ("37%"), from the latest snapshot; {} before."""
-    snapshot = (
+def latest_win_chances(tournament: Tournament) -> tuple[int, dict[int, str]]:
+    """(the latest snapshot's id or 0, each entry's chance to win as shown): one query."""
+    found = (
         OddsSnapshot.objects.filter(tournament=tournament)
         .order_by("-computed_at", "-id")
-        .values_list("entries", flat=True)
+        .values_list("pk", "entries")
         .first()
     )
-    if snapshot is None:
-        return {}
-    return {int(entry_id): percent(data["win"]) for entry_id, data in snapshot.items()}
+    if found is None:
+        return 0, {}
+    pk, entries = found
+    return pk, {int(entry_id): percent(data["win"]) for entry_id, data in entries.items()}

@@ -276,7 +276,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         by simulation otherwise, with its standard error; ``history`` is the leaders'
         chance to win at each computation, for the chart. Public, like the standings.
         """
-        view = selectors_odds.odds_view(self._tournament(slug))
+        view = selectors_odds.odds_view(self._tournament(slug), with_job=True)
         job = JobSerializer(view.job).data if view.job is not None else None
         return Response(s.odds_data(view, job))
 

@@ -2,7 +2,8 @@
 
 ``docs/odds.md`` ("Matches in progress"): the match equity table's chance shifted by
 the players' ratings (:func:`games.rules.match_chances.match_winning_chance`, the
-default table of :mod:`games.met_tables`), Crawford and post-Crawford games included.
+club's table of :mod:`games.met_tables`, Kazaross-XG2 unless it chose another),
+Crawford and post-Crawford games included.
 Where the table has no answer (a match longer than it covers) the documented fallback
 is a race of single points, each won by side A with the chance ``g`` that makes a race
 to the full length give the FIBS pre-match probability (``games.rules.fibs``): from
@@ -15,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb
 
-from games.met_tables import default_table
+from games.met_tables import club_table
 from games.models import Match
 from games.rules.errors import RuleViolation
 from games.rules.fibs import win_probabilities
@@ -67,7 +68,7 @@ def in_progress_chance(
             crawford_played,
         )
         return match_winning_chance(
-            default_table(),
+            club_table(match.club.match_equity_table),
             length=match.length,
             score_a=score_a,
             score_b=score_b,

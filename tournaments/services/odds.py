@@ -242,7 +242,7 @@ def _swiss_input(tournament: Tournament, simulations: int) -> _Prepared:
     current_length = next((p.match_length for p in pairings if p.round_number == paired), 1)
     matches = {
         m.pk: m
-        for m in Match.objects.filter(
+        for m in Match.objects.select_related("club").filter(
             pk__in=[p.match_id for p in pairings if p.status == PairingStatus.READY and p.match_id]
         )
     }

@@ -62,10 +62,10 @@ def player_events(player: Any) -> dict[str, Any]:
 
 
 @register.filter
-def chance_of(chances: dict[int, str] | None, entry_id: int | None) -> str:
+def win_chance_of(chances: dict[int, str] | None, entry_id: int | None) -> str:
     """An entry's chance to win as shown ("37%"), "" without odds.
 
-    ``{{ chances|chance_of:e.pk }}``
+    ``{{ win_chances|win_chance_of:e.pk }}``
     """
     if not chances or entry_id is None:
         return ""
