@@ -161,3 +161,24 @@ def test_pages_show_the_chances_and_the_chart(make_event, win, settings):
     marker = full.split("?v=")[1].split("&")[0]
     assert client.get(f"/tournaments/{event.slug}/odds/live/?v={marker}").status_code == 204
     assert client.get(f"/tournaments/{event.slug}/odds/live/?v=old").status_code == 200
+
+
+def test_a_finished_swiss_gives_the_standings_order(make_event, win, actor):
+    from tournaments.models import Pairing, PairingStatus
+    from tournaments.selectors import standings
+    from tournaments.services import rounds as round_services
+
+    event = make_event(4, format="swiss", swiss_rounds=2)
+    for number in (1, 2):
+        if number == 2:
+            round_services.pair_next_round(actor=actor, tournament_id=event.pk, round_number=2)
+        for p in Pairing.objects.filter(
+            tournament=event, status=PairingStatus.READY
+        ).select_related("entry1", "entry2"):
+            win(event, p.key, min(p.entry1.seed, p.entry2.seed))
+    event.refresh_from_db()
+    snapshot = odds_services.compute_odds(tournament_id=event.pk)
+    first = standings(event)[0].entry.pk
+    assert snapshot.method == "exact"
+    assert snapshot.entries[str(first)]["win"] == 1.0
+    assert sorted(r["win"] for r in snapshot.entries.values()) == [0.0, 0.0, 0.0, 1.0]

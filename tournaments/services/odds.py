@@ -48,6 +48,7 @@ from tournaments.selectors import (
     pairing_rows,
     ratings_for_seeding,
     results_from_pairings,
+    standings,
 )
 
 from .brackets import bracket_graph, bracket_pairings, derive_state
@@ -258,6 +259,8 @@ def _swiss_input(tournament: Tournament, simulations: int) -> _Prepared:
             chance = _chance_of(match, players[p.entry1_id].pk, rating_of, players[p.entry2_id].pk)
         current.append((index[p.entry1_id], index[p.entry2_id], chance))
     rounds = tournament.swiss_rounds or paired
+    if not current and paired >= rounds:
+        return _swiss_decided(tournament, order)
     future = [
         match_length(tournament.match_lengths, StageKind.SWISS, number, rounds)
         for number in range(paired + 1, rounds + 1)
@@ -277,3 +280,17 @@ def _swiss_input(tournament: Tournament, simulations: int) -> _Prepared:
         lambda sims, progress: pure.simulate_swiss(event, sims, progress=progress),
         "swiss_approximation",
     )
+
+
+def _swiss_decided(tournament: Tournament, order: list[int]) -> _Prepared:
+    """Every round played: the standings (with the event's own tie-breaks) decide."""
+    ranked = [s.entry.pk for s in standings(tournament)]
+    index = {entry_id: i for i, entry_id in enumerate(order)}
+    buckets = pure.swiss_buckets(len(order))
+    places = np.zeros((len(order), len(buckets)))
+    for position, entry_id in enumerate(ranked[: len(buckets)]):
+        places[index[entry_id], position] = 1.0
+    odds = pure.EventOdds(
+        win=places[:, 0].copy(), final=None, places=places, buckets=buckets, simulations=0
+    )
+    return _Prepared(order, lambda sims, progress: odds, "exact")
