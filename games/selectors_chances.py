@@ -39,10 +39,6 @@ class Chances:
     def as_list(self) -> list[float]:
         return [self.player1, self.player2]
 
-    def percent(self, side: int) -> int:
-        """A player's chance in whole percent (1: player1, 2: player2), for the pages."""
-        return round(100 * (self.player1 if side == 1 else self.player2))
-
 
 def _ratings(matches: Sequence[Match]) -> dict[tuple[int, int], float]:
     """(club id, player id) -> rating on the club's list, one query for all matches."""

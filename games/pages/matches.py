@@ -308,29 +308,23 @@ def match_resolve(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def match_live(request: HttpRequest, pk: int) -> HttpResponse:
-    """The match page's changing head (score, status, winning chances), polled by htmx.
+    """Whether the match page is behind: polled by htmx every few seconds while the
+    match is live, so its score, score sheet and winning chances follow a result.
 
     The page sends the version it shows (``?v=``): unchanged, the answer is an empty
-    204 (one small query; htmx leaves the page alone); changed, the fresh fragment.
-    ``?side=0|1`` only orients the chances ("you" first) on a player's entry page:
-    everything the fragment shows is public on the match page anyway.
+    204 (one small query; htmx leaves the page alone); changed, an empty answer with
+    ``HX-Refresh`` and the page reloads whole, so the head, the score sheet and the
+    chances always agree. Directors' pages do not poll: a reload would throw away a
+    correction being typed (and a stale correction is refused by its version anyway).
     """
     version = Match.objects.filter(pk=pk).values_list("version", flat=True).first()
     if version is None:
         raise Http404("No such match.")
     if request.GET.get("v") == str(version):
         return HttpResponse(status=204)
-    match = _load(pk)
-    games = list(match.games.all())
-    state = match_services.match_state(match, games)
-    side = {"0": 0, "1": 1}.get(request.GET.get("side", ""))
-    context = {
-        "match": match,
-        "state": state,
-        "side": side,
-        "chances": chances_of(match, crawford_played=state.crawford_game is not None),
-    }
-    return render(request, "games/_match_live.html", context)
+    response = HttpResponse(status=200)
+    response["HX-Refresh"] = "true"
+    return response
 
 
 def match_card(request: HttpRequest, pk: int) -> HttpResponse:

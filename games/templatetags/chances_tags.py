@@ -17,8 +17,8 @@ register = template.Library()
 
 BASIS_WORDS = {
     "pre_match": "before the first game: the FIBS formula from the ratings",
-    "table": "equal ratings: the club's match equity table",
-    "model": "the club's match equity table, shifted by the rating gap",
+    "table": "equal ratings: the {table} match equity table",
+    "model": "the {table} match equity table, shifted by the rating gap",
 }
 
 
@@ -54,9 +54,8 @@ def chances_view(match: Match, chances: Chances | None, side: int | None = None)
         "score_text": f"{scores[order[0]]}–{scores[order[1]]}",
         "pre_match": chances.basis == "pre_match",
         "length": match.length,
-        "basis_text": BASIS_WORDS[chances.basis],
+        "basis_text": BASIS_WORDS[chances.basis].format(table=match.club.match_equity_table),
         "ratings_text": f"{ratings[order[0]]:.0f} v {ratings[order[1]]:.0f}",
-        "table_name": match.club.get_match_equity_table_display(),
     }
 
 

@@ -168,3 +168,18 @@ def test_the_schema_documents_winning_chances(client_for):
         assert "Kazaross-XG2" in field["description"]
     club = schema["components"]["schemas"]["Club"]["properties"]
     assert "match_equity_table" in club
+
+
+def test_the_club_service_refuses_a_table_no_club_may_choose(club):
+    from games.rules.errors import RuleViolation
+    from games.services import clubs as club_services
+
+    for key in ("ortega", "jac100", "mec", "nope"):
+        with pytest.raises(RuleViolation) as caught:
+            club_services.update_club(club=club, match_equity_table=key)
+        assert (caught.value.code, caught.value.field) == (
+            "match_equity_table_unknown",
+            "match_equity_table",
+        )
+    club.refresh_from_db()
+    assert club.match_equity_table == "Kazaross-XG2"

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from games.met_tables import load_table
-from games.models import Match, Rating, RatingList
+from games.models import Rating, RatingList
 from games.rules.fibs import win_probabilities
 from games.templatetags.chances_tags import percent_text
 
@@ -73,25 +73,29 @@ def test_the_phone_entry_page_says_your_chance_after_each_game(
     assert _bar_width(page) == pytest.approx(100 * table.win_chance(4, 3), abs=0.01)
 
 
-def test_the_match_page_head_refreshes_itself_within_seconds(client, alice_user, match, alice):
+def test_the_match_page_reloads_itself_within_seconds_of_a_result(
+    client, director, alice_user, match, alice
+):
     anyone = Client()
     page = anyone.get(f"/matches/{match.pk}/").content.decode()
     assert f'hx-get="/matches/{match.pk}/live/?v={match.version}"' in page
     assert 'hx-trigger="every 10s"' in page
     live = f"/matches/{match.pk}/live/"
-    assert anyone.get(live, {"v": match.version}).status_code == 204  # nothing new
+    unchanged = anyone.get(live, {"v": match.version})
+    assert unchanged.status_code == 204 and "HX-Refresh" not in unchanged
     client.force_login(alice_user)
     _game(client, match, alice, 1)
-    fresh = anyone.get(live, {"v": match.version})
-    assert fresh.status_code == 200
-    html = fresh.content.decode()
-    version = Match.objects.get(pk=match.pk).version
-    assert f"?v={version}" in html and '1</span><span class="dash">' in html
+    behind = anyone.get(live, {"v": match.version})
+    assert behind.status_code == 200 and behind["HX-Refresh"] == "true"
+    html = anyone.get(f"/matches/{match.pk}/").content.decode()  # what the reload shows
     expected = load_table("Kazaross-XG2").win_chance(4, 5)
-    assert _words(html).startswith(f"Alice {percent_text(expected)} · Bob")
-    oriented = anyone.get(live, {"side": "1"}).content.decode()
-    assert _words(oriented) == f"You are {percent_text(1 - expected)} to win from 0–1."
+    assert _words(html) == (
+        f"Alice {percent_text(expected)} · Bob {percent_text(1 - expected)} to win from 1–0."
+    )
     assert anyone.get("/matches/999999/live/").status_code == 404
+    # A director's page does not poll: a reload would lose a correction being typed.
+    client.force_login(director)
+    assert "hx-trigger" not in client.get(f"/matches/{match.pk}/").content.decode()
 
 
 def test_a_finished_match_shows_no_chances_and_stops_polling(client, alice_user, make_match, alice):

@@ -1,6 +1,6 @@
 """The chance of each side in a match being played, from its score.
 
-``docs/odds.md`` ("Matches in progress"): the match equity table's chance shifted by
+``docs/chances.md`` ("Event odds"): the match equity table's chance shifted by
 the players' ratings (:func:`games.rules.match_chances.match_winning_chance`, the
 club's table of :mod:`games.met_tables`, Kazaross-XG2 unless it chose another),
 Crawford and post-Crawford games included.
