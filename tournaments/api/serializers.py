@@ -284,7 +284,7 @@ class OddsHistorySerializer(serializers.Serializer):
 
 
 class OddsSerializer(serializers.Serializer):
-    """The latest event odds (docs/chances.md, "Event odds": the model, its error, the Swiss approximation)."""
+    """The latest event odds (docs/chances.md, "Event odds": the model, its error, Swiss)."""
 
     tournament = serializers.CharField()
     available = serializers.BooleanField(help_text="False when the format has no odds yet.")
