@@ -2,10 +2,10 @@
 
 ``docs/chances.md`` ("Event odds", "Benchmark"): 100,000 simulations of a 64-player
 main + consolation bracket (consolation fed by main rounds 1 and 2) from round 1 and
-from the quarter-finals, and of a 200-player Swiss with 4 rounds left. The bracket is simulated twice in the same
-run: vectorised with numpy (target ≤ 2 s) and by the plain Python loop of the same
-simulation (``simulate_bracket_loop``), and the ratio is reported. ``quick`` runs
-10,000 simulations.
+from the quarter-finals, and of a 200-player Swiss with 4 rounds left. The bracket is
+simulated twice in the same run: vectorised with numpy (target ≤ 2 s) and by the plain
+Python loop of the same simulation (``simulate_bracket_loop``), and the ratio is
+reported. ``quick`` runs 10,000 simulations.
 """
 
 from __future__ import annotations
