@@ -294,6 +294,11 @@ JOB_HEARTBEAT_INTERVAL = env.float(
 )
 JOB_SWEEP_INTERVAL = env.float("JOB_SWEEP_INTERVAL", default=60.0)
 JOB_MAX_ATTEMPTS = env.int("JOB_MAX_ATTEMPTS", default=5)
+# Event odds (tournaments.services.odds): simulations per computation (the standard
+# error of each probability is at most 0.5 / sqrt(ODDS_SIMULATIONS)), and how long a
+# result waits for the rest of its burst before the odds are computed once for all.
+ODDS_SIMULATIONS = env.int("ODDS_SIMULATIONS", default=50_000)
+ODDS_DEBOUNCE_SECONDS = env.float("ODDS_DEBOUNCE_SECONDS", default=2.0)
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-unhandled-events": {"task": "core.tasks.sweep_events", "schedule": 60.0},
     "sweep-queued-jobs": {"task": "core.tasks.sweep_queued_jobs", "schedule": 60.0},

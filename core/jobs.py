@@ -51,9 +51,15 @@ def start_job(
     club: Any = None,
     created_by: Any = None,
     dedupe_key: str | None = None,
+    countdown: float | None = None,
 ) -> tuple[Job, bool]:
     """Create a job and enqueue it on commit; (job, created). A dedupe key already used
-    returns the existing job instead of starting a second one."""
+    returns the existing job instead of starting a second one.
+
+    ``countdown`` delays the run (seconds): with a dedupe key that the handler releases
+    when it starts, a burst of requests within the countdown becomes one job (the event
+    odds after a round's results, see ``tournaments.services.odds``).
+    """
 
     if kind not in _handlers:
         raise ValueError(f"no handler registered for job kind {kind!r}")
@@ -72,18 +78,21 @@ def start_job(
             )
     except IntegrityError:
         return Job.objects.get(dedupe_key=dedupe_key), False
-    transaction.on_commit(lambda: _enqueue(job.pk))
+    if countdown:
+        transaction.on_commit(lambda: _enqueue(job.pk, countdown))
+    else:
+        transaction.on_commit(lambda: _enqueue(job.pk))
     return job, True
 
 
-def _enqueue(job_id: int) -> None:
+def _enqueue(job_id: int, countdown: float | None = None) -> None:
     """Hand a job to the broker; if the broker is down the job stays queued and the
     periodic sweep (``sweep_queued_jobs``) hands it over again later."""
     from core.events import ENQUEUE_RETRY_POLICY
     from core.tasks import run_job
 
     try:
-        run_job.apply_async((job_id,), retry_policy=ENQUEUE_RETRY_POLICY)
+        run_job.apply_async((job_id,), countdown=countdown, retry_policy=ENQUEUE_RETRY_POLICY)
     except Exception as exc:
         logger.warning("could not enqueue job %s (%r); the sweep will retry", job_id, exc)
 

@@ -12,7 +12,7 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Club)
 class ClubAdmin(SimpleHistoryAdmin):
-    list_display = ["name", "slug", "rating_initial", "rating_boost"]
+    list_display = ["name", "slug", "rating_initial", "rating_boost", "match_equity_table"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["directors"]

@@ -14,6 +14,7 @@ urlpatterns = [
     path("players/<slug:slug>/ratings/", ratings.player_ratings, name="player-ratings"),
     path("matches/<int:pk>/", matches.match_detail, name="match-detail"),
     path("matches/<int:pk>/enter/", matches.match_entry, name="match-entry"),
+    path("matches/<int:pk>/live/", matches.match_live, name="match-live"),
     path("matches/<int:pk>/dispute/", matches.match_dispute, name="match-dispute"),
     path("matches/<int:pk>/resolve/", matches.match_resolve, name="match-resolve"),
     path("matches/<int:pk>/card/", matches.match_card, name="match-card"),

@@ -18,6 +18,7 @@ from games.services.actors import actor_for_user
 PAIR_ROUND = "tournaments.pair_round"
 REDRAW = "tournaments.redraw"
 DROP_MAP = "tournaments.drop_map"
+ODDS = "tournaments.odds"
 
 
 def _actor(job: Job):
@@ -60,3 +61,16 @@ def drop_map(job: Job, progress: Progress) -> dict[str, Any]:
     result = drop_map_preview_for(**job.params)
     progress(1, 1, "done")
     return result
+
+
+@job_handler(ODDS)
+def odds(job: Job, progress: Progress) -> dict[str, Any]:
+    from tournaments.services.odds import compute_odds, release_request
+
+    tournament_id = job.params["tournament"]
+    release_request(job_id=job.pk, tournament_id=tournament_id)
+    snapshot = compute_odds(tournament_id=tournament_id, progress=progress)
+    if snapshot is None:
+        return {"snapshot": None}
+    progress(1, 1, "done")
+    return {"snapshot": snapshot.pk, "version": snapshot.version, "method": snapshot.method}

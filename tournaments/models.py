@@ -265,3 +265,38 @@ class Pairing(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.status == PairingStatus.BYE
+
+
+class OddsSnapshot(models.Model):
+    """The event odds computed after a burst of results (``tournaments.services.odds``).
+
+    One row per computation, so the odds page can draw how the leaders' chances moved
+    through the evening. ``version`` is the tournament's version the odds were computed
+    from (a redelivered job finds its snapshot and writes none); ``results`` counts the
+    decided matches then. ``entries`` holds, per entry id, ``win``, ``final`` (or null)
+    and ``places`` (one probability per label of ``places``, in the event's order).
+    ``simulations`` is 0 when the odds were enumerated exactly.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="odds_snapshots"
+    )
+    computed_at = models.DateTimeField()
+    version = models.PositiveIntegerField()
+    results = models.PositiveIntegerField()
+    method = models.CharField(max_length=20)
+    simulations = models.PositiveIntegerField()
+    standard_error = models.FloatField()
+    places = models.JSONField(default=list)
+    entries = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["tournament", "computed_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "version"], name="unique_odds_per_tournament_version"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"odds of {self.tournament_id} at v{self.version}"

@@ -24,7 +24,7 @@ from games.selectors import disputed_match_ids, open_disputes
 from games.services.actors import actor_for_user
 from games.services.tables import set_table
 
-from . import jobs, registration_pages, room, selectors
+from . import jobs, odds_chart, registration_pages, room, selectors, selectors_odds
 from .bracket_svg import Side, SlotInput, layout_stage
 from .formats.labels import round_title
 from .formats.places import describe_prize_order
@@ -176,6 +176,7 @@ def bracket_page(request: HttpRequest, slug: str) -> HttpResponse:
             "entries": sorted(view.entries.values(), key=lambda e: (e.seed or 10**6, e.pk)),
             "highlight": highlight,
             "champion": view.entries.get(selectors.bracket_champion(view) or -1),
+            **_odds_context(tournament),
         },
     )
 
@@ -193,20 +194,60 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             "show_places": tournament.is_elimination,
             "prize_order_text": describe_prize_order(tournament.prize_order),
             "tie_breaks": tournament.tie_breaks,
+            **_odds_context(tournament),
         },
     )
 
 
-def _screen_context(tournament: Tournament) -> dict[str, Any]:
-    view = selectors.bracket_view(tournament)
+def _odds_context(tournament: Tournament, *, full: bool = False) -> dict[str, Any]:
+    """The chances panel (bars, the leaders' line chart, on the odds page every place,
+    and there the job computing newer odds); ``win_chances`` for the standings."""
+    view = selectors_odds.odds_view(tournament, with_job=full)
     return {
         "tournament": tournament,
-        "playing": room.matches_in_play(view),
+        "odds": view,
+        "win_chances": view.win_chances,
+        "odds_bars": odds_chart.bars(view.rows, limit=len(view.rows) if full else 8),
+        "odds_chart": odds_chart.line_chart(view.history, view.leaders),
+        "odds_marker": view.marker,
+        "odds_full": full,
+        "odds_labels": [p["label"] for p in view.snapshot.places] if view.snapshot else [],
+    }
+
+
+def odds_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every entrant's chances: to win, to reach the final, each place; the chart."""
+    tournament = _tournament(slug)
+    return render(request, "tournaments/odds.html", _odds_context(tournament, full=True))
+
+
+def odds_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The chances panel, polled by the pages that show it: 204 while nothing changed."""
+    tournament = _tournament(slug)
+    if request.GET.get("v") == selectors_odds.odds_marker(tournament):
+        return HttpResponse(status=204)
+    context = _odds_context(tournament, full=request.GET.get("full") == "1")
+    return render(request, "tournaments/_odds_live.html", context)
+
+
+def _screen_context(
+    tournament: Tournament,
+    marker: str | None = None,
+    odds: tuple[int, dict[int, str]] | None = None,
+) -> dict[str, Any]:
+    view = selectors.bracket_view(tournament)
+    odds_id, win_chances = odds or selectors_odds.latest_win_chances(tournament)
+    playing = room.matches_in_play(view)
+    return {
+        "tournament": tournament,
+        "playing": playing,
+        "chances": room.chances_in_play(playing),
         # Every row: the screen pages through them. A "place" the standings selector
         # may give (shared places) is shown by _screen_standings.html when present.
         "rows": selectors.standings(tournament),
         "champion": view.entries.get(selectors.bracket_champion(view) or -1),
-        "marker": room.screen_marker(tournament),
+        "marker": marker or room.screen_marker(tournament, odds_marker=str(odds_id)),
+        "win_chances": win_chances,
     }
 
 
@@ -221,14 +262,15 @@ def screen_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The big screen's changing part, polled every few seconds by the screen.
 
     The screen sends the marker of what it shows (``?v=``); while nothing changed the
-    answer is an empty 204 (two small queries, and htmx leaves the page alone), else
+    answer is an empty 204 (three small queries, and htmx leaves the page alone), else
     the fresh fragment with its new marker.
     """
     tournament = _tournament(slug)
-    marker = room.screen_marker(tournament)
+    odds = selectors_odds.latest_win_chances(tournament)
+    marker = room.screen_marker(tournament, odds_marker=str(odds[0]))
     if request.GET.get("v") == marker:
         return HttpResponse(status=204)
-    context = _screen_context(tournament)
+    context = _screen_context(tournament, marker, odds)
     return render(request, "tournaments/_screen_live.html", context)
 
 

@@ -13,10 +13,13 @@ from django.db.models import Count, Sum
 
 from games.cards import Card, card_for
 from games.models import Match
+from games.selectors import matches_queryset
+from games.selectors_chances import Chances, winning_chances
 from tournaments.formats.labels import slot_label
 from tournaments.models import PairingStatus, Round, Tournament
 
 from . import selectors
+from .selectors_odds import odds_marker as latest_odds_marker
 
 
 def pairing_labels(view: selectors.BracketView) -> dict[int, str]:
@@ -83,6 +86,18 @@ def matches_in_play(view: selectors.BracketView) -> list[RoomMatch]:
     return sorted(playing, key=_table_order)  # stable: board order among equal tables
 
 
+def chances_in_play(playing: list[RoomMatch]) -> dict[int, Chances | None]:
+    """Each match in play's winning chances, by match id (docs/chances.md).
+
+    Three queries at most, whatever the number of matches: the matches with their
+    clubs, the players' ratings, and the Crawford games of those at match point.
+    """
+    ids = [p.row.match_id for p in playing if p.row.match_id]
+    if not ids:
+        return {}
+    return winning_chances(matches_queryset().filter(pk__in=ids))
+
+
 def rounds_in_play(view: selectors.BracketView) -> list[tuple[Round, str]]:
     """The rounds with a match ready to play, each with its name, for the card links."""
     ready = {
@@ -129,11 +144,16 @@ def round_cards(tournament: Tournament, round_id: int) -> tuple[Round, list[Card
     return round_, cards
 
 
-def screen_marker(tournament: Tournament) -> str:
+def screen_marker(tournament: Tournament, *, odds_marker: str | None = None) -> str:
     """Changes whenever anything the big screen shows changes: the event's version
     (results, pairings, entries) and its matches' versions (a game entered, a table
-    moved; versions only grow, so their sum and count move with every write)."""
+    moved; versions only grow, so their sum and count move with every write), and the
+    odds (a snapshot computed a few seconds after a result; ``odds_marker`` when the
+    caller has read it already)."""
     totals = Match.objects.filter(tournament_pairing__tournament=tournament).aggregate(
         versions=Sum("version"), matches=Count("id")
     )
-    return f"{tournament.version}.{totals['versions'] or 0}.{totals['matches']}"
+    return (
+        f"{tournament.version}.{totals['versions'] or 0}.{totals['matches']}"
+        f".{odds_marker if odds_marker is not None else latest_odds_marker(tournament)}"
+    )

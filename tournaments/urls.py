@@ -9,6 +9,8 @@ urlpatterns = [
     path("<slug:slug>/", pages.tournament_detail, name="tournament-detail"),
     path("<slug:slug>/bracket/", pages.bracket_page, name="tournament-bracket"),
     path("<slug:slug>/standings/", pages.standings_page, name="tournament-standings"),
+    path("<slug:slug>/odds/", pages.odds_page, name="tournament-odds"),
+    path("<slug:slug>/odds/live/", pages.odds_live, name="tournament-odds-live"),
     path("<slug:slug>/screen/", pages.screen_page, name="tournament-screen"),
     path("<slug:slug>/screen/live/", pages.screen_live, name="tournament-screen-live"),
     path(

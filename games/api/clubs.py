@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core import access
+from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.models import Club, Player
 from games.models.clubs import RatingBoost
 from games.rules import limits
@@ -34,6 +35,7 @@ class ClubSerializer(serializers.ModelSerializer):
             "description",
             "rating_initial",
             "rating_boost",
+            "match_equity_table",
             "player_count",
             "created_at",
         ]
@@ -50,6 +52,11 @@ class ClubInputSerializer(serializers.Serializer):
         min_value=1, max_value=limits.MAX_RATING, default=1500
     )
     rating_boost = serializers.ChoiceField(choices=RatingBoost.choices, default=RatingBoost.FIBS)
+    match_equity_table = serializers.ChoiceField(
+        choices=list(CHOOSABLE_TABLES.items()),
+        default=DEFAULT_TABLE,
+        help_text="The match equity table of the club's winning chances (docs/chances.md).",
+    )
 
 
 class ClubUpdateSerializer(serializers.Serializer):
@@ -61,6 +68,9 @@ class ClubUpdateSerializer(serializers.Serializer):
         min_value=1, max_value=limits.MAX_RATING, required=False
     )
     rating_boost = serializers.ChoiceField(choices=RatingBoost.choices, required=False)
+    match_equity_table = serializers.ChoiceField(
+        choices=list(CHOOSABLE_TABLES.items()), required=False
+    )
 
 
 class PlayerSerializer(serializers.ModelSerializer):

@@ -37,6 +37,7 @@ from games.rules import limits
 from games.rules.errors import RuleViolation
 from games.rules.scoring import next_game_facts
 from games.selectors import matches_queryset, next_game_open
+from games.selectors_chances import Chances, winning_chances
 from games.services import matches as match_services
 from games.services.actors import (
     actor_for_score_link,
@@ -88,6 +89,14 @@ class MatchSummarySerializer(serializers.ModelSerializer):
     player2 = PlayerRefSerializer()
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     score = serializers.SerializerMethodField()
+    winning_chances = serializers.SerializerMethodField(
+        help_text="Each player's chance to win the match from where it stands, "
+        "[player1, player2], summing to 1 (docs/chances.md): before the first game the "
+        "FIBS probability for the length from their ratings on the club's list; during "
+        "the match the club's match equity table (Kazaross-XG2 by default), shifted by "
+        "the rating gap; [1, 0] or [0, 1] once decided. null for a void match, an "
+        "unlimited session, or a match longer than the table once it has started."
+    )
 
     class Meta:
         model = Match
@@ -113,10 +122,37 @@ class MatchSummarySerializer(serializers.ModelSerializer):
             "version",
             "created_at",
             "finished_at",
+            "winning_chances",
         ]
 
     def get_score(self, match: Match) -> list[int]:
         return [match.score1, match.score2]
+
+    def _chances(self, match: Match) -> Chances | None:
+        """Read once for the whole page of a list (two queries, not two per match)."""
+        cache: dict[int, Chances | None] = self.context.setdefault("_chances", {})
+        if match.pk not in cache:
+            siblings = getattr(self.parent, "instance", None)
+            batch = list(siblings) if isinstance(siblings, list | tuple) else [match]
+            if match not in batch:
+                batch = [match]
+            cache.update(winning_chances(batch, crawford_played=self._crawford_known(batch)))
+        return cache[match.pk]
+
+    def _crawford_known(self, batch: list[Match]) -> dict[int, bool] | None:
+        return None
+
+    @extend_schema_field(
+        serializers.ListField(
+            child=serializers.FloatField(min_value=0, max_value=1),
+            min_length=2,
+            max_length=2,
+            allow_null=True,
+        )
+    )
+    def get_winning_chances(self, match: Match) -> list[float] | None:
+        chances = self._chances(match)
+        return None if chances is None else chances.as_list()
 
 
 GAME_FIELDS = match_services.GAME_FIELDS
@@ -159,6 +195,10 @@ class MatchDetailSerializer(MatchSummarySerializer):
 
     def _open(self, match: Match) -> bool:
         return next_game_open(match)
+
+    def _crawford_known(self, batch: list[Match]) -> dict[int, bool] | None:
+        """The games are read anyway: whether the Crawford game was played needs no query."""
+        return {m.pk: any(g["crawford"] for g in self._rows(m)) for m in batch}
 
     def _next_facts(self, match: Match) -> tuple[bool, bool]:
         crawford_played = any(g["crawford"] for g in self._rows(match))

@@ -7,6 +7,7 @@ from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
+from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.rules import limits
 
 
@@ -30,6 +31,13 @@ class Club(models.Model):
     rating_initial = models.PositiveIntegerField(default=1500)
     rating_boost = models.CharField(
         max_length=24, choices=RatingBoost.choices, default=RatingBoost.FIBS
+    )
+    match_equity_table = models.CharField(
+        max_length=40,
+        choices=list(CHOOSABLE_TABLES.items()),
+        default=DEFAULT_TABLE,
+        help_text="The match equity table the club's winning chances read "
+        "(docs/chances.md); Kazaross-XG2 unless the club chose another.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

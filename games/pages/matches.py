@@ -20,6 +20,7 @@ from games.rules import limits
 from games.rules.errors import BoxcarsError
 from games.rules.scoring import check_final_score
 from games.selectors import can_enter_next_game, match_disputes, match_sheet_queryset
+from games.selectors_chances import chances_of
 from games.services import matches as match_services
 from games.services.actors import (
     actor_for_score_link,
@@ -193,6 +194,9 @@ def _sheet_context(match: Match, actor: Actor) -> dict:
         "match": match,
         "games": list(match.games.all()),
         "state": state,
+        # each player's chance to win from here (docs/chances.md); the games are loaded,
+        # so whether the Crawford game was played costs no query
+        "chances": chances_of(match, crawford_played=state.crawford_game is not None),
         "is_director": director,
         "side": side,
         "can_enter": (director or side is not None)
@@ -301,6 +305,26 @@ def match_resolve(request: HttpRequest, pk: int) -> HttpResponse:
         return _detail(request, _load(pk), actor, resolve_form=form, rule_error=error)
     messages.success(request, f"Dispute resolved: {Dispute.Decision(decision).label.lower()}.")
     return redirect(reverse("match-detail", kwargs={"pk": match.pk}) + "#dispute")
+
+
+def match_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """Whether the match page is behind: polled by htmx every few seconds while the
+    match is live, so its score, score sheet and winning chances follow a result.
+
+    The page sends the version it shows (``?v=``): unchanged, the answer is an empty
+    204 (one small query; htmx leaves the page alone); changed, an empty answer with
+    ``HX-Refresh`` and the page reloads whole, so the head, the score sheet and the
+    chances always agree. Directors' pages do not poll: a reload would throw away a
+    correction being typed (and a stale correction is refused by its version anyway).
+    """
+    version = Match.objects.filter(pk=pk).values_list("version", flat=True).first()
+    if version is None:
+        raise Http404("No such match.")
+    if request.GET.get("v") == str(version):
+        return HttpResponse(status=204)
+    response = HttpResponse(status=200)
+    response["HX-Refresh"] = "true"
+    return response
 
 
 def match_card(request: HttpRequest, pk: int) -> HttpResponse:

@@ -13,6 +13,7 @@ from django.utils.text import slugify
 
 from core import access
 from core.actors import Actor
+from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.models import Club, Membership, Player
 from games.models.clubs import RatingBoost
 from games.rules.errors import ConflictError, NotAllowed, RuleViolation
@@ -77,7 +78,9 @@ def _create_with_slug(
     )
 
 
-def _check_rating_policy(rating_initial: int | None, rating_boost: str | None) -> None:
+def _check_rating_policy(
+    rating_initial: int | None, rating_boost: str | None, match_equity_table: str | None = None
+) -> None:
     if rating_initial is not None and not 0 < rating_initial <= 10000:
         raise RuleViolation(
             "rating_initial_out_of_range",
@@ -90,6 +93,12 @@ def _check_rating_policy(rating_initial: int | None, rating_boost: str | None) -
             f"The experience boost must be one of {', '.join(RatingBoost.values)}.",
             field="rating_boost",
         )
+    if match_equity_table is not None and match_equity_table not in CHOOSABLE_TABLES:
+        raise RuleViolation(
+            "match_equity_table_unknown",
+            f"The match equity table must be one of {', '.join(CHOOSABLE_TABLES)}.",
+            field="match_equity_table",
+        )
 
 
 @transaction.atomic
@@ -101,9 +110,10 @@ def create_club(
     description: str = "",
     rating_initial: int = 1500,
     rating_boost: str = RatingBoost.FIBS,
+    match_equity_table: str = DEFAULT_TABLE,
 ) -> Club:
     """Create a club; its creator becomes its first director."""
-    _check_rating_policy(rating_initial, rating_boost)
+    _check_rating_policy(rating_initial, rating_boost, match_equity_table)
     if slug and Club.objects.filter(slug=slug).exists():
         raise ConflictError("slug_taken", f"A club with the slug '{slug}' exists.", field="slug")
     club = _create_with_slug(
@@ -115,6 +125,7 @@ def create_club(
         description=description,
         rating_initial=rating_initial,
         rating_boost=rating_boost,
+        match_equity_table=match_equity_table,
     )
     club.directors.add(created_by)
     return club
@@ -128,19 +139,22 @@ def update_club(
     description: str | None = None,
     rating_initial: int | None = None,
     rating_boost: str | None = None,
+    match_equity_table: str | None = None,
 ) -> Club:
-    """Change a club's name, description or rating policy.
+    """Change a club's name, description, rating policy or match equity table.
 
     A change of rating policy changes how future matches are rated; recomputing the
-    list from scratch under the new policy is a separate, explicit job.
+    list from scratch under the new policy is a separate, explicit job. A new table
+    changes every winning chance shown from then on (nothing stored depends on it).
     """
-    _check_rating_policy(rating_initial, rating_boost)
+    _check_rating_policy(rating_initial, rating_boost, match_equity_table)
     club = Club.objects.select_for_update().get(pk=club.pk)
     for field, value in (
         ("name", name),
         ("description", description),
         ("rating_initial", rating_initial),
         ("rating_boost", rating_boost),
+        ("match_equity_table", match_equity_table),
     ):
         if value is not None:
             setattr(club, field, value)

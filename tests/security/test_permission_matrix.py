@@ -309,6 +309,7 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("POST", "/api/v1/tournaments/{slug}/rounds/next/"): row(401, 403, 403, 403, 202, 202, 401),
     ("POST", "/api/v1/tournaments/{slug}/seed/"): row(401, 403, 403, 403, 409, 409, 401),
     ("GET", "/api/v1/tournaments/{slug}/standings/"): everyone(200),
+    ("GET", "/api/v1/tournaments/{slug}/odds/"): everyone(200),
     ("POST", "/api/v1/tournaments/{slug}/start/"): row(401, 403, 403, 403, 409, 409, 401),
     ("POST", "/api/v1/tournaments/{slug}/swap/"): row(401, 403, 403, 403, 200, 200, 401),
     ("GET", "/"): everyone(200),
@@ -391,6 +392,8 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/tournaments/{slug}/screen/"): everyone(200),
     ("GET", "/tournaments/{slug}/screen/live/"): everyone(200),
     ("GET", "/tournaments/{slug}/standings/"): everyone(200),
+    ("GET", "/tournaments/{slug}/odds/"): everyone(200),
+    ("GET", "/tournaments/{slug}/odds/live/"): everyone(200),
 }
 
 

@@ -252,3 +252,92 @@ def standings_data(rows: list[Standing]) -> list[dict[str, Any]]:
         }
         for s in rows
     ]
+
+
+class OddsPlaceSerializer(serializers.Serializer):
+    """A finishing place of the event: ``size`` entrants share it."""
+
+    label = serializers.CharField()
+    size = serializers.IntegerField()
+
+
+class OddsEntrySerializer(serializers.Serializer):
+    """One entrant's chances (0 to 1)."""
+
+    player = serializers.DictField(help_text="The entry and its player, as in the standings.")
+    win = serializers.FloatField(help_text="Chance to win the event.")
+    final = serializers.FloatField(
+        allow_null=True, help_text="Chance to play the final (null for a Swiss: no final)."
+    )
+    places = serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="Chance to finish in each place, by label, in the event's prize order.",
+    )
+
+
+class OddsHistorySerializer(serializers.Serializer):
+    computed_at = serializers.DateTimeField()
+    results = serializers.IntegerField(help_text="Decided matches when computed.")
+    win = serializers.DictField(
+        child=serializers.FloatField(), help_text="Chance to win by entry id (the leaders)."
+    )
+
+
+class OddsSerializer(serializers.Serializer):
+    """The latest event odds (docs/chances.md, "Event odds": the model, its error, Swiss)."""
+
+    tournament = serializers.CharField()
+    available = serializers.BooleanField(help_text="False when the format has no odds yet.")
+    reason = serializers.CharField(allow_null=True)
+    computed_at = serializers.DateTimeField(allow_null=True)
+    version = serializers.IntegerField(
+        allow_null=True, help_text="The tournament version the odds were computed from."
+    )
+    up_to_date = serializers.BooleanField(
+        help_text="False while a newer result waits for its computation (see ``job``)."
+    )
+    results = serializers.IntegerField(allow_null=True)
+    method = serializers.ChoiceField(
+        choices=["exact", "monte_carlo", "swiss_approximation"], allow_null=True
+    )
+    simulations = serializers.IntegerField(allow_null=True, help_text="0 when exact.")
+    standard_error = serializers.FloatField(
+        allow_null=True,
+        help_text="The largest standard error of any probability: 0.5 / sqrt(simulations).",
+    )
+    places = OddsPlaceSerializer(many=True)
+    entries = OddsEntrySerializer(many=True)
+    leaders = serializers.ListField(child=serializers.IntegerField())
+    history = OddsHistorySerializer(many=True)
+    job = serializers.DictField(allow_null=True, help_text="The odds job queued or running.")
+
+
+def odds_data(view: Any, job: dict[str, Any] | None) -> dict[str, Any]:
+    snapshot = view.snapshot
+    return {
+        "tournament": view.tournament.slug,
+        "available": view.reason is None,
+        "reason": view.reason,
+        "computed_at": snapshot.computed_at if snapshot else None,
+        "version": snapshot.version if snapshot else None,
+        "up_to_date": view.up_to_date,
+        "results": snapshot.results if snapshot else None,
+        "method": snapshot.method if snapshot else None,
+        "simulations": snapshot.simulations if snapshot else None,
+        "standard_error": snapshot.standard_error if snapshot else None,
+        "places": snapshot.places if snapshot else [],
+        "entries": [
+            {
+                "player": player_ref(row.entry),
+                "win": row.win,
+                "final": row.final,
+                "places": dict(row.places),
+            }
+            for row in view.rows
+        ],
+        "leaders": [e.pk for e in view.leaders],
+        "history": [
+            {"computed_at": h.computed_at, "results": h.results, "win": h.win} for h in view.history
+        ],
+        "job": job,
+    }

@@ -33,7 +33,7 @@ from core.locking import expected_version
 from games.api.inputs import SLUG_PATTERN, query_text
 from games.rules import limits
 from games.services.actors import actor_for_user
-from tournaments import jobs, selectors
+from tournaments import jobs, selectors, selectors_odds
 from tournaments.models import Entry, Round, StageKind, Tournament
 from tournaments.services import draws, entries, events, registration, results, rounds
 from tournaments.services.common import require_director
@@ -266,6 +266,20 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
             }
 
         return _versioned_read(request, self._tournament(slug), "standings", build)
+
+    @extend_schema(responses={200: s.OddsSerializer})
+    @action(detail=True, methods=["get"])
+    def odds(self, request: Request, slug: str) -> Response:
+        """Each entrant's chance to win, to reach the final and to finish in each place.
+
+        Computed by a job after each burst of results (``job`` while one is queued or
+        running; ``up_to_date`` false until it is done), exactly for small brackets and
+        by simulation otherwise, with its standard error; ``history`` is the leaders'
+        chance to win at each computation, for the chart. Public, like the standings.
+        """
+        view = selectors_odds.odds_view(self._tournament(slug), with_job=True)
+        job = JobSerializer(view.job).data if view.job is not None else None
+        return Response(s.odds_data(view, job))
 
     @extend_schema(request=s.NextRoundSerializer, responses={202: None})
     @action(detail=True, methods=["post"], url_path="rounds/next")

@@ -279,3 +279,96 @@ def _deepest_first(where: tuple[int, int]) -> tuple[int, int]:
     """Grand final before losers' bracket; within a stage, later rounds first."""
     depth, round_number = where
     return (depth, -round_number)
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceBucket:
+    """A finishing place of a *finished* event: ``size`` players share ``label``.
+
+    ``position`` is the 1-based overall position of its first player in the event's
+    order (the prize order), as :class:`Place` has it once the event is over.
+    """
+
+    label: str
+    block: str
+    first: int
+    last: int
+    position: int
+
+    @property
+    def size(self) -> int:
+        return self.last - self.first + 1
+
+
+@dataclass(frozen=True)
+class PlaceLayout:
+    """Where each way of finishing lands once the event is over, in prize order.
+
+    The places of a finished bracket depend only on its graph (byes are fixed by the
+    entry count), never on who won: ``eliminated_at[(stage, round)]`` is the index of
+    the place of a player who lost there and went nowhere, ``block_winner[block]`` the
+    index of that block's winner. Used by the event odds
+    (:mod:`tournaments.formats.odds`) to count finishing places without re-deriving
+    :func:`elimination_places` for every simulated event.
+    """
+
+    buckets: tuple[PlaceBucket, ...]
+    eliminated_at: dict[tuple[Stage, int], int]
+    block_winner: dict[str, int]
+
+
+def place_layout(
+    graph: BracketGraph, prize_order: Sequence[str] = DEFAULT_PRIZE_ORDER
+) -> PlaceLayout:
+    """The places of ``graph`` once finished, ordered as :func:`elimination_places` orders them.
+
+    A grand-final reset is counted once: its loser (or, when it is not needed, the first
+    final's loser) is the runner-up, as in :func:`elimination_places`.
+    """
+    tokens = parse_prize_order(prize_order or DEFAULT_PRIZE_ORDER)
+    stage_block = {stage: block for block, stages in _BLOCK_STAGES.items() for stage in stages}
+    playable = playable_matches(graph.matches, graph.entries)
+    counts: dict[str, dict[tuple[int, int], int]] = {b: {} for b in BLOCKS}
+    stage_of: dict[tuple[str, tuple[int, int]], Stage] = {}
+    for match in graph.matches:
+        if playable[match.key] and graph.loser_destination(match.key) is None:
+            block = stage_block[match.stage]
+            where = (_BLOCK_STAGES[block].index(match.stage), match.round)
+            counts[block][where] = counts[block].get(where, 0) + 1
+            stage_of[(block, where)] = match.stage
+    groups: dict[str, list[tuple[int, int, object]]] = {b: [] for b in BLOCKS}
+    for block, stages in _BLOCK_STAGES.items():
+        head = next((s for s in stages if s in graph.stage_winners), None)
+        if head is not None:
+            groups[block].append((1, 1, ("winner", block)))
+        above = 1
+        for where in sorted(counts[block], key=_deepest_first):
+            size = counts[block][where]
+            groups[block].append((above + 1, above + size, (stage_of[(block, where)], where[1])))
+            above += size
+    ordered: list[tuple[str, int, int, object]] = []
+    taken = dict.fromkeys(BLOCKS, 0)
+    for token in tokens:
+        block_groups = groups[token.block]
+        while taken[token.block] < len(block_groups):
+            first, last, what = block_groups[taken[token.block]]
+            if token.places is not None and first > token.places:
+                break
+            ordered.append((token.block, first, last, what))
+            taken[token.block] += 1
+    for block in BLOCKS:
+        for first, last, what in groups[block][taken[block] :]:
+            ordered.append((block, first, last, what))
+    buckets: list[PlaceBucket] = []
+    eliminated_at: dict[tuple[Stage, int], int] = {}
+    block_winner: dict[str, int] = {}
+    position = 1
+    for index, (block, first, last, what) in enumerate(ordered):
+        buckets.append(PlaceBucket(_label(block, first, last), block, first, last, position))
+        position += last - first + 1
+        kind, value = what  # type: ignore[misc]
+        if kind == "winner":
+            block_winner[value] = index
+        else:
+            eliminated_at[(kind, value)] = index
+    return PlaceLayout(tuple(buckets), eliminated_at, block_winner)

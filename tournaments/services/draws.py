@@ -33,6 +33,7 @@ from .common import (
     system_actor,
 )
 from .entries import _apply_seeding
+from .odds import request_odds
 
 LARGE_EVENT = 128
 """Drop-map previews for more entries than this run as a job."""
@@ -79,6 +80,7 @@ def redraw_bracket(
     order = [e.pk for e in _apply_seeding(tournament)]
     draw_bracket(tournament, order)
     bump(tournament)
+    request_odds(tournament_id=tournament.pk)
     return {
         "entries": len(order),
         "voided_matches": len(matches),

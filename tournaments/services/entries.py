@@ -30,6 +30,7 @@ from tournaments.selectors import ratings_for_seeding
 
 from .brackets import bracket_graph, bracket_pairings, draw_bracket, sync_bracket
 from .common import bump, check_version, lock_tournament, require_director, require_status
+from .odds import request_odds
 
 MIN_ENTRIES = 2
 
@@ -193,6 +194,7 @@ def start_tournament(
 
         pair_next_round(actor=actor, tournament_id=tournament.pk, round_number=1)
         tournament.refresh_from_db()
+    request_odds(tournament_id=tournament.pk)
     return tournament
 
 
@@ -243,6 +245,7 @@ def withdraw_entry(*, actor: Actor, tournament_id: int, entry_id: int) -> Entry:
         if tournament.status == TournamentStatus.RUNNING and tournament.bracket_order:
             sync_bracket(tournament)
         bump(tournament)
+        request_odds(tournament_id=tournament.pk)
         return entry
 
 

@@ -22,6 +22,7 @@ from tournaments.models import Entry, Pairing, Tournament
 
 from .brackets import BRACKET_STAGES, sync_bracket, update_round_statuses
 from .common import bump, lock_tournament, require_director
+from .odds import request_odds
 
 
 def record_match_result(change: ResultChange) -> None:
@@ -45,6 +46,7 @@ def record_match_result(change: ResultChange) -> None:
     else:
         update_round_statuses(tournament)
     bump(tournament)
+    request_odds(tournament_id=tournament.pk)
 
 
 @transaction.atomic

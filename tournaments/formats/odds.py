@@ -1,0 +1,596 @@
+"""Event odds: each entrant's chance to win, to reach the final, to finish in each place.
+
+``docs/chances.md`` ("Event odds") explains the model; in short:
+
+* **Brackets** (single elimination with consolation and last chance, double
+  elimination): the remaining matches are played out by Monte Carlo in the graph's
+  topological order (:class:`~tournaments.formats.bracket_graph.BracketGraph`), with
+  the same rules as :mod:`tournaments.formats.bracket_engine`: byes and walkovers let
+  the other side through, a loser goes where the drop map sends them, a grand-final
+  reset is played only when the losers' bracket champion wins the first final.
+  Recorded results are fixed. A match in progress uses its own chance for side A (from
+  its score); an unplayed one the chance from a per-match matrix (``matrices``, the
+  FIBS pre-match probability for its length in the service). Withdrawn entries lose
+  every match they would meet, as the bracket's walkovers have it.
+* The same plan is played three ways: vectorised with numpy (:func:`simulate_bracket`,
+  all simulations at once, one match at a time), by a plain Python loop
+  (:func:`simulate_bracket_loop`, one simulation at a time: the cross-check and the
+  benchmark's baseline), and exactly (:func:`exact_bracket`, every combination of the
+  remaining results, for small brackets).
+* **Swiss** (fixed number of rounds): :func:`simulate_swiss`, an approximation of the
+  real pairer stated in the docs: players sorted by wins (ties by seed) are paired
+  with their neighbour, the lowest-ranked gets the bye; rematches are not avoided.
+  Final ranking: wins, then Buchholz, then seed.
+
+Finishing places follow the event's prize order (:func:`tournaments.formats.places.place_layout`).
+A Monte Carlo probability from ``S`` simulations has standard error
+``sqrt(p (1 - p) / S)``, at most ``0.5 / sqrt(S)`` (:func:`standard_error`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .bracket_engine import MatchStatus, derive_bracket_state
+from .bracket_graph import BracketGraph, Bye, LoserOf, Seed, Source, Stage, WinnerOf
+from .errors import FormatError
+from .places import DEFAULT_PRIZE_ORDER, PlaceBucket, place_layout
+
+Progress = Callable[[int, int], None]
+
+EXACT_LIMIT = 22
+"""At most this many undecided matches are enumerated exactly (4 million leaves)."""
+
+CHUNK = 25_000
+"""Simulations run together: bounds memory (a 64-player bracket: about 15 MB a chunk)."""
+
+
+def standard_error(simulations: int, p: float = 0.5) -> float:
+    """The standard error of a probability ``p`` estimated from ``simulations`` runs.
+
+    At ``p = 0.5`` (the default) this is the largest it can be, the figure the API and
+    the pages state: 0.0016 for 100,000 simulations, 0.0022 for 50,000.
+    """
+    if simulations <= 0:
+        return 0.0
+    return math.sqrt(p * (1.0 - p) / simulations)
+
+
+def fibs_matrix(ratings: Sequence[float], length: int) -> np.ndarray:
+    """``P[a, b]``: the chance that ``a`` beats ``b`` over ``length`` points, FIBS formula.
+
+    The formula of ``games.rules.fibs.win_probabilities`` (``1 / (10^(-D sqrt(N) / 2000) + 1)``
+    with ``D = r_a - r_b``) over every pair at once; the service passes these matrices.
+    """
+    r = np.asarray(ratings, dtype=float)
+    diff = r[:, None] - r[None, :]
+    return 1.0 / (10.0 ** (-diff * math.sqrt(max(length, 1)) / 2000.0) + 1.0)
+
+
+@dataclass(frozen=True)
+class EventOdds:
+    """The odds of every entry (index = seed order, 0-based).
+
+    ``win[i]``: chance to win the event; ``final[i]``: to play the final (``None`` for
+    formats without one); ``places[i, j]``: to finish in ``buckets[j]`` (a place shared
+    by ``buckets[j].size`` players, so column ``j`` sums to that size).
+    ``simulations`` is 0 for an exact computation.
+    """
+
+    win: np.ndarray
+    final: np.ndarray | None
+    places: np.ndarray
+    buckets: tuple[PlaceBucket, ...]
+    simulations: int
+
+    @property
+    def standard_error(self) -> float:
+        return standard_error(self.simulations)
+
+
+# ---------------------------------------------------------------- the bracket plan
+
+_SEED, _BYE, _WIN, _LOSE = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class _Op:
+    """One match of the plan, with its sources as (kind, value) and what decides it."""
+
+    a: tuple[int, int]
+    b: tuple[int, int]
+    matrix: int  # index into the plan's matrices
+    fixed_p: float | None  # a match in progress: side A's chance
+    played: tuple[int, int] | None  # a recorded result: (winner, loser)
+    reset_of: int  # index of the first final for a reset, else -1
+    eliminates: int  # place index of a loser who goes nowhere, else -1
+    not_needed_bucket: int  # a reset: place of the first final's loser if it is not played
+
+
+@dataclass(frozen=True)
+class BracketPlan:
+    """A bracket ready to be played out: the matches as integer operations."""
+
+    entries: int
+    ops: tuple[_Op, ...]
+    matrices: tuple[np.ndarray, ...]
+    winners: tuple[tuple[int, tuple[int, int]], ...]  # (place index, source) per block
+    champion: tuple[int, int]
+    final: int  # op index of the final (the first grand final in double elimination)
+    buckets: tuple[PlaceBucket, ...]
+
+    @property
+    def undecided(self) -> int:
+        """Matches whose result is not recorded yet (some may turn out to be walkovers)."""
+        return sum(1 for op in self.ops if op.played is None)
+
+
+def _encode(source: Source, index: Mapping[str, int], entries: int) -> tuple[int, int]:
+    if isinstance(source, Seed):
+        return (_SEED, source.seed - 1) if source.seed <= entries else (_BYE, -1)
+    if isinstance(source, Bye):
+        return (_BYE, -1)
+    if isinstance(source, WinnerOf):
+        return (_WIN, index[source.match])
+    assert isinstance(source, LoserOf)
+    return (_LOSE, index[source.match])
+
+
+def plan_bracket(
+    graph: BracketGraph,
+    *,
+    matrices: Sequence[np.ndarray],
+    matrix_of: Mapping[str, int],
+    winners: Mapping[str, int] | None = None,
+    in_progress: Mapping[str, float] | None = None,
+    withdrawn: Sequence[int] = (),
+    prize_order: Sequence[str] = DEFAULT_PRIZE_ORDER,
+) -> BracketPlan:
+    """Compile ``graph`` with the results so far into a plan the simulators share.
+
+    Entries are 0-based seed indices. ``winners``: recorded winners by match key (stale
+    ones are ignored, as the bracket engine ignores them); ``in_progress``: side A's
+    chance for matches being played (only used while both players are known);
+    ``matrices[matrix_of[key]]``: the chance matrix of each match; ``withdrawn``: entries
+    who lose every match still to play.
+    """
+    n = graph.entries
+    winners = dict(winners or {})
+    in_progress = dict(in_progress or {})
+    state = derive_bracket_state(graph, list(range(n)), winners)
+    layout = place_layout(graph, prize_order)
+    adjusted: list[np.ndarray] = []
+    for matrix in matrices:
+        m = np.array(matrix, dtype=float, copy=True)
+        if m.shape != (n, n):
+            raise FormatError("odds_matrix", f"A chance matrix must be {n}×{n}.", "matrices")
+        for w in withdrawn:
+            m[w, :] = 0.0
+            m[:, w] = 1.0  # two withdrawn players: side A goes through, as the bracket does
+        adjusted.append(m)
+    index = {m.key: i for i, m in enumerate(graph.matches)}
+    ops: list[_Op] = []
+    for match in graph.matches:
+        slot = state.matches[match.key]
+        played = None
+        if slot.status == MatchStatus.PLAYED:
+            played = (slot.winner, slot.loser)
+        fixed = None
+        if slot.status == MatchStatus.READY and match.key in in_progress:
+            fixed = float(in_progress[match.key])
+            if slot.player_a in withdrawn or slot.player_b in withdrawn:
+                fixed = None
+        eliminates = -1
+        if graph.loser_destination(match.key) is None:
+            eliminates = layout.eliminated_at.get((match.stage, match.round), -1)
+        ops.append(
+            _Op(
+                a=_encode(match.side_a, index, n),
+                b=_encode(match.side_b, index, n),
+                matrix=matrix_of.get(match.key, 0),
+                fixed_p=fixed,
+                played=played,  # type: ignore[arg-type]
+                reset_of=index[match.reset_of] if match.reset_of else -1,
+                eliminates=eliminates,
+                not_needed_bucket=eliminates if match.reset_of else -1,
+            )
+        )
+    champion_source = graph.stage_winners[graph.champion_stage]
+    final_key = champion_source.match if isinstance(champion_source, WinnerOf) else None
+    if final_key is None:
+        raise FormatError("odds_no_final", "The bracket has no final.")
+    final_match = graph.match(final_key)
+    final = index[final_match.reset_of or final_key]
+    block_sources = {
+        "main": champion_source,
+        "consolation": graph.stage_winners.get(Stage.CONSOLATION),
+        "last_chance": graph.stage_winners.get(Stage.LAST_CHANCE),
+    }
+    block_winners = tuple(
+        (bucket, _encode(source, index, n))
+        for block, bucket in layout.block_winner.items()
+        if (source := block_sources.get(block)) is not None
+    )
+    return BracketPlan(
+        entries=n,
+        ops=tuple(ops),
+        matrices=tuple(adjusted),
+        winners=block_winners,
+        champion=_encode(champion_source, index, n),
+        final=final,
+        buckets=layout.buckets,
+    )
+
+
+# ---------------------------------------------------------------- numpy, all at once
+
+
+def simulate_bracket(
+    plan: BracketPlan,
+    simulations: int,
+    *,
+    seed: int | None = None,
+    progress: Progress | None = None,
+) -> EventOdds:
+    """Play the rest of the bracket ``simulations`` times, vectorised over simulations."""
+    if simulations < 1:
+        raise FormatError("odds_simulations", "At least one simulation.", "simulations")
+    rng = np.random.default_rng(seed)
+    n, nb = plan.entries, len(plan.buckets)
+    win = np.zeros(n, dtype=np.int64)
+    final = np.zeros(n, dtype=np.int64)
+    places = np.zeros(n * nb, dtype=np.int64)
+    done = 0
+    while done < simulations:
+        size = min(CHUNK, simulations - done)
+        w, f, p = _simulate_chunk(plan, size, rng)
+        win += w
+        final += f
+        places += p
+        done += size
+        if progress is not None:
+            progress(done, simulations)
+    return EventOdds(
+        win=win / simulations,
+        final=final / simulations,
+        places=(places / simulations).reshape(n, nb),
+        buckets=plan.buckets,
+        simulations=simulations,
+    )
+
+
+def _simulate_chunk(
+    plan: BracketPlan, size: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n, nb = plan.entries, len(plan.buckets)
+    count = len(plan.ops)
+    won = np.empty((count, size), dtype=np.int16)
+    lost = np.empty((count, size), dtype=np.int16)
+    side_a = np.empty((count, size), dtype=np.int16)
+    side_b = np.empty((count, size), dtype=np.int16)
+    rows = np.arange(size)
+    place = np.full((size, n), nb, dtype=np.int16)  # nb: not placed (cannot happen once over)
+    consts: dict[int, np.ndarray] = {}
+
+    def const(value: int) -> np.ndarray:
+        if value not in consts:
+            consts[value] = np.full(size, value, dtype=np.int16)
+        return consts[value]
+
+    def resolve(source: tuple[int, int]) -> np.ndarray:
+        kind, value = source
+        if kind == _SEED:
+            return const(value)
+        if kind == _BYE:
+            return const(-1)
+        return won[value] if kind == _WIN else lost[value]
+
+    for i, op in enumerate(plan.ops):
+        a, b = resolve(op.a), resolve(op.b)
+        side_a[i], side_b[i] = a, b
+        if op.played is not None:
+            won[i], lost[i] = op.played
+        else:
+            both = (a >= 0) & (b >= 0)
+            if op.fixed_p is not None:
+                p: np.ndarray | float = op.fixed_p
+            else:
+                p = plan.matrices[op.matrix][np.maximum(a, 0), np.maximum(b, 0)]
+            a_wins = rng.random(size) < p
+            won[i] = np.where(both, np.where(a_wins, a, b), np.maximum(a, b))
+            lost[i] = np.where(both, np.where(a_wins, b, a), -1)
+            if op.reset_of >= 0:
+                first = op.reset_of
+                needed = (won[first] >= 0) & (won[first] == side_b[first])
+                won[i] = np.where(needed, won[i], won[first])
+                lost[i] = np.where(needed, lost[i], -1)
+                skipped = ~needed & (lost[first] >= 0)
+                place[rows[skipped], lost[first][skipped]] = op.not_needed_bucket
+        if op.eliminates >= 0:
+            out = lost[i] >= 0
+            place[rows[out], lost[i][out]] = op.eliminates
+    for bucket, source in plan.winners:
+        who = resolve(source)
+        ok = who >= 0
+        place[rows[ok], who[ok]] = bucket
+    champion = resolve(plan.champion)
+    win = np.bincount(champion[champion >= 0], minlength=n)
+    fa, fb = side_a[plan.final], side_b[plan.final]
+    final = np.bincount(fa[fa >= 0], minlength=n) + np.bincount(fb[fb >= 0], minlength=n)
+    flat = (np.arange(n, dtype=np.int64)[None, :] * (nb + 1) + place).ravel()
+    counts = np.bincount(flat, minlength=n * (nb + 1)).reshape(n, nb + 1)[:, :nb]
+    return win, final, counts.ravel()
+
+
+# ---------------------------------------------------------------- one at a time
+
+
+def _scalar_step(
+    plan: BracketPlan,
+    i: int,
+    won: list[int],
+    lost: list[int],
+    side_a: list[int],
+    side_b: list[int],
+) -> float | None:
+    """Settle op ``i`` if nothing is left to chance; else return side A's chance."""
+    op = plan.ops[i]
+
+    def resolve(source: tuple[int, int]) -> int:
+        kind, value = source
+        if kind == _SEED:
+            return value
+        if kind == _BYE:
+            return -1
+        return won[value] if kind == _WIN else lost[value]
+
+    a, b = resolve(op.a), resolve(op.b)
+    side_a[i], side_b[i] = a, b
+    if op.played is not None:
+        won[i], lost[i] = op.played
+        return None
+    if op.reset_of >= 0:
+        first = op.reset_of
+        if not (won[first] >= 0 and won[first] == side_b[first]):
+            won[i], lost[i] = won[first], -1
+            return None
+    if a < 0 or b < 0:
+        won[i], lost[i] = max(a, b), -1
+        return None
+    if op.fixed_p is not None:
+        return op.fixed_p
+    return float(plan.matrices[op.matrix][a, b])
+
+
+def _scalar_outcome(
+    plan: BracketPlan, won: list[int], lost: list[int], side_a: list[int], side_b: list[int]
+) -> tuple[int, tuple[int, int], dict[int, int]]:
+    """(champion, the final's two sides, place index of each entry) of a finished run."""
+
+    def resolve(source: tuple[int, int]) -> int:
+        kind, value = source
+        if kind == _SEED:
+            return value
+        if kind == _BYE:
+            return -1
+        return won[value] if kind == _WIN else lost[value]
+
+    place: dict[int, int] = {}
+    for i, op in enumerate(plan.ops):
+        if op.reset_of >= 0 and lost[i] < 0 and lost[op.reset_of] >= 0:
+            place[lost[op.reset_of]] = op.not_needed_bucket
+        if op.eliminates >= 0 and lost[i] >= 0:
+            place[lost[i]] = op.eliminates
+    for bucket, source in plan.winners:
+        who = resolve(source)
+        if who >= 0:
+            place[who] = bucket
+    return resolve(plan.champion), (side_a[plan.final], side_b[plan.final]), place
+
+
+def simulate_bracket_loop(
+    plan: BracketPlan, simulations: int, *, seed: int | None = None
+) -> EventOdds:
+    """The same simulation as :func:`simulate_bracket`, one event at a time in plain Python.
+
+    The baseline of ``python -m bench odds`` and a cross-check of the vectorised code.
+    """
+    if simulations < 1:
+        raise FormatError("odds_simulations", "At least one simulation.", "simulations")
+    rng = random.Random(seed)
+    n, nb, count = plan.entries, len(plan.buckets), len(plan.ops)
+    win = [0] * n
+    final = [0] * n
+    places = [[0] * nb for _ in range(n)]
+    won, lost, side_a, side_b = [0] * count, [0] * count, [0] * count, [0] * count
+    for _ in range(simulations):
+        for i in range(count):
+            p = _scalar_step(plan, i, won, lost, side_a, side_b)
+            if p is not None:
+                a, b = side_a[i], side_b[i]
+                won[i], lost[i] = (a, b) if rng.random() < p else (b, a)
+        champion, sides, place = _scalar_outcome(plan, won, lost, side_a, side_b)
+        if champion >= 0:
+            win[champion] += 1
+        for who in sides:
+            if who >= 0:
+                final[who] += 1
+        for who, bucket in place.items():
+            places[who][bucket] += 1
+    return EventOdds(
+        win=np.array(win) / simulations,
+        final=np.array(final) / simulations,
+        places=np.array(places, dtype=float).reshape(n, nb) / simulations,
+        buckets=plan.buckets,
+        simulations=simulations,
+    )
+
+
+def exact_bracket(plan: BracketPlan) -> EventOdds:
+    """Every combination of the remaining results, weighted by its probability.
+
+    For small brackets (2, 4, 8 players, or a big one near its end): refused with
+    ``odds_too_many_matches`` beyond :data:`EXACT_LIMIT` undecided matches.
+    """
+    if plan.undecided > EXACT_LIMIT:
+        raise FormatError(
+            "odds_too_many_matches",
+            f"{plan.undecided} matches are undecided; exact odds stop at {EXACT_LIMIT}.",
+        )
+    n, nb, count = plan.entries, len(plan.buckets), len(plan.ops)
+    win = np.zeros(n)
+    final = np.zeros(n)
+    places = np.zeros((n, nb))
+    won, lost, side_a, side_b = [0] * count, [0] * count, [0] * count, [0] * count
+
+    def walk(i: int, weight: float) -> None:
+        while i < count:
+            p = _scalar_step(plan, i, won, lost, side_a, side_b)
+            if p is not None:
+                a, b = side_a[i], side_b[i]
+                for winner, loser, chance in ((a, b, p), (b, a, 1.0 - p)):
+                    if chance > 0.0:
+                        won[i], lost[i] = winner, loser
+                        walk(i + 1, weight * chance)
+                return
+            i += 1
+        champion, sides, place = _scalar_outcome(plan, won, lost, side_a, side_b)
+        if champion >= 0:
+            win[champion] += weight
+        for who in sides:
+            if who >= 0:
+                final[who] += weight
+        for who, bucket in place.items():
+            places[who, bucket] += weight
+
+    walk(0, 1.0)
+    return EventOdds(win=win, final=final, places=places, buckets=plan.buckets, simulations=0)
+
+
+# ---------------------------------------------------------------- Swiss
+
+
+@dataclass(frozen=True)
+class SwissInput:
+    """A Swiss event part-way (entries are 0-based seed indices).
+
+    ``wins``: match wins so far (byes included when they count); ``opponents``: each
+    entry's opponents so far; ``current``: the pairs of the round being played that
+    have no result yet, each ``(a, b, chance of a or None)`` (None: from the matrix);
+    ``rounds_left``: rounds still to pair after it; ``matrices[r]``: the chance matrix
+    for the current round (``r = 0``, unused without ``current``) and each later one;
+    ``active``: who is still paired (withdrawn entries keep their record but play no more).
+    """
+
+    wins: Sequence[int]
+    opponents: Sequence[Sequence[int]]
+    current: Sequence[tuple[int, int, float | None]]
+    rounds_left: int
+    matrices: Sequence[np.ndarray]
+    active: Sequence[bool]
+    bye_is_win: bool = True
+    places: int = 8
+
+
+def swiss_buckets(entries: int, places: int = 8) -> tuple[PlaceBucket, ...]:
+    """Places 1..k of a Swiss event (k = ``places``, at most the entry count)."""
+    return tuple(PlaceBucket(str(k), "swiss", k, k, k) for k in range(1, min(places, entries) + 1))
+
+
+def simulate_swiss(
+    event: SwissInput,
+    simulations: int,
+    *,
+    seed: int | None = None,
+    progress: Progress | None = None,
+) -> EventOdds:
+    """Play the rest of a Swiss event ``simulations`` times (the stated approximation).
+
+    Pairing: active players sorted by wins, ties by seed, each paired with the next;
+    with an odd number the last gets the bye (a win if byes count). Ranking at the end:
+    wins, then Buchholz (the sum of the opponents' wins), then seed.
+    """
+    if simulations < 1:
+        raise FormatError("odds_simulations", "At least one simulation.", "simulations")
+    n = len(event.wins)
+    if len(event.matrices) < event.rounds_left + 1:
+        raise FormatError("odds_matrix", "A chance matrix is needed for every round left.")
+    rng = np.random.default_rng(seed)
+    buckets = swiss_buckets(n, event.places)
+    win = np.zeros(n, dtype=np.int64)
+    places = np.zeros((n, len(buckets)), dtype=np.int64)
+    met = np.zeros((n, n), dtype=np.int16)
+    for i, opponents in enumerate(event.opponents):
+        for j in opponents:
+            if j >= 0:
+                met[i, j] += 1
+    for a, b, _ in event.current:
+        met[a, b] += 1
+        met[b, a] += 1
+    active = np.flatnonzero(np.asarray(event.active, dtype=bool))
+    chunk = max(1, CHUNK // max(1, n // 32))
+    done = 0
+    while done < simulations:
+        size = min(chunk, simulations - done)
+        order = _swiss_chunk(event, size, rng, met, active)
+        top = order[:, : len(buckets)]
+        for k in range(top.shape[1]):
+            places[:, k] += np.bincount(top[:, k], minlength=n)
+        win += np.bincount(order[:, 0], minlength=n)
+        done += size
+        if progress is not None:
+            progress(done, simulations)
+    return EventOdds(
+        win=win / simulations,
+        final=None,
+        places=places / simulations,
+        buckets=buckets,
+        simulations=simulations,
+    )
+
+
+def _swiss_chunk(
+    event: SwissInput, size: int, rng: np.random.Generator, met: np.ndarray, active: np.ndarray
+) -> np.ndarray:
+    n = len(event.wins)
+    wins = np.tile(np.asarray(event.wins, dtype=np.int16), (size, 1))
+    rows = np.arange(size)[:, None]
+    if event.current:
+        a = np.array([c[0] for c in event.current])
+        b = np.array([c[1] for c in event.current])
+        matrix = event.matrices[0]
+        p = np.array([matrix[x, y] if c is None else c for x, y, c in event.current])
+        a_wins = rng.random((size, len(a))) < p
+        wins[:, a] += a_wins
+        wins[:, b] += ~a_wins
+    later: list[np.ndarray] = []  # opponents in simulated rounds, -1 for the bye
+    m = len(active)
+    for r in range(event.rounds_left):
+        if m < 2:
+            break
+        matrix = event.matrices[1 + r]
+        # a stable sort keeps seed order within a score (and radix-sorts small ints)
+        order = active[np.argsort(-wins[:, active], axis=1, kind="stable")]
+        even = m - m % 2
+        top, bottom = order[:, 0:even:2], order[:, 1:even:2]
+        a_wins = rng.random(top.shape) < matrix[top, bottom]
+        winner = np.where(a_wins, top, bottom)
+        wins[np.broadcast_to(rows, winner.shape), winner] += 1  # distinct within a row
+        opp = np.full((size, n), -1, dtype=np.int32)
+        opp[np.broadcast_to(rows, top.shape), top] = bottom
+        opp[np.broadcast_to(rows, top.shape), bottom] = top
+        if m % 2 and event.bye_is_win:
+            wins[np.arange(size), order[:, -1]] += 1
+        later.append(opp)
+    # a float product goes through BLAS (an integer one does not); exact below 2**53
+    buchholz = (wins.astype(np.float64) @ met.T.astype(np.float64)).astype(np.int64)
+    for opp in later:
+        gathered = np.take_along_axis(wins, np.maximum(opp, 0), axis=1)
+        buchholz += np.where(opp >= 0, gathered, 0)
+    key = -(wins.astype(np.int64) * (n * n + 1) + buchholz)
+    return np.argsort(key, axis=1, kind="stable")  # ties: seed order

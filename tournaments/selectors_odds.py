@@ -1,0 +1,188 @@
+"""Reads of the event odds: the latest snapshot, its history and the job computing more.
+
+What the odds API, the bracket, standings and big-screen pages and the odds chart
+show, in a fixed number of queries (the entries, the latest snapshot, the history,
+the running job).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from core.models import Job, JobStatus
+from tournaments.jobs import ODDS
+from tournaments.models import OddsSnapshot, Tournament
+from tournaments.selectors import EntryRow, entry_rows
+from tournaments.services.odds import odds_supported
+
+HISTORY_LIMIT = 200
+"""Snapshots the chart reads at most (the latest ones)."""
+
+LEADERS = 5
+"""Entries the chart follows: the best chances in the latest snapshot."""
+
+
+@dataclass(frozen=True)
+class OddsRow:
+    """One entry's chances: ``places`` pairs each place label with its probability."""
+
+    entry: EntryRow
+    win: float
+    final: float | None
+    places: list[tuple[str, float]]
+
+    @property
+    def win_percent(self) -> str:
+        return percent(self.win)
+
+    @property
+    def final_percent(self) -> str | None:
+        return None if self.final is None else percent(self.final)
+
+    @property
+    def place_percents(self) -> list[tuple[str, str]]:
+        return [(label, percent(p)) for label, p in self.places]
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    computed_at: datetime
+    results: int
+    win: dict[int, float]  # entry id -> chance to win, for the leaders
+
+
+@dataclass(frozen=True)
+class OddsView:
+    """The odds as pages and the API show them; ``snapshot`` None until computed."""
+
+    tournament: Tournament
+    reason: str | None
+    snapshot: OddsSnapshot | None
+    rows: list[OddsRow] = field(default_factory=list)
+    history: list[HistoryPoint] = field(default_factory=list)
+    leaders: list[EntryRow] = field(default_factory=list)
+    job: Job | None = None
+
+    @property
+    def by_entry(self) -> dict[int, OddsRow]:
+        return {row.entry.pk: row for row in self.rows}
+
+    @property
+    def error_points(self) -> str:
+        """Two standard errors in percentage points ("0.4"), the margin pages state."""
+        if self.snapshot is None:
+            return "0"
+        return f"{200 * self.snapshot.standard_error:.1f}"
+
+    @property
+    def simulations_text(self) -> str:
+        return f"{self.snapshot.simulations:,}" if self.snapshot else "0"
+
+    @property
+    def marker(self) -> str:
+        """What :func:`odds_marker` answers for these odds."""
+        return str(self.snapshot.pk) if self.snapshot else "0"
+
+    @property
+    def win_chances(self) -> dict[int, str]:
+        return {row.entry.pk: row.win_percent for row in self.rows}
+
+    @property
+    def up_to_date(self) -> bool:
+        return self.snapshot is not None and self.snapshot.version == self.tournament.version
+
+
+def percent(p: float) -> str:
+    """A chance for people: "37%", "0.4%", "<0.1%", "0%" only when it is impossible."""
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    if p < 0.001:
+        return "<0.1%"
+    if p < 0.1:
+        return f"{p * 100:.1f}%"
+    return f"{p * 100:.0f}%"
+
+
+def odds_view(
+    tournament: Tournament, *, with_history: bool = True, with_job: bool = False
+) -> OddsView:
+    """The latest odds (one query), its entries and history (two more once computed),
+    and with ``with_job`` the odds job queued or running (one more: the API shows it)."""
+    reason = odds_supported(tournament)
+    job = running_job(tournament) if with_job else None
+    snapshot = (
+        OddsSnapshot.objects.filter(tournament=tournament).order_by("-computed_at", "-id").first()
+    )
+    if snapshot is None:
+        return OddsView(tournament, reason, None, job=job)
+    entries = entry_rows(tournament)
+    labels = [p["label"] for p in snapshot.places]
+    rows = [
+        OddsRow(
+            entry=entries[int(entry_id)],
+            win=data["win"],
+            final=data["final"],
+            places=list(zip(labels, data["places"], strict=True)),
+        )
+        for entry_id, data in snapshot.entries.items()
+        if int(entry_id) in entries
+    ]
+    rows.sort(key=lambda r: (-r.win, -(r.final or 0), r.entry.seed or 10**9))
+    leaders = [r.entry for r in rows[:LEADERS]]
+    history: list[HistoryPoint] = []
+    if with_history:
+        ids = [str(e.pk) for e in leaders]
+        recent = list(
+            OddsSnapshot.objects.filter(tournament=tournament)
+            .order_by("-computed_at", "-id")
+            .values_list("computed_at", "results", "entries")[:HISTORY_LIMIT]
+        )
+        for computed_at, results, data in reversed(recent):
+            history.append(
+                HistoryPoint(
+                    computed_at,
+                    results,
+                    {int(i): data[i]["win"] for i in ids if i in data},
+                )
+            )
+    return OddsView(tournament, reason, snapshot, rows, history, leaders, job)
+
+
+def running_job(tournament: Tournament) -> Job | None:
+    return (
+        Job.objects.filter(
+            kind=ODDS,
+            params__tournament=tournament.pk,
+            status__in=[JobStatus.QUEUED, JobStatus.RUNNING],
+        )
+        .order_by("-id")
+        .first()
+    )
+
+
+def odds_marker(tournament: Tournament) -> str:
+    """Changes when the odds shown change (a new snapshot): one query."""
+    latest = (
+        OddsSnapshot.objects.filter(tournament=tournament)
+        .order_by("-computed_at", "-id")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return str(latest or 0)
+
+
+def latest_win_chances(tournament: Tournament) -> tuple[int, dict[int, str]]:
+    """(the latest snapshot's id or 0, each entry's chance to win as shown): one query."""
+    found = (
+        OddsSnapshot.objects.filter(tournament=tournament)
+        .order_by("-computed_at", "-id")
+        .values_list("pk", "entries")
+        .first()
+    )
+    if found is None:
+        return 0, {}
+    pk, entries = found
+    return pk, {int(entry_id): percent(data["win"]) for entry_id, data in entries.items()}

@@ -1,0 +1,297 @@
+"""Event odds: computed by a job after each burst of results, stored as snapshots.
+
+``docs/chances.md`` ("Event odds") explains the model. The pieces here:
+
+* :func:`request_odds` is called by the result listener (inside the result's
+  transaction): after the commit it starts one ``tournaments.odds`` job per tournament
+  with a dedupe key and a countdown (``ODDS_DEBOUNCE_SECONDS``). The job releases the
+  key as it starts, before it reads anything, so results arriving while it waits join
+  it, and a result arriving after it started reading gets a job of its own: no result
+  is left out and a burst costs one computation.
+* :func:`compute_odds` (the job) reads the event, builds the pure input (ratings,
+  the chance of each match: the FIBS pre-match probability for its length, or from its
+  score for a match in progress), runs :mod:`tournaments.formats.odds` (exactly when
+  few matches remain, else Monte Carlo with ``ODDS_SIMULATIONS``) and stores an
+  :class:`~tournaments.models.OddsSnapshot`; a redelivered job finds its snapshot
+  (one per tournament version) and writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from core.jobs import start_job
+from core.models import Job
+from games.models import Match, MatchStatus
+from tournaments.formats import odds as pure
+from tournaments.formats.bracket_engine import MatchStatus as SlotStatus
+from tournaments.formats.places import DEFAULT_PRIZE_ORDER
+from tournaments.formats.schedule import match_length
+from tournaments.models import (
+    Entry,
+    EntryStatus,
+    OddsSnapshot,
+    PairingStatus,
+    StageKind,
+    Tournament,
+    TournamentFormat,
+    TournamentStatus,
+)
+from tournaments.selectors import (
+    entry_rows,
+    pairing_rows,
+    ratings_for_seeding,
+    results_from_pairings,
+    standings,
+)
+
+from .brackets import bracket_graph, bracket_pairings, derive_state
+from .match_chance import in_progress_chance
+
+ODDS_JOB = "tournaments.odds"
+EXACT_UP_TO = 16
+"""Enumerate exactly when at most this many matches are undecided (65,536 outcomes)."""
+
+Progress = Callable[[int, int, str], None]
+
+
+def dedupe_key(tournament_id: int) -> str:
+    return f"{ODDS_JOB}:{tournament_id}"
+
+
+def request_odds(*, tournament_id: int) -> None:
+    """Ask for fresh odds once the current transaction commits (one job per burst)."""
+    transaction.on_commit(lambda: _start(tournament_id))
+
+
+def _start(tournament_id: int) -> None:
+    club_id = Tournament.objects.filter(pk=tournament_id).values_list("club_id", flat=True).first()
+    if club_id is None:
+        return
+    start_job(
+        kind=ODDS_JOB,
+        params={"tournament": tournament_id},
+        club=None,
+        dedupe_key=dedupe_key(tournament_id),
+        countdown=settings.ODDS_DEBOUNCE_SECONDS,
+    )
+
+
+def release_request(*, job_id: int, tournament_id: int) -> None:
+    """The job is starting: the next result must start a job of its own (see the module)."""
+    Job.objects.filter(pk=job_id, dedupe_key=dedupe_key(tournament_id)).update(dedupe_key=None)
+
+
+def odds_supported(tournament: Tournament) -> str | None:
+    """Why the odds of this event cannot be computed, or None if they can."""
+    if tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
+        return "The odds are computed once the event has started."
+    if tournament.is_elimination:
+        return None if tournament.bracket_order else "The bracket is not drawn yet."
+    if tournament.format == TournamentFormat.SWISS:
+        if tournament.swiss_rounds is None or tournament.max_losses is not None:
+            return "Odds are computed for a Swiss with a fixed number of rounds."
+        return None
+    return "Odds are computed for elimination and Swiss events."
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    entry_ids: list[int]
+    run: Callable[[int, Callable[[int, int], None] | None], pure.EventOdds]
+    method: str
+
+
+def compute_odds(
+    *, tournament_id: int, progress: Progress | None = None, simulations: int | None = None
+) -> OddsSnapshot | None:
+    """Compute and store the event's odds; None if its format or state has none."""
+    tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
+    existing = OddsSnapshot.objects.filter(tournament=tournament, version=tournament.version)
+    if (found := existing.first()) is not None:
+        return found
+    if odds_supported(tournament) is not None:
+        return None
+    simulations = simulations or settings.ODDS_SIMULATIONS
+    if tournament.is_elimination:
+        prepared = _bracket_input(tournament, simulations)
+    else:
+        prepared = _swiss_input(tournament, simulations)
+    say = progress or (lambda done, total, message: None)
+    say(0, simulations, prepared.method)
+    odds = prepared.run(simulations, lambda done, total: say(done, total, "simulating"))
+    results = sum(1 for r in pairing_rows(tournament) if r.winner_id is not None)
+    try:
+        with transaction.atomic():
+            return OddsSnapshot.objects.create(
+                tournament=tournament,
+                computed_at=timezone.now(),
+                version=tournament.version,
+                results=results,
+                method=prepared.method,
+                simulations=odds.simulations,
+                standard_error=odds.standard_error,
+                places=[{"label": b.label, "size": b.size} for b in odds.buckets],
+                entries=_entries_json(prepared.entry_ids, odds),
+            )
+    except IntegrityError:  # a twin delivery stored the same version first
+        return existing.first()
+
+
+def _entries_json(entry_ids: list[int], odds: pure.EventOdds) -> dict[str, Any]:
+    return {
+        str(entry_id): {
+            "win": round(float(odds.win[i]), 6),
+            "final": None if odds.final is None else round(float(odds.final[i]), 6),
+            "places": [round(float(p), 6) for p in odds.places[i]],
+        }
+        for i, entry_id in enumerate(entry_ids)
+    }
+
+
+def _matrices_by_length(ratings: list[float], lengths: set[int]) -> dict[int, np.ndarray]:
+    return {length: pure.fibs_matrix(ratings, length) for length in sorted(lengths)}
+
+
+def _bracket_input(tournament: Tournament, simulations: int) -> _Prepared:
+    graph = bracket_graph(tournament)
+    order = list(tournament.bracket_order)
+    pairings = bracket_pairings(tournament)
+    entries = {
+        e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("player")
+    }
+    state, _, _ = derive_state(tournament, pairings, entries, graph)
+    index = {entry_id: i for i, entry_id in enumerate(order)}
+    rating_of = ratings_for_seeding(tournament.club, [entries[e].player for e in order])
+    ratings = [rating_of[entries[e].player_id] for e in order]
+    length_of = {key: p.round.match_length for key, p in pairings.items()}
+    by_length = _matrices_by_length(ratings, set(length_of.values()) or {1})
+    lengths = list(by_length)
+    winners = {
+        key: index[slot.winner]
+        for key, slot in state.matches.items()
+        if slot.status == SlotStatus.PLAYED and slot.winner is not None
+    }
+    in_progress: dict[str, float] = {}
+    for key, slot in state.matches.items():
+        match = pairings[key].match
+        if slot.status == SlotStatus.READY and match is not None and _started(match):
+            a, b = entries[slot.player_a], entries[slot.player_b]  # type: ignore[index]
+            in_progress[key] = _chance_of(match, a.player_id, rating_of, b.player_id)
+    plan = pure.plan_bracket(
+        graph,
+        matrices=[by_length[length] for length in lengths],
+        matrix_of={key: lengths.index(length) for key, length in length_of.items()},
+        winners=winners,
+        in_progress=in_progress,
+        withdrawn=[index[e] for e in order if entries[e].status == EntryStatus.WITHDRAWN],
+        prize_order=tournament.prize_order or DEFAULT_PRIZE_ORDER,
+    )
+    if plan.undecided <= EXACT_UP_TO:
+        return _Prepared(order, lambda sims, progress: pure.exact_bracket(plan), "exact")
+    return _Prepared(
+        order,
+        lambda sims, progress: pure.simulate_bracket(plan, sims, progress=progress),
+        "monte_carlo",
+    )
+
+
+def _started(match: Match) -> bool:
+    return match.status == MatchStatus.IN_PROGRESS or bool(match.score1 or match.score2)
+
+
+def _chance_of(match: Match, player_a: int, rating_of: dict[int, float], player_b: int) -> float:
+    """Side A's chance in a match being played, from its score (oriented to side A)."""
+    a_first = match.player1_id == player_a
+    return in_progress_chance(
+        match,
+        score_a=match.score1 if a_first else match.score2,
+        score_b=match.score2 if a_first else match.score1,
+        rating_a=rating_of[player_a],
+        rating_b=rating_of[player_b],
+    )
+
+
+def _swiss_input(tournament: Tournament, simulations: int) -> _Prepared:
+    rows = sorted(entry_rows(tournament).values(), key=lambda e: (e.seed or 10**9, e.pk))
+    order = [e.pk for e in rows]
+    index = {entry_id: i for i, entry_id in enumerate(order)}
+    players = {
+        e.pk: e.player for e in Entry.objects.filter(tournament=tournament).select_related("player")
+    }
+    rating_of = ratings_for_seeding(tournament.club, players.values())
+    ratings = [rating_of[players[e].pk] for e in order]
+    pairings = [p for p in pairing_rows(tournament) if p.stage_kind == StageKind.SWISS]
+    wins = [0] * len(order)
+    opponents: list[list[int]] = [[] for _ in order]
+    for result in results_from_pairings(pairings):
+        if result.bye:
+            if tournament.bye_is_win:
+                wins[index[result.player_a]] += 1
+            continue
+        a, b = index[result.player_a], index[result.player_b]  # type: ignore[index]
+        wins[index[result.winner]] += 1
+        opponents[a].append(b)
+        opponents[b].append(a)
+    paired = max((p.round_number for p in pairings), default=0)
+    current_length = next((p.match_length for p in pairings if p.round_number == paired), 1)
+    matches = {
+        m.pk: m
+        for m in Match.objects.select_related("club").filter(
+            pk__in=[p.match_id for p in pairings if p.status == PairingStatus.READY and p.match_id]
+        )
+    }
+    current: list[tuple[int, int, float | None]] = []
+    for p in pairings:
+        if p.round_number != paired or p.status != PairingStatus.READY or p.stale:
+            continue
+        if p.entry1_id is None or p.entry2_id is None:
+            continue
+        match = matches.get(p.match_id)  # type: ignore[arg-type]
+        chance = None
+        if match is not None and _started(match):
+            chance = _chance_of(match, players[p.entry1_id].pk, rating_of, players[p.entry2_id].pk)
+        current.append((index[p.entry1_id], index[p.entry2_id], chance))
+    rounds = tournament.swiss_rounds or paired
+    if not current and paired >= rounds:
+        return _swiss_decided(tournament, order)
+    future = [
+        match_length(tournament.match_lengths, StageKind.SWISS, number, rounds)
+        for number in range(paired + 1, rounds + 1)
+    ]
+    by_length = _matrices_by_length(ratings, {current_length, *future})
+    event = pure.SwissInput(
+        wins=wins,
+        opponents=opponents,
+        current=current,
+        rounds_left=len(future),
+        matrices=[by_length[current_length]] + [by_length[length] for length in future],
+        active=[e.status == EntryStatus.ACTIVE for e in rows],
+        bye_is_win=tournament.bye_is_win,
+    )
+    return _Prepared(
+        order,
+        lambda sims, progress: pure.simulate_swiss(event, sims, progress=progress),
+        "swiss_approximation",
+    )
+
+
+def _swiss_decided(tournament: Tournament, order: list[int]) -> _Prepared:
+    """Every round played: the standings (with the event's own tie-breaks) decide."""
+    ranked = [s.entry.pk for s in standings(tournament)]
+    index = {entry_id: i for i, entry_id in enumerate(order)}
+    buckets = pure.swiss_buckets(len(order))
+    places = np.zeros((len(order), len(buckets)))
+    for position, entry_id in enumerate(ranked[: len(buckets)]):
+        places[index[entry_id], position] = 1.0
+    odds = pure.EventOdds(
+        win=places[:, 0].copy(), final=None, places=places, buckets=buckets, simulations=0
+    )
+    return _Prepared(order, lambda sims, progress: odds, "exact")
