@@ -50,7 +50,7 @@ def test_results_start_one_debounced_job_and_the_api_shows_the_odds(
 def test_a_burst_shares_one_queued_job(
     make_event, win, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from games import jobs as job_runner
+    from core import jobs as job_runner
 
     enqueued: list[int] = []
     monkeypatch.setattr(
