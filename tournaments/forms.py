@@ -17,6 +17,7 @@ from tournaments.formats.elimination import FeedOrder
 from tournaments.formats.schedule import MAX_LENGTH
 from tournaments.formats.standings import TieBreak
 from tournaments.models import SeedingMethod, StageKind, TournamentFormat
+from tournaments.services.draws import LARGE_EVENT
 
 
 class RosterField(forms.ModelMultipleChoiceField):
@@ -147,7 +148,7 @@ TIE_BREAK_NAMES = {
     TieBreak.POINTS_DIFFERENCE: "Points difference",
 }
 TIE_BREAK_SLOTS = len(TieBreak)
-PREVIEW_MAX = 128
+PREVIEW_MAX = LARGE_EVENT  # larger previews are a job (the API's drop map)
 DEFAULT_LENGTH = 5
 
 
