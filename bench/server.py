@@ -176,7 +176,7 @@ def gunicorn(workers: int = 2, *, with_worker: bool = False) -> Iterator[tuple[s
         env=bench_env(with_worker=with_worker),
     )
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a busy machine starts slowly
         while True:
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).read()

@@ -104,6 +104,8 @@ def history_in_bulk() -> Iterator[HistoryBatch]:
 
 def _write(batch: HistoryBatch) -> None:
     connection = connections[DEFAULT_DB_ALIAS]
+    if connection.in_atomic_block and connection.needs_rollback:
+        return  # the transaction is being rolled back (a 5xx answer): nothing to keep
     by_model: dict[type[models.Model], list[models.Model]] = {}
     for row, _ in batch.rows:
         by_model.setdefault(type(row), []).append(row)

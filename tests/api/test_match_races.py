@@ -7,10 +7,15 @@ client is told 409, never both recorded.
 
 from __future__ import annotations
 
+import threading
+
 import pytest
+from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from games.models import Game, Match
+from games.services import matches as match_services
+from games.services.actors import actor_for_user
 from tests.races import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -96,3 +101,47 @@ def test_two_partial_corrections_of_one_game_both_stand(attempt, director, match
     assert (game.winner_id, game.cube, game.cube_owner) == (bob.pk, 2, "player1")
     final = Match.objects.get(pk=match.pk)
     assert (final.score1, final.score2) == (0, 2)
+
+
+def test_an_entry_that_waited_for_the_lock_builds_on_the_game_it_waited_for(
+    director, match, alice, bob
+):
+    """The locking query brings the games, read in its snapshot: when it had to wait for
+    another writer, that snapshot predates the writer's game. The next game must still
+    be numbered and scored after it (the versions differ, so the games are read again).
+    """
+    actor = actor_for_user(director)
+    locked = threading.Event()
+
+    def first_writer():
+        try:
+            with transaction.atomic():
+                match_services.record_game(
+                    actor=actor, match_id=match.pk, game=match_services.GameInput(alice.pk, 2)
+                )
+                locked.set()
+                with connection.cursor() as cursor:  # commit once the entry waits on the lock
+                    for _ in range(600):
+                        cursor.execute(
+                            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = "
+                            "'Lock' AND datname = current_database()"
+                        )
+                        if cursor.fetchone()[0]:
+                            break
+                        threading.Event().wait(0.05)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=first_writer)
+    thread.start()
+    assert locked.wait(timeout=30)
+    url = f"/api/v1/matches/{match.pk}/games/"
+    try:
+        response = _client(director).post(url, {"winner": bob.pk, "number": 2}, format="json")
+    finally:
+        thread.join()
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert [g["number"] for g in body["games"]] == [1, 2]
+    assert body["games"][1]["score_before"] == [2, 0] and body["score"] == [2, 1]
+    assert Game.objects.get(match=match, number=2).score1_before == 2
