@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class AnalysisConfig(AppConfig):
+    """Match analysis with GNU Backgammon (PR, error rate, luck, the worst decisions)."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "analysis"
+    verbose_name = "Match analysis"
