@@ -278,15 +278,22 @@ def _candidate(text: str, player: int) -> Candidate:
     return Candidate(_steps(letters, player), equity)
 
 
-def _cube(text: str, convert: object) -> CubeAnalysis | None:
-    # "E ver 3 <plies>C <det> <noise> <prune> | 7 outputs (no double) | 7 outputs (double, take)"
+def _cube(text: str, ci: dict[str, object], length: int) -> CubeAnalysis | None:
+    """gnubg's saved cube analysis ``DA[...]`` in normalised equity of the player on roll.
+
+    The text is "E ver 3 <plies>C <det> <noise> <prune>", then 7 outputs for no double and
+    7 for double/take (5 probabilities, cubeless equity, cubeful equity); in match play the
+    cubeful figure is a match-winning chance, converted at the match score with ``ci``.
+    """
     parts = text.split()
     if len(parts) < 21 or parts[0] != "E":
         return None
     numbers = [float(x) for x in parts[-14:]]
     no_double, double_take = numbers[6], numbers[13]
-    to_equity = convert  # MWC -> normalised equity at the match score (identity in money)
-    return CubeAnalysis(to_equity(no_double), to_equity(double_take))  # type: ignore[operator]
+    if length:
+        no_double = float(gnubg.mwc2eq(no_double, ci))
+        double_take = float(gnubg.mwc2eq(double_take, ci))
+    return CubeAnalysis(no_double, double_take)
 
 
 def _is_crawford(score: tuple[int, int], length: int, played: bool) -> bool:
@@ -347,14 +354,9 @@ def _read_game(
         player = 0 if record.get("player") == "X" else 1
         action = str(record.get("action", ""))
 
-        def convert(mwc: float, mover: int = player) -> float:
-            if length == 0:
-                return float(mwc)
-            ci = _cube_info(
-                cube=cube, owner=owner, mover=mover, length=length, score=score, crawford=crawford
-            )
-            return float(gnubg.mwc2eq(mwc, ci))
-
+        ci_now = _cube_info(
+            cube=cube, owner=owner, mover=player, length=length, score=score, crawford=crawford
+        )
         rec = EngineRecord(player=player, action=action, board=str(record.get("board", "")))
         dice_now = record.get("dice") if action == "move" else None
         rec.match_id = match_id(
@@ -367,7 +369,7 @@ def _read_game(
             dice=(int(dice_now[0]), int(dice_now[1])) if dice_now else None,  # type: ignore[index]
             doubled=action in ("take", "drop"),
         )
-        cube_analysis = _cube(node["DA"][0], convert) if "DA" in node else None
+        cube_analysis = _cube(node["DA"][0], ci_now, length) if "DA" in node else None
         if action == "move":
             dice = record.get("dice")
             rec.dice = (int(dice[0]), int(dice[1])) if dice else None  # type: ignore[index]
