@@ -7,3 +7,6 @@ class AnalysisConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "analysis"
     verbose_name = "Match analysis"
+
+    def ready(self) -> None:
+        from . import jobs  # noqa: F401 - registers the job and the import's hook

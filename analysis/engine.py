@@ -451,3 +451,8 @@ def self_play_mat(*, length: int, seed: int, plies: int = 0) -> str:
         gnubg.command(f"new match {int(length)}")
         gnubg.command(f'export match mat "{out}"')
         return out.read_text(encoding="utf-8")
+
+
+def version() -> str:
+    """The binding's version (its gnubg engine)."""
+    return str(getattr(gnubg, "__version__", "unknown"))

@@ -16,6 +16,7 @@ api_v1 = [
     path("", include("games.api.urls", namespace="api")),
     path("", include("tournaments.api_urls")),
     path("chouette/", include("chouette.api_urls")),
+    path("", include("analysis.api_urls")),
 ]
 
 urlpatterns = [
