@@ -44,6 +44,8 @@ class DecisionRow:
     cube: CubeEquities | None
     score: tuple[int, int]
     crawford: bool
+    cube_value: int = 1
+    cube_owner: int | None = None
 
     @property
     def player(self) -> int:
@@ -101,6 +103,8 @@ def decisions_of(match: EngineMatch) -> list[DecisionRow]:
                         cube,
                         g.score,
                         g.crawford,
+                        rec.cube_value,
+                        rec.cube_owner,
                     )
                 )
 

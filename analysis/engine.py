@@ -82,6 +82,8 @@ class EngineRecord:
     played: tuple[tuple[int, int], ...] | None = None
     board: str = ""  # gnubg's position ID before the action, from the actor's side
     match_id: str = ""  # gnubg's match ID before the action (score, cube, dice)
+    cube_value: int = 1
+    cube_owner: int | None = None  # None: centred
     candidates: tuple[Candidate, ...] = ()
     played_index: int | None = None
     luck: float | None = None
@@ -357,7 +359,13 @@ def _read_game(
         ci_now = _cube_info(
             cube=cube, owner=owner, mover=player, length=length, score=score, crawford=crawford
         )
-        rec = EngineRecord(player=player, action=action, board=str(record.get("board", "")))
+        rec = EngineRecord(
+            player=player,
+            action=action,
+            board=str(record.get("board", "")),
+            cube_value=cube,
+            cube_owner=owner,
+        )
         dice_now = record.get("dice") if action == "move" else None
         rec.match_id = match_id(
             cube=cube,

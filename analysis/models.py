@@ -119,6 +119,10 @@ class Decision(models.Model):
     score1 = models.PositiveSmallIntegerField()
     score2 = models.PositiveSmallIntegerField()
     crawford = models.BooleanField(default=False)
+    cube_value = models.PositiveIntegerField(default=1)
+    cube_owner = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="0 = player 1, 1 = player 2, empty = centred"
+    )
     played = models.CharField(max_length=40)
     best = models.CharField(max_length=40)
     played_equity = models.FloatField()

@@ -147,6 +147,8 @@ def store_analysis(*, match_id: int, analysed: engine.EngineMatch, seconds: floa
                     score1=row.score[0],
                     score2=row.score[1],
                     crawford=row.crawford,
+                    cube_value=row.cube_value,
+                    cube_owner=row.cube_owner,
                     played=row.played[:40],
                     best=row.best[:40],
                     played_equity=row.decision.played_equity,

@@ -29,6 +29,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("tournaments/", include("tournaments.urls")),
     path("chouette/", include("chouette.urls")),
+    path("", include("analysis.urls")),
     path("", include("games.urls")),
 ]
 
