@@ -16,7 +16,7 @@ from games.rules.notation import parse_move
 W = 22  # a point's width
 BAR = 24
 LEFT = 8
-TOP = 22
+TOP = 34
 HEIGHT = 220
 TRAY = 30
 WIDTH = LEFT + 12 * W + BAR + TRAY + 8
@@ -169,7 +169,7 @@ def board_svg(
         )
     match_text = f"{length}-point match" if length else "money session"
     parts.append(
-        f'<text x="{LEFT}" y="14" font-size="11">{escape(names[0])} {score[0]} (on roll) · '
+        f'<text x="{LEFT}" y="13" font-size="11">{escape(names[0])} {score[0]} (on roll) · '
         f"{escape(names[1])} {score[1]} · {match_text}</text>"
     )
     parts.append("</svg>")

@@ -225,9 +225,9 @@ def error_rating(error_per_move: float) -> str:
 
 def luck_rating(luck_per_move: float) -> str:
     """gnubg's words for a luck rate (EMG per move)."""
-    names = ["Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Cheater :-)"]
+    names = ["Go to bed", "Bad dice, man!", "Neutral", "Good dice, man!", "Cheater :-)"]
     index = int(gnubg.luck_rating(luck_per_move))
-    return names[index] if 0 <= index < len(names) else "None"
+    return names[index] if 0 <= index < len(names) else "Neutral"
 
 
 # ---------------------------------------------------------------------------------------
@@ -351,6 +351,7 @@ def _read_game(
     node_of = {id(r): n for r, n in zip(acted, moves, strict=True)}
     cube, owner = 1, None
     pending_cube: CubeAnalysis | None = None
+    pending_board = ""
     for record in records:
         node: dict[str, list[str]] = node_of.get(id(record)) or {}
         player = 0 if record.get("player") == "X" else 1
@@ -394,9 +395,13 @@ def _read_game(
         elif action == "double":
             rec.cube = cube_analysis
             pending_cube = cube_analysis
+            pending_board = rec.board
         elif action in ("take", "drop"):
-            # the answer is judged on the doubler's analysis, seen from the doubler's side
+            # the answer is judged on the doubler's analysis, seen from the doubler's side;
+            # gnubg keeps no board on the answer: the doubler's, turned to the taker
             rec.cube = pending_cube
+            if not rec.board and pending_board:
+                rec.board = flip_position_id(pending_board)
             if action == "take":
                 cube, owner = cube * 2, player
             pending_cube = None
@@ -427,6 +432,12 @@ def gnubg_boards(text: str) -> list[list[tuple[str, int, str]]]:
         ]
         for game in data["games"]
     ]
+
+
+def flip_position_id(pid: str) -> str:
+    """The same position seen from the other side (the other player on roll)."""
+    me, opp = board_from_id(pid)
+    return position_id(opp, me)
 
 
 def board_from_id(pid: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
