@@ -7,7 +7,6 @@ from typing import Any
 from django import template
 
 from analysis import selectors
-from analysis.models import PlayerAnalysis
 
 register = template.Library()
 
@@ -34,6 +33,10 @@ def pr_table(match_ids: list[int]) -> dict[str, Any]:
     return {"rows": selectors.pr_table_for_matches(list(match_ids))}
 
 
-@register.simple_tag
-def player_pr_count(player: Any) -> int:
-    return PlayerAnalysis.objects.filter(player=player).count()
+@register.inclusion_tag("analysis/_player_pr_chart.html")
+def player_pr_chart(player: Any) -> dict[str, Any]:
+    """The player's PR history chart (nothing when no match of theirs is analysed)."""
+    from analysis.pages import pr_chart
+
+    history = selectors.pr_history(player)
+    return {"player": player, "chart": pr_chart(history), "count": len(history)}

@@ -76,3 +76,23 @@ def test_player_pr_history_and_club_list(client, analysed, club, director):
     services.update_settings(user=director, club=club, min_decisions=10_000)
     html = client.get(f"/clubs/{club.slug}/pr/").content.decode()
     assert "No analysed matches yet" in html
+
+
+def test_the_player_page_draws_the_pr_chart(client, analysed):
+    pa = PlayerAnalysis.objects.filter(analysis__match=analysed).first()
+    html = client.get(f"/players/{pa.player.slug}/").content.decode()
+    assert html.count('class="rating-chart pr-chart"') == 1
+    assert html.count("<circle") == 1  # one analysed match, one dot
+
+
+def test_the_best_played_table_ranks_by_pr(analysed):
+    """The tag an event's page renders over its matches: lowest PR first."""
+    from django.template import Context, Template
+
+    html = Template("{% load analysis_tags %}{% pr_table ids %}").render(
+        Context({"ids": [analysed.pk]})
+    )
+    prs = sorted(
+        PlayerAnalysis.objects.filter(analysis__match=analysed).values_list("pr", flat=True)
+    )
+    assert html.index(floatformat(prs[0], 2)) < html.index(floatformat(prs[1], 2))
