@@ -92,7 +92,6 @@ def test_the_best_played_table_ranks_by_pr(analysed):
     html = Template("{% load analysis_tags %}{% pr_table ids %}").render(
         Context({"ids": [analysed.pk]})
     )
-    prs = sorted(
-        PlayerAnalysis.objects.filter(analysis__match=analysed).values_list("pr", flat=True)
-    )
-    assert html.index(floatformat(prs[0], 2)) < html.index(floatformat(prs[1], 2))
+    rows = PlayerAnalysis.objects.filter(analysis__match=analysed).order_by("pr")
+    better, worse = (r.player.display_name for r in rows)
+    assert html.index(f"<td>{better}</td>") < html.index(f"<td>{worse}</td>"), html
