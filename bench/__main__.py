@@ -23,6 +23,7 @@ SCENARIOS: dict[str, str] = {
     "ratings": "bench.ratings",
     "pairing": "bench.pairing",
     "bracket-pages": "bench.bracket_pages",
+    "analysis": "bench.analysis",
 }
 
 
