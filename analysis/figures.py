@@ -215,14 +215,3 @@ def totals(decisions: Iterable[Decision]) -> tuple[PlayerFigures, PlayerFigures]
         if d.mark:
             f.marks[d.mark] += 1
     return figures
-
-
-def win_and_skill(won: bool, my_pr: float, their_pr: float) -> float:
-    """WBIF's "Win + Skill" score of one match for one player.
-
-    A win scores 1; the skill part is 1 when the player's PR is better by at least 1, 0
-    when worse by at least 1, else 0.5 + (their PR - my PR) / 2.
-    """
-    difference = their_pr - my_pr  # positive when I played better (lower PR)
-    skill = 1.0 if difference >= 1 else 0.0 if difference <= -1 else 0.5 + difference / 2
-    return (1.0 if won else 0.0) + skill
