@@ -34,6 +34,7 @@ def analyse_match_job(job: Job, progress: Progress) -> dict[str, Any]:
 
 
 @events.on_event(events.MATCH_FINISHED)
+@events.on_event(events.MATCH_TRANSCRIPT_ATTACHED)
 def analyse_imported_match(payload: dict[str, Any]) -> None:
     match = Match.objects.select_related("club").filter(pk=payload.get("match_id")).first()
     if match is None or not match.transcript.strip():

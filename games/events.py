@@ -24,6 +24,7 @@ logger = logging.getLogger(__name__)
 MATCH_FINISHED = "match.finished"
 MATCH_RESULT_CHANGED = "match.result_changed"
 MATCH_DISPUTED = "match.disputed"
+MATCH_TRANSCRIPT_ATTACHED = "match.transcript_attached"
 
 _handlers: dict[str, list[Callable[[dict[str, Any]], None]]] = defaultdict(list)
 
