@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -12,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.jobs import JobSerializer
-from games.models import Match
+from games.models import Club, Match
 
 from . import selectors, services
 
@@ -45,3 +47,34 @@ class MatchAnalysisView(APIView):
             user=request.user, match=match, plies=body.validated_data.get("plies")
         )
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+class ClubAnalysisSettingsSerializer(serializers.Serializer):
+    automatic = serializers.BooleanField(required=False)
+    plies = serializers.IntegerField(required=False, min_value=0, max_value=3)
+    min_decisions = serializers.IntegerField(required=False, min_value=0, max_value=100_000)
+
+
+class ClubAnalysisSettingsView(APIView):
+    """``/api/v1/clubs/{slug}/analysis-settings/``: GET (public), PATCH (directors)."""
+
+    permission_classes = [AllowAny]
+
+    @staticmethod
+    def _answer(row: Any) -> dict[str, Any]:
+        return {"automatic": row.automatic, "plies": row.plies, "min_decisions": row.min_decisions}
+
+    @extend_schema(responses={200: ClubAnalysisSettingsSerializer})
+    def get(self, request: Request, slug: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        return Response(self._answer(services.settings_for(club)))
+
+    @extend_schema(
+        request=ClubAnalysisSettingsSerializer, responses={200: ClubAnalysisSettingsSerializer}
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        body = ClubAnalysisSettingsSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        row = services.update_settings(user=request.user, club=club, **body.validated_data)
+        return Response(self._answer(row))

@@ -92,3 +92,15 @@ def test_a_match_without_transcript_cannot_be_analysed(client_for, club, directo
     match = Match.objects.create(club=club, player1=a, player2=b, length=5)
     response = client_for(director).post(f"/api/v1/matches/{match.pk}/analysis/", {})
     assert response.status_code == 400 and response.json()["code"] == "no_transcript"
+
+
+def test_club_settings_read_by_anyone_changed_by_directors(client_for, club, director, make_user):
+    url = f"/api/v1/clubs/{club.slug}/analysis-settings/"
+    assert client_for(None).get(url).json() == {"automatic": True, "plies": 2, "min_decisions": 200}
+    assert client_for(make_user()).patch(url, {"plies": 0}, format="json").status_code == 403
+    response = client_for(director).patch(url, {"plies": 7}, format="json")
+    assert response.status_code == 400 and response.json()["field"] == "plies"
+    response = client_for(director).patch(url, {"plies": 0, "automatic": False}, format="json")
+    assert response.json() == {"automatic": False, "plies": 0, "min_decisions": 200}
+    latest = services.settings_for(club).history.first()  # every change is kept
+    assert (latest.plies, latest.automatic) == (0, False)
