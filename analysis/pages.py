@@ -109,7 +109,9 @@ def player_pr(request: HttpRequest, slug: str) -> HttpResponse:
     player = get_object_or_404(Player, slug=slug)
     history = selectors.pr_history(player)
     total_decisions = sum(h.decisions for h in history)
-    total_error = sum(h.total_error for h in history)
+    total_error = sum(
+        h.total_error * (1.5 if h.analysis.match.length == 1 else 1.0) for h in history
+    )
     overall = 500.0 * total_error / total_decisions if total_decisions else None
     return render(
         request,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.db.models import Count, F, QuerySet, Sum
+from django.db.models import Case, Count, F, FloatField, QuerySet, Sum, When
 
 from games.models import Club, Match, Player
 
@@ -41,7 +41,8 @@ def pr_history(player: Player) -> list[PlayerAnalysis]:
 
 @dataclass(frozen=True, slots=True)
 class PrRow:
-    """A player's PR over several matches: total error over total decisions."""
+    """A player's PR over several matches: 500 x total loss / total decisions (a 1-point
+    match's loss counted 1.5 times, as in its own PR)."""
 
     player_id: int
     name: str
@@ -56,8 +57,14 @@ def _pr_rows(rows: QuerySet[PlayerAnalysis], min_decisions: int = 0) -> list[PrR
         .annotate(
             n=Count("id"),
             decisions_sum=Sum("decisions"),
-            error_sum=Sum("total_error"),
-            one_point=Sum("decisions", filter=None),
+            # a 1-point match's loss weighs 1.5, as its PR does
+            error_sum=Sum(
+                Case(
+                    When(analysis__match__length=1, then=F("total_error") * 1.5),
+                    default=F("total_error"),
+                    output_field=FloatField(),
+                )
+            ),
         )
         .order_by()
     )
