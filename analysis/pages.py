@@ -3,7 +3,6 @@ PR history, an event's and a club's PR tables. Thin: a selector, then a template
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
 
 from django.http import HttpRequest, HttpResponse
@@ -12,12 +11,11 @@ from django.utils.safestring import mark_safe
 
 from games import access
 from games.models import Club, Match, Player
+from games.pages.ratings import CHART_HEIGHT, CHART_PAD, CHART_WIDTH, Chart
 
 from . import engine, selectors, services
 from .board_svg import board_svg
 from .models import Decision
-
-CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 220, 36
 
 
 def decision_picture(match: Match, d: Decision) -> str:
@@ -65,17 +63,6 @@ def match_analysis(request: HttpRequest, pk: int) -> HttpResponse:
             "settings": services.settings_for(match.club),
         },
     )
-
-
-@dataclass
-class Chart:
-    points: str
-    dots: list[tuple[float, float, str]]
-    y_ticks: list[tuple[float, str]]
-    width: int = CHART_WIDTH
-    height: int = CHART_HEIGHT
-    left: int = CHART_PAD
-    bottom: int = CHART_HEIGHT - CHART_PAD
 
 
 def pr_chart(history: list) -> Chart | None:
