@@ -40,6 +40,7 @@ _LOCK = threading.RLock()
 _configured: dict[str, int] = {}
 # the records gnubg writes as a move node of its SGF (a resignation is not one)
 _SAVED_ACTIONS = ("move", "double", "take", "drop")
+_CACHE_ENTRIES = 1 << 20
 
 ENGINE_NAME = "GNU Backgammon"
 
@@ -308,6 +309,9 @@ def analyse_mat(text: str, *, plies: int) -> EngineMatch:
     """gnubg's analysis of a ``.mat`` transcript, decision by decision."""
     with _silenced(), tempfile.TemporaryDirectory(prefix="boxcars-gnubg-") as tmp:
         _configure(plies)
+        # a fresh evaluation cache: the analysis must not depend on what this process
+        # analysed before (resizing gnubg's cache empties it)
+        gnubg.command(f"set cache {_CACHE_ENTRIES}")
         source = Path(tmp) / "match.mat"
         source.write_text(text, encoding="utf-8")
         saved = Path(tmp) / "match.sgf"
