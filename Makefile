@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint format bench docs clean
+.PHONY: install gnubg-program run test lint format bench docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -12,6 +12,12 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# Debian's gnubg program: the independent reference of tests/analysis (skipped without it).
+# The analysis itself needs only the gnubg Python binding, which `make install` installs.
+gnubg-program:
+	command -v gnubg >/dev/null 2>&1 || test -x /usr/games/gnubg || \
+	  (apt-get update -qq && apt-get install -y -qq gnubg)
 
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput

@@ -24,6 +24,7 @@ SCENARIOS: dict[str, str] = {
     "pairing": "bench.pairing",
     "bracket-pages": "bench.bracket_pages",
     "odds": "bench.odds",
+    "analysis": "bench.analysis",
 }
 
 

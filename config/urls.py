@@ -17,6 +17,7 @@ api_v1 = [
     path("", include("core.api_urls")),
     path("", include("tournaments.api_urls")),
     path("chouette/", include("chouette.api_urls")),
+    path("", include("analysis.api_urls")),
 ]
 
 urlpatterns = [
@@ -29,6 +30,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("tournaments/", include("tournaments.urls")),
     path("chouette/", include("chouette.urls")),
+    path("", include("analysis.urls")),
     path("", include("games.urls")),
 ]
 

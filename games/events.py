@@ -7,3 +7,4 @@
 MATCH_FINISHED = "match.finished"
 MATCH_RESULT_CHANGED = "match.result_changed"
 MATCH_DISPUTED = "match.disputed"
+MATCH_TRANSCRIPT_ATTACHED = "match.transcript_attached"

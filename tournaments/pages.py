@@ -159,6 +159,10 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             # a finished event names its winner (and, elimination, its places)
             "result": selectors.standings_table(tournament) if finished else None,
             "is_director": access.is_director(request.user, tournament.club),
+            # the event's matches, for the analysis' "best played" table (analysis_tags)
+            "match_ids": list(
+                tournament.pairings.filter(match__isnull=False).values_list("match_id", flat=True)
+            ),
         },
     )
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from django.db.models import QuerySet
 
+from analysis.selectors import match_pr_by_side
 from games.models import Club, MatchStatus, Player
 from tournaments.formats.bracket_engine import derive_bracket_state
 from tournaments.formats.places import DEFAULT_PRIZE_ORDER, Places, elimination_places
@@ -100,6 +101,7 @@ class PairingRow:
     winner_to: str
     loser_to: str
     replaced_matches: list | None  # None when not read (see pairing_rows)
+    entry1_is_match_player1: bool = True
 
 
 _PAIRING_VALUES = (
@@ -180,14 +182,22 @@ def pairing_rows(
                 w_to,
                 l_to,
                 replaced,
+                m_p1 == e1_player if match_id is not None else True,
             )
         )
     return result
 
 
-def results_from_pairings(pairings: Iterable[PairingRow]) -> list[MatchResult[int]]:
-    """Decided pairings as the standings' results: matches, forfeits and byes."""
+def results_from_pairings(
+    pairings: Iterable[PairingRow], prs: dict[int, tuple[float, float]] | None = None
+) -> list[MatchResult[int]]:
+    """Decided pairings as the standings' results: matches, forfeits and byes.
+
+    ``prs``: {match id: (PR of the match's player 1, of player 2)} of the analysed
+    matches, for the Win + Skill tie-break.
+    """
     results: list[MatchResult[int]] = []
+    prs = prs or {}
     for p in pairings:
         if (
             p.status == PairingStatus.BYE
@@ -203,6 +213,9 @@ def results_from_pairings(pairings: Iterable[PairingRow]) -> list[MatchResult[in
         points_a = points_b = 0
         if p.match_status == MatchStatus.FINISHED and p.match_score is not None:
             points_a, points_b = p.match_score
+        pr = prs.get(p.match_id) if p.match_id is not None else None
+        if pr is not None and not p.entry1_is_match_player1:
+            pr = (pr[1], pr[0])
         results.append(
             MatchResult(
                 p.entry1_id,
@@ -211,6 +224,8 @@ def results_from_pairings(pairings: Iterable[PairingRow]) -> list[MatchResult[in
                 points_a=points_a,
                 points_b=points_b,
                 forfeit=p.forfeit,
+                pr_a=pr[0] if pr else None,
+                pr_b=pr[1] if pr else None,
             )
         )
     return results
@@ -230,9 +245,10 @@ class Standing:
     place: str | None = None
 
     @property
-    def values(self) -> list[int]:
-        """The tie-break values in the event's tie-break order (for tables)."""
-        return list(self.row.values.values())
+    def values(self) -> list[int | float]:
+        """The tie-break values in the event's tie-break order (for tables); Win + Skill,
+        kept in hundredths for exact ordering, is shown as its score."""
+        return [v / 100 if t == TieBreak.WIN_SKILL else v for t, v in self.row.values.items()]
 
 
 @dataclass(frozen=True)
@@ -279,9 +295,12 @@ def standings_table(tournament: Tournament, stage: Stage | None = None) -> Stand
         in_stage = {p.entry1_id for p in pairings} | {p.entry2_id for p in pairings}
         entries = {pk: e for pk, e in entries.items() if pk in in_stage}
     order = [e.pk for e in sorted(entries.values(), key=lambda e: (e.seed or 10**6, e.pk))]
+    prs = None
+    if TieBreak.WIN_SKILL.value in tournament.tie_breaks:
+        prs = match_pr_by_side([p.match_id for p in pairings if p.match_id is not None])
     rows = compute_standings(
         order,
-        [r for r in results_from_pairings(pairings) if r.player_a in entries],
+        [r for r in results_from_pairings(pairings, prs) if r.player_a in entries],
         [TieBreak(t) for t in tournament.tie_breaks],
         bye_is_win=tournament.bye_is_win,
     )

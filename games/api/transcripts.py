@@ -7,6 +7,8 @@
   duplicates), 400 ``transcript_refused`` when every file was refused; each file's
   outcome is in ``files``. A larger upload runs as a ``matches.import`` job: 202 with the
   job, whose progress counts files. More than ``MAX_UPLOAD_BYTES`` is refused with 413.
+* ``POST /api/v1/matches/{id}/transcript/``: attach a transcript to an entered match
+  (it must agree with the recorded games).
 * ``GET /api/v1/matches/{id}/transcript.mat``: the stored transcript of an imported
   match; for a match entered game by game, a score-sheet transcript (score lines,
   cube values as ``Doubles``/``Takes``, results; no moves, which were never entered);
@@ -20,9 +22,9 @@ from typing import Any
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -32,7 +34,7 @@ from rest_framework.views import APIView
 from core import access
 from core.api_jobs import job_accepted_response
 from core.jobs import start_job
-from games.models import Club, Match, MatchSource
+from games.models import Club, Match
 from games.rules.errors import BoxcarsError, NotAllowed, RuleViolation
 from games.services import transcripts as transcript_services
 from games.services.actors import actor_for_user
@@ -147,7 +149,7 @@ class MatchTranscriptView(APIView):
     @extend_schema(responses={(200, "text/plain"): str})
     def get(self, request: Request, pk: int) -> HttpResponse:
         match = get_object_or_404(Match.objects.select_related("player1", "player2"), pk=pk)
-        if match.source == MatchSource.IMPORTED and match.transcript:
+        if match.transcript:  # imported, or attached to an entered match
             text = match.transcript
         else:
             text = score_sheet_transcript(match)
@@ -156,3 +158,40 @@ class MatchTranscriptView(APIView):
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.mat"'
         return response
+
+
+class TranscriptUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(required=False)
+    text = serializers.CharField(required=False, trim_whitespace=False)
+
+
+class MatchAttachTranscriptView(APIView):
+    """``POST /api/v1/matches/{id}/transcript/``: attach a ``.mat`` to an entered match.
+
+    A director sends the file (multipart ``file``) or its text (``text``). It must replay
+    and agree with the recorded games (players, length, every game's winner and points);
+    otherwise 400 names what disagrees and nothing is written. On success the analysis
+    starts when the club analyses automatically.
+    """
+
+    parser_classes = [MultiPartParser, FormParser, JSONParser]
+
+    @extend_schema(request=TranscriptUploadSerializer, responses={200: dict})
+    def post(self, request: Request, pk: int) -> Response:
+        match = get_object_or_404(Match.objects.select_related("club"), pk=pk)
+        body = TranscriptUploadSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        upload = body.validated_data.get("file")
+        if upload is not None:
+            text, name = transcript_services.decode_transcript(upload.read()), upload.name
+        elif body.validated_data.get("text"):
+            text, name = body.validated_data["text"], f"match-{pk}.mat"
+        else:
+            raise RuleViolation("transcript_required", "Send a .mat file or its text.", "file")
+        attached = transcript_services.attach_transcript(
+            actor=actor_for_user(request.user), match=match, text=text, name=name
+        )
+        return Response(
+            {"match": attached.pk, "transcript_hash": attached.transcript_hash},
+            status=status.HTTP_200_OK,
+        )

@@ -12,7 +12,7 @@ from .ratings import (
     PlayerRatingsView,
     RatingPreviewView,
 )
-from .transcripts import MatchImportView, MatchTranscriptView
+from .transcripts import MatchAttachTranscriptView, MatchImportView, MatchTranscriptView
 
 app_name = "api"
 
@@ -26,6 +26,11 @@ game_correction = GameCorrectionView.as_view({"patch": "partial_update", "delete
 urlpatterns = [
     path("matches/import/", MatchImportView.as_view(), name="match-import"),
     path("matches/<int:pk>/transcript.mat", MatchTranscriptView.as_view(), name="match-transcript"),
+    path(
+        "matches/<int:pk>/transcript/",
+        MatchAttachTranscriptView.as_view(),
+        name="match-attach-transcript",
+    ),
     path(
         "matches/<int:match_pk>/games/<int:number>/",
         game_correction,

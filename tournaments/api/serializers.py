@@ -248,7 +248,7 @@ def standings_data(rows: list[Standing]) -> list[dict[str, Any]]:
             "forfeit_losses": s.row.forfeit_losses,
             "withdrawn": s.entry.status == "withdrawn",
             "note": "forfeit" if s.row.forfeit_losses or s.row.forfeit_wins else None,
-            "tie_breaks": {k.value: v for k, v in s.row.values.items()},
+            "tie_breaks": dict(zip((k.value for k in s.row.values), s.values, strict=True)),
         }
         for s in rows
     ]

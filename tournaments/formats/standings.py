@@ -33,6 +33,9 @@ class TieBreak(StrEnum):
     MEDIAN_BUCHHOLZ = "median_buchholz"  # the same without the best and worst opponent
     HEAD_TO_HEAD = "head_to_head"  # wins against the others still tied
     POINTS_DIFFERENCE = "points_difference"  # match points won minus lost
+    # WBIF's "Win + Skill" (hundredths): per match 1 for a win plus a skill part from
+    # both players' PR (gnubg's analysis); as the first tie-break it is the score
+    WIN_SKILL = "win_skill"
 
 
 SWISS_TIE_BREAKS: tuple[TieBreak, ...] = (
@@ -64,6 +67,8 @@ class MatchResult(Generic[E]):
     points_b: int = 0
     bye: bool = False
     forfeit: bool = False
+    pr_a: float | None = None  # the players' PR in this match, when it was analysed
+    pr_b: float | None = None
 
     def __post_init__(self) -> None:
         if self.bye != (self.player_b is None):
@@ -86,6 +91,21 @@ class StandingRow(Generic[E]):
     forfeit_wins: int
     forfeit_losses: int
     opponents: tuple[E, ...] = field(default=())
+
+
+def win_and_skill(won: bool, my_pr: float | None, their_pr: float | None) -> float:
+    """WBIF's "Win + Skill" score of one match for one player.
+
+    1 for a win, plus the skill part: 1 when the player's PR is lower (better) than the
+    opponent's by at least 1, 0 when higher by at least 1, else 0.5 + (their PR - my
+    PR) / 2. A match nobody analysed gives the neutral 0.5.
+    """
+    if my_pr is None or their_pr is None:
+        skill = 0.5
+    else:
+        difference = their_pr - my_pr
+        skill = 1.0 if difference >= 1 else 0.0 if difference <= -1 else 0.5 + difference / 2
+    return (1.0 if won else 0.0) + skill
 
 
 def compute_standings(
@@ -113,6 +133,7 @@ def compute_standings(
     points: dict[E, int] = dict.fromkeys(players, 0)
     opponents: dict[E, list[E]] = {p: [] for p in players}
     beat: dict[E, list[E]] = defaultdict(list)
+    win_skill: dict[E, float] = dict.fromkeys(players, 0.0)
     for result in results:
         for player in (result.player_a, result.player_b):
             if player is not None and player not in known:
@@ -121,6 +142,7 @@ def compute_standings(
             byes[result.player_a] += 1
             if bye_is_win:
                 wins[result.player_a] += 1
+                win_skill[result.player_a] += win_and_skill(True, None, None)
             continue
         assert result.player_b is not None
         loser = result.player_b if result.winner == result.player_a else result.player_a
@@ -130,6 +152,12 @@ def compute_standings(
         if result.forfeit:
             forfeit_wins[result.winner] += 1
             forfeit_losses[loser] += 1
+        win_skill[result.player_a] += win_and_skill(
+            result.winner == result.player_a, result.pr_a, result.pr_b
+        )
+        win_skill[result.player_b] += win_and_skill(
+            result.winner == result.player_b, result.pr_b, result.pr_a
+        )
         points[result.player_a] += result.points_a - result.points_b
         points[result.player_b] += result.points_b - result.points_a
         opponents[result.player_a].append(result.player_b)
@@ -148,6 +176,7 @@ def compute_standings(
         TieBreak.BUCHHOLZ: buchholz,
         TieBreak.MEDIAN_BUCHHOLZ: median_buchholz,
         TieBreak.POINTS_DIFFERENCE: points.__getitem__,
+        TieBreak.WIN_SKILL: lambda p: round(100 * win_skill[p]),
     }
     values: dict[E, dict[TieBreak, int]] = {p: {} for p in players}
     keys: dict[E, tuple[int, ...]] = {p: () for p in players}
