@@ -9,4 +9,9 @@ class AnalysisConfig(AppConfig):
     verbose_name = "Match analysis"
 
     def ready(self) -> None:
-        from . import jobs  # noqa: F401 - registers the job and the import's hook
+        from . import (
+            jobs,  # noqa: F401 - registers the job and the import's hook
+            panels,
+        )
+
+        panels.register()

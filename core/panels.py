@@ -16,6 +16,8 @@ Slots and the arguments their providers receive (after the request):
 ``match.head``          (match,): above the score in the match's header (its event).
 ``match.where``         (match,): after the club's name on the home page's match card.
 ``home.side``           (player,): cards beside the player's match on the home page.
+``match.analysis``      (match,): below the match's games (its analysis summary).
+``player.history``      (player,): below the player's rating (the PR history chart).
 
 Registering under a name a second time replaces the first panel (``ready()`` may run
 twice in tests), as :mod:`core.listeners` does.
