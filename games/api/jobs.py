@@ -8,7 +8,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 
 from games import access
-from games.models import Job
+from games.models import Club, Job
 
 HIDDEN_PARAMS = {"files", "content", "payload"}
 
@@ -19,7 +19,9 @@ class JobSerializer(serializers.ModelSerializer):
 
     percent = serializers.FloatField(read_only=True, allow_null=True)
     params = serializers.SerializerMethodField()
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
 
     class Meta:
         model = Job

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -10,6 +12,9 @@ from simple_history.models import HistoricalRecords
 from games.rules import limits
 
 from .clubs import Club, Player
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 class MatchStatus(models.TextChoices):
@@ -92,6 +97,9 @@ class Match(models.Model):
     transcript_hash = models.CharField(max_length=64, blank=True, db_index=True)
 
     history = HistoricalRecords()
+    # set on the instance before a save: django-simple-history records them with it
+    _change_reason: str
+    _history_user: User | None
 
     class Meta:
         verbose_name_plural = "matches"

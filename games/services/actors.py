@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from games import access
 from games.models import Match, Player
@@ -14,7 +14,7 @@ from games.models import Match, Player
 class Actor:
     """The identity a service checks: the account (if any) and the player it speaks for."""
 
-    user: AbstractBaseUser | None
+    user: User | None
     player: Player | None
     is_admin: bool = False
     via_score_link: bool = False
@@ -29,7 +29,7 @@ class Actor:
         return self.user.get_username() if self.user is not None else "anonymous"
 
 
-def actor_for_user(user: AbstractBaseUser | AnonymousUser | None) -> Actor:
+def actor_for_user(user: User | AnonymousUser | None) -> Actor:
     if user is None or not user.is_authenticated:
         return Actor(user=None, player=None)
     player = Player.objects.filter(user=user).first()
