@@ -39,7 +39,7 @@ WALK_INS = ["Walker One", "Walker Two"]
 LENGTH = 3
 
 
-def _slips(page) -> list[dict[str, object]]:
+def _slips(page) -> list[dict[str, str | None]]:
     """Round 1's matches as the score-links page lists them: the two players and each
     player's private link."""
     found = []

@@ -20,6 +20,7 @@ from django.db import OperationalError, transaction
 from rest_framework.test import APIClient
 
 from games.models import (
+    Club,
     Job,
     Match,
     MatchSource,
@@ -43,7 +44,7 @@ PLAYERS = 120
 MATCHES = 20_000  # a recomputation of a few seconds on this machine
 
 
-def _club_with_history(director) -> object:
+def _club_with_history(director) -> Club:
     """A club with a long history of finished rated matches (bulk rows: the list is
     rebuilt from scratch by the job, so nothing needs rating beforehand)."""
     club = club_services.create_club(created_by=director, name="Killed Worker Club")
