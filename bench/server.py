@@ -188,4 +188,8 @@ def gunicorn(workers: int = 2, *, with_worker: bool = False) -> Iterator[tuple[s
         yield "127.0.0.1", port
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        try:
+            process.wait(timeout=60)  # a busy machine stops slowly; never leave it behind
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -196,7 +196,7 @@ def _restart_worker_midway(worker: CeleryWorker, after: float, window: dict) -> 
 def _running_jobs() -> int:
     from django.db import connection
 
-    from games.models import Job
+    from core.models import Job
 
     try:
         return Job.objects.filter(status="running").count()
@@ -207,7 +207,7 @@ def _running_jobs() -> int:
 def _wait_until_settled(since, timeout: float) -> float:
     """Wait for the worker to handle every outbox event and finish every job (the killed
     worker's are swept: events after 30 s, jobs after their heartbeat bound)."""
-    from games.models import DomainEvent, Job
+    from core.models import DomainEvent, Job
 
     started = time.monotonic()
     deadline = started + timeout
@@ -238,7 +238,8 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
     from django.utils import timezone
 
     from chouette.models import ChouetteGame
-    from games.models import DomainEvent, Game, Job
+    from core.models import DomainEvent, Job
+    from games.models import Game
 
     club, director, token, tournament, session = _setup()
     seconds = 20 if quick else 180

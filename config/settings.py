@@ -210,7 +210,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = env.int("FILE_UPLOAD_MAX_MEMORY_SIZE", default=5 *
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
+        "games.api.authentication.TokenAuthentication",  # knox's, in one query
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -295,10 +295,10 @@ JOB_HEARTBEAT_INTERVAL = env.float(
 JOB_SWEEP_INTERVAL = env.float("JOB_SWEEP_INTERVAL", default=60.0)
 JOB_MAX_ATTEMPTS = env.int("JOB_MAX_ATTEMPTS", default=5)
 CELERY_BEAT_SCHEDULE: dict = {
-    "sweep-unhandled-events": {"task": "games.tasks.sweep_events", "schedule": 60.0},
-    "sweep-queued-jobs": {"task": "games.tasks.sweep_queued_jobs", "schedule": 60.0},
+    "sweep-unhandled-events": {"task": "core.tasks.sweep_events", "schedule": 60.0},
+    "sweep-queued-jobs": {"task": "core.tasks.sweep_queued_jobs", "schedule": 60.0},
     "sweep-stalled-jobs": {
-        "task": "games.tasks.sweep_stalled_jobs",
+        "task": "core.tasks.sweep_stalled_jobs",
         "schedule": JOB_SWEEP_INTERVAL,
     },
     "recompute-rating-lists-nightly": {

@@ -2,8 +2,10 @@ from django.apps import AppConfig
 
 
 class CoreConfig(AppConfig):
-    """What every app shares: domain errors, the locked-write helper, the result
-    listener registry. ``core`` imports no other app of the project, so ``games``,
+    """What every app shares: domain errors and their HTTP mapping, the actor and
+    access checks, ``Idempotency-Key``, long jobs, the outbox, the locked-write helper
+    and the registries other apps fill from their ``ready()`` (result listeners,
+    idempotency scopes). ``core`` imports no other app of the project, so ``games``,
     ``tournaments`` and ``chouette`` can all build on it without cycles."""
 
     default_auto_field = "django.db.models.BigAutoField"

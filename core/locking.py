@@ -8,7 +8,10 @@ version and **announce** what changed. :class:`LockedWrite` does them in that or
 so no app keeps its own copy.
 
 Lock order (documented once, followed everywhere): **matches before their
-tournament, several matches in primary-key order.** A score entry locks its match and
+tournament, several matches in primary-key order.** Only the row itself is locked
+(``FOR UPDATE OF`` its table), never the rows joined to it for reading (a match's
+club and players): otherwise every score entry of a club would queue on the club's
+row, and a join's lock order is the planner's, not ours. A score entry locks its match and
 then (through the result listener) the tournament; so a tournament write that touches
 matches (a redraw, a swap) locks those matches first, in primary-key order
 (:func:`lock_rows`), and then the tournament. A write that discovers a match to void
@@ -77,7 +80,7 @@ def lock_row(
 
     A missing row is a 400 ``<noun>_not_found`` naming ``field`` (default: the noun).
     """
-    row = queryset.select_for_update().filter(pk=pk).first()
+    row = queryset.select_for_update(of=("self",)).filter(pk=pk).first()
     if row is None:
         raise RuleViolation(
             f"{noun}_not_found",
@@ -92,7 +95,7 @@ def lock_rows(queryset: models.QuerySet[M], pks: Iterable[Any]) -> list[M]:
     wanted = sorted(set(pks))
     if not wanted:
         return []
-    return list(queryset.select_for_update().filter(pk__in=wanted).order_by("pk"))
+    return list(queryset.select_for_update(of=("self",)).filter(pk__in=wanted).order_by("pk"))
 
 
 def try_lock_row(queryset: models.QuerySet[M], pk: Any) -> M | None:
@@ -102,7 +105,7 @@ def try_lock_row(queryset: models.QuerySet[M], pk: Any) -> M | None:
     tournament): it never waits, so it can never close a cycle. A row this transaction
     already holds is returned.
     """
-    return queryset.select_for_update(skip_locked=True).filter(pk=pk).first()
+    return queryset.select_for_update(skip_locked=True, of=("self",)).filter(pk=pk).first()
 
 
 def check_version(row: Versioned, expected: int | None, *, noun: str) -> None:

@@ -1,33 +1,21 @@
-"""Who may do what: the object permissions shared by the API and the pages.
+"""Who may do what with players: the object permissions shared by the API and the pages.
 
-Rules: site admins may do everything; a club's directors
-manage its players, events and sessions; players write their own matches; everyone
-reads what is public.
+Rules: site admins may do everything and a club's directors manage its players
+(:mod:`core.access`); a player edits their own profile; everyone reads what is public.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from core.access import is_site_admin
+
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
-    from .models import Club, Player
+    from .models import Player
 
     AnyUser = User | AnonymousUser
-
-
-def is_site_admin(user: AnyUser) -> bool:
-    return bool(user.is_authenticated and getattr(user, "is_superuser", False))
-
-
-def is_director(user: AnyUser, club: Club) -> bool:
-    """True for the club's directors and for site admins."""
-    if not user.is_authenticated:
-        return False
-    if is_site_admin(user):
-        return True
-    return club.directors.filter(pk=user.pk).exists()
 
 
 def directs_any_club_of(user: AnyUser, player: Player) -> bool:

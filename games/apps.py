@@ -9,4 +9,10 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # registers the rating event handlers and jobs, the "matches.import" job, and
         # the handler telling directors about a dispute
-        from . import dispute_notices, rating_jobs, transcript_jobs  # noqa: F401
+        from core.demo import register_demo_seeder
+        from core.idempotency import register_scope
+
+        from . import dispute_notices, rating_jobs, score_links, transcript_jobs  # noqa: F401
+
+        register_scope("games.score_link", score_links.idempotency_scope)
+        register_demo_seeder("games", "games.demo.seed")

@@ -15,11 +15,12 @@ from typing import Any
 from django.core.mail import send_mail
 from django.utils import timezone
 
+from core.events import on_event
 from games import events
 from games.models import Dispute
 
 
-@events.on_event(events.MATCH_DISPUTED)
+@on_event(events.MATCH_DISPUTED)
 def tell_directors(payload: dict[str, Any]) -> None:
     """Email the club's directors about dispute ``payload["dispute_id"]``, once."""
     dispute = (

@@ -1,64 +1,9 @@
-"""Domain events: the after-commit outbox.
+"""The kinds of outbox events the match services emit (see :mod:`core.events`).
 
-Two kinds of listeners hook into match results without ``games`` importing them:
-
-* result listeners registered in :mod:`core.listeners` run **inside** the writing
-  transaction, called explicitly by the match services, for consequences that must
-  commit or fail with the result (bracket advancement);
-* ``emit()`` writes a :class:`~games.models.DomainEvent` row in the same transaction
-  and enqueues its handler task on commit, for follow-up jobs (ratings). If the broker
-  is down the row stays unhandled and the periodic sweep enqueues it again.
+``games.services.matches`` emits them; handlers registered with
+``core.events.on_event`` (the rating jobs, the dispute notices) act on them after commit.
 """
-
-from __future__ import annotations
-
-import logging
-from collections import defaultdict
-from collections.abc import Callable
-from typing import Any
-
-from django.db import transaction
-
-logger = logging.getLogger(__name__)
 
 MATCH_FINISHED = "match.finished"
 MATCH_RESULT_CHANGED = "match.result_changed"
 MATCH_DISPUTED = "match.disputed"
-
-_handlers: dict[str, list[Callable[[dict[str, Any]], None]]] = defaultdict(list)
-
-#: Enqueueing on commit tries briefly (a pooled connection gone stale after a broker
-#: restart is replaced on the retry), then gives up: the request has committed and
-#: must answer, and the periodic sweep re-enqueues what was not sent.
-ENQUEUE_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.1}
-
-
-def on_event(kind: str) -> Callable[[Callable[[dict[str, Any]], None]], Callable]:
-    """Register an after-commit handler for an event kind (idempotent handlers only)."""
-
-    def register(handler: Callable[[dict[str, Any]], None]) -> Callable:
-        if handler not in _handlers[kind]:
-            _handlers[kind].append(handler)
-        return handler
-
-    return register
-
-
-def handlers_for(kind: str) -> list[Callable[[dict[str, Any]], None]]:
-    return list(_handlers.get(kind, ()))
-
-
-def emit(kind: str, **payload: Any) -> None:
-    """Record an event in the current transaction and enqueue its handling on commit."""
-    from .models import DomainEvent
-    from .tasks import handle_event
-
-    event = DomainEvent.objects.create(kind=kind, payload=payload)
-
-    def enqueue() -> None:
-        try:
-            handle_event.apply_async((event.pk,), retry_policy=ENQUEUE_RETRY_POLICY)
-        except Exception as exc:  # the broker is down: the sweep will pick the row up
-            logger.warning("could not enqueue event %s (%r); the sweep will retry", event.pk, exc)
-
-    transaction.on_commit(enqueue)

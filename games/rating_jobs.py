@@ -19,8 +19,11 @@ from typing import Any
 from celery import shared_task
 from django.utils import timezone
 
-from games import events, jobs
-from games.models import Club, Job
+from core import jobs
+from core.events import on_event
+from core.models import Job
+from games import events
+from games.models import Club
 from games.services import ratings as rating_services
 
 RECOMPUTE_FROM = "ratings.recompute_from"
@@ -28,12 +31,12 @@ RECOMPUTE_LIST = "ratings.recompute"
 RECOMPUTE_ALL = "ratings.recompute_all"
 
 
-@events.on_event(events.MATCH_FINISHED)
+@on_event(events.MATCH_FINISHED)
 def apply_finished_match(payload: dict[str, Any]) -> None:
     rating_services.apply_match(match_id=payload["match_id"])
 
 
-@events.on_event(events.MATCH_RESULT_CHANGED)
+@on_event(events.MATCH_RESULT_CHANGED)
 def recompute_after_result_change(payload: dict[str, Any]) -> None:
     jobs.start_job(
         kind=RECOMPUTE_FROM,

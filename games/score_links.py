@@ -42,6 +42,16 @@ def token_of(request: Any) -> str | None:
     return request.headers.get(HEADER) or request.GET.get("link") or None
 
 
+def idempotency_scope(request: Any) -> str | None:
+    """Whose ``Idempotency-Key`` a score link's request carries: its match and player
+    (registered with :func:`core.idempotency.register_scope` by ``GamesConfig.ready``)."""
+    token = token_of(request)
+    link = read_token(token) if token else None
+    if link is not None:
+        return f"link:{link[0]}:{link[1]}"
+    return None
+
+
 def link_is_live(match: Match) -> bool:
     """A link expires once the result is final: confirmed, void or forfeit."""
     if match.status in (MatchStatus.VOID, MatchStatus.FORFEIT):

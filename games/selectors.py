@@ -92,21 +92,20 @@ def can_enter_next_game(match: Match, *, director: bool) -> bool:
     return next_game_open(match) and next_game_refusal(match, director=director) is None
 
 
-def open_disputes(*, club: Club | None = None, tournament: Any = None) -> list[Dispute]:
+def open_disputes(*, club: Club | None = None, match_ids: Any = None) -> list[Dispute]:
     """Open disputes, oldest first, with their match, players and club: one query.
 
-    The pages list them for the directors (the club page, an event's dashboard). A
-    tournament's matches are found through the pairing that holds them (the lookup
-    ``match__tournament_pairing``), so ``games`` names no tournaments code; ``tournament``
-    is anything with a ``pk``.
+    The pages list them for the directors (the club page, an event's dashboard). An
+    event names its matches by ``match_ids`` (ids, or a query of them that runs as a
+    subquery), so ``games`` knows nothing of what groups them.
     """
     disputes = Dispute.objects.filter(status=Dispute.Status.OPEN).select_related(
         "raised_by", "match__club", "match__player1", "match__player2"
     )
     if club is not None:
         disputes = disputes.filter(match__club=club)
-    if tournament is not None:
-        disputes = disputes.filter(match__tournament_pairing__tournament_id=tournament.pk)
+    if match_ids is not None:
+        disputes = disputes.filter(match_id__in=match_ids)
     return list(disputes.order_by("created_at", "id"))
 
 

@@ -1,6 +1,6 @@
 """What a signed-in player's home page shows about them, in a fixed number of queries:
-their match to play now, and their ratings. (Their events come from the tournaments
-app's template tag, so ``games`` keeps knowing nothing of tournaments.)"""
+their match to play now, and their ratings. (Whatever other apps add, such as the
+player's events, comes from the panels they register in :mod:`core.panels`.)"""
 
 from __future__ import annotations
 

@@ -15,8 +15,9 @@ import gzip
 import json
 from typing import Any
 
-from games.jobs import Progress, job_handler
-from games.models import Club, Job
+from core.jobs import Progress, job_handler
+from core.models import Job
+from games.models import Club
 from games.rules.errors import RuleViolation
 from games.services import transcripts as transcript_services
 from games.services.actors import actor_for_user

@@ -18,8 +18,8 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import jobs
-from games.models import Job
+from core import jobs
+from core.models import Job
 from games.services import clubs as club_services
 
 pytestmark = pytest.mark.django_db

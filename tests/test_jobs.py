@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import jobs
-from games.models import Job
+from core import jobs
+from core.models import Job
 from games.rules.errors import RuleViolation
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +73,7 @@ def test_a_job_whose_enqueue_failed_is_swept_later(django_capture_on_commit_call
 
     from django.utils import timezone
 
-    from games.tasks import run_job
+    from core.tasks import run_job
 
     def broker_down(*args, **kwargs):
         raise ConnectionError("broker down")

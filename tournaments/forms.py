@@ -1,10 +1,11 @@
-"""Forms of the director's registration pages (bulk registration, walk-ins).
+"""Forms of the director's pages: creating an event, bulk registration, walk-ins.
 
 As with ``games.forms``, the rules are the services'; the forms read the text.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -13,6 +14,10 @@ from django.db.models import QuerySet
 from games.models import Player
 from games.rules import limits
 from games.rules.names import name_key
+from tournaments.formats.elimination import FeedOrder
+from tournaments.formats.schedule import MAX_LENGTH
+from tournaments.formats.standings import TieBreak
+from tournaments.models import SeedingMethod, StageKind, TournamentFormat
 
 
 class RosterField(forms.ModelMultipleChoiceField):
@@ -64,3 +69,393 @@ class RegisterPlayersForm(forms.Form):
             )
         data["lines"] = lines
         return data
+
+
+# -- creating an event ------------------------------------------------------------------
+
+#: The stages of each format whose rounds can have their own match length, as the
+#: schedule (``tournaments.formats.schedule``) names them, with the legend shown.
+FORMAT_STAGES: dict[str, tuple[tuple[str, str], ...]] = {
+    TournamentFormat.SINGLE_ELIMINATION: (
+        (StageKind.MAIN, "Main draw"),
+        (StageKind.CONSOLATION, "Consolation"),
+        (StageKind.LAST_CHANCE, "Last chance"),
+    ),
+    TournamentFormat.DOUBLE_ELIMINATION: (
+        (StageKind.WINNERS, "Winners' bracket"),
+        (StageKind.LOSERS, "Losers' bracket"),
+        (StageKind.GRAND_FINAL, "Grand final"),
+    ),
+    TournamentFormat.SWISS: ((StageKind.SWISS, "Swiss"),),
+    TournamentFormat.ROUND_ROBIN: (
+        (StageKind.ROUND_ROBIN_GROUP, "Group rounds"),
+        (StageKind.PLAYOFF, "Playoff"),
+    ),
+}
+
+_KNOCKOUT_ROUNDS = (("1", "1", "Round 1"), ("2", "2", "Round 2"), ("3", "3", "Round 3"))
+_KNOCKOUT_END = (
+    ("-3", "quarter", "Quarter-finals"),
+    ("-2", "semi", "Semi-finals"),
+    ("-1", "final", "Final"),
+)
+_ROUNDS_AND_LAST = (
+    ("1", "1", "Round 1"),
+    ("2", "2", "Round 2"),
+    ("3", "3", "Round 3"),
+    ("-1", "last", "Last round"),
+)
+#: The rounds offered per stage: (round in the schedule, field suffix, label). A negative
+#: round counts from the end, so "Final" fits any field size.
+STAGE_ROUNDS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    StageKind.MAIN: _KNOCKOUT_ROUNDS + _KNOCKOUT_END,
+    StageKind.CONSOLATION: _KNOCKOUT_ROUNDS + _KNOCKOUT_END,
+    StageKind.LAST_CHANCE: _KNOCKOUT_ROUNDS + _KNOCKOUT_END,
+    StageKind.WINNERS: _KNOCKOUT_ROUNDS + _KNOCKOUT_END,
+    StageKind.LOSERS: _KNOCKOUT_ROUNDS + _KNOCKOUT_END,
+    StageKind.GRAND_FINAL: (("1", "1", "Grand final"), ("2", "2", "Deciding match")),
+    StageKind.SWISS: _ROUNDS_AND_LAST,
+    StageKind.ROUND_ROBIN_GROUP: _ROUNDS_AND_LAST,
+    StageKind.PLAYOFF: _KNOCKOUT_END,
+}
+
+_FROM_THE_END = (
+    "Quarter-finals, semi-finals and final count from the end, so they fit any number "
+    "of players; a round given by number comes first."
+)
+LENGTHS_HELP = {
+    TournamentFormat.SINGLE_ELIMINATION: _FROM_THE_END,
+    TournamentFormat.DOUBLE_ELIMINATION: _FROM_THE_END
+    + " The deciding match is played only after a grand-final reset.",
+    TournamentFormat.SWISS: "The last round counts from the end (the number of Swiss rounds).",
+    TournamentFormat.ROUND_ROBIN: "The last round counts from the end of each group; "
+    + _FROM_THE_END.lower(),
+}
+
+#: The options of each format (beyond those every event has); the rest are ignored.
+FORMAT_OPTIONS: dict[str, tuple[str, ...]] = {
+    TournamentFormat.SINGLE_ELIMINATION: (
+        "consolation_from",
+        "last_chance_from",
+        "feed_orders",
+        "prize_order",
+    ),
+    TournamentFormat.DOUBLE_ELIMINATION: ("grand_final_reset", "feed_orders"),
+    TournamentFormat.SWISS: ("swiss_rounds", "max_losses", "tie_breaks", "bye_is_win"),
+    TournamentFormat.ROUND_ROBIN: ("groups", "playoff_qualifiers", "tie_breaks", "bye_is_win"),
+}
+TIE_BREAK_NAMES = {
+    TieBreak.MATCH_WINS: "Match wins",
+    TieBreak.BUCHHOLZ: "Buchholz",
+    TieBreak.MEDIAN_BUCHHOLZ: "Median Buchholz",
+    TieBreak.HEAD_TO_HEAD: "Head to head",
+    TieBreak.POINTS_DIFFERENCE: "Points difference",
+}
+TIE_BREAK_SLOTS = len(TieBreak)
+PREVIEW_MAX = 128
+DEFAULT_LENGTH = 5
+
+
+def length_field_name(stage: str, suffix: str) -> str:
+    return f"length_{stage}_{suffix}"
+
+
+def _int_list(text: str, what: str) -> list[int]:
+    parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
+    try:
+        numbers = [int(p) for p in parts]
+    except ValueError:
+        raise forms.ValidationError(
+            f"Write {what} as numbers separated by commas, like 1, 2."
+        ) from None
+    if any(n < 1 or n > limits.MAX_INT16 for n in numbers):
+        raise forms.ValidationError(f"{what.capitalize()} are counted from 1.")
+    return numbers
+
+
+def _names(text: str) -> list[str]:
+    return [p for p in re.split(r"[\s,;]+", text.strip()) if p]
+
+
+class NewTournamentForm(forms.Form):
+    """Every option of the tournament-create API, as a page.
+
+    Fields are grouped per format (``FORMAT_OPTIONS``, ``FORMAT_STAGES``); those of
+    another format are ignored, so a browser without JavaScript (which shows every
+    group) creates the same event as one that hides the groups that do not apply. The
+    rules are the service's (``tournaments.services.events.check_config``); the form
+    only reads the text, and :meth:`options` builds the service's keyword arguments.
+    """
+
+    name = forms.CharField(label="Name", max_length=limits.MAX_LABEL)
+    format = forms.ChoiceField(label="Format", choices=TournamentFormat.choices)
+    starts_on = forms.DateField(
+        label="Starts on", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends_on = forms.DateField(
+        label="Ends on", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    slug = forms.SlugField(
+        label="Web address",
+        required=False,
+        max_length=limits.MAX_TOURNAMENT_SLUG,
+        help_text="Letters, digits and hyphens; blank: made from the name.",
+    )
+    seeding = forms.ChoiceField(
+        label="Seed by",
+        choices=SeedingMethod.choices,
+        initial=SeedingMethod.RATING,
+        required=False,
+        help_text="By rating: the club's rating list. Seed again on the dashboard "
+        "once the players are in.",
+    )
+    random_seed = forms.IntegerField(
+        label="Random seed",
+        required=False,
+        min_value=0,
+        max_value=limits.MAX_SEED,
+        help_text="For a random draw: the same number gives the same draw.",
+    )
+    length = forms.IntegerField(
+        label="Match length",
+        required=False,
+        min_value=1,
+        max_value=MAX_LENGTH,
+        initial=DEFAULT_LENGTH,
+        help_text="Points, for every round not given its own length below (blank: 5).",
+    )
+    crawford = forms.BooleanField(label="Crawford rule", required=False, initial=True)
+    rated = forms.BooleanField(label="Rated", required=False, initial=True)
+
+    consolation_from = forms.CharField(
+        label="Consolation: losers of main rounds",
+        required=False,
+        max_length=200,
+        help_text="1 = first-round losers (Milwaukee); 1, 2 = a progressive consolation; "
+        "blank = no consolation.",
+    )
+    last_chance_from = forms.CharField(
+        label="Last chance: losers of consolation rounds",
+        required=False,
+        max_length=200,
+        help_text="1 = the first consolation round that holds matches; blank = no last chance.",
+    )
+    feed_orders = forms.CharField(
+        label="Drop-in orders",
+        required=False,
+        max_length=200,
+        help_text="How losers drop in, round after round: "
+        + ", ".join(o.value for o in FeedOrder)
+        + "; blank = reversed, half_swapped (avoids early rematches).",
+    )
+    prize_order = forms.CharField(
+        label="Prize order",
+        required=False,
+        max_length=200,
+        help_text="For example main, consolation:2, last_chance:2 (the default when blank).",
+    )
+    grand_final_reset = forms.BooleanField(
+        label="Grand-final reset (a deciding match if the losers' champion wins)",
+        required=False,
+        initial=True,
+    )
+    swiss_rounds = forms.IntegerField(
+        label="Swiss rounds", required=False, min_value=1, max_value=50, initial=5
+    )
+    max_losses = forms.IntegerField(
+        label="Out after losses",
+        required=False,
+        min_value=1,
+        max_value=10,
+        help_text="Blank: nobody is put out; the Swiss ends after its rounds.",
+    )
+    groups = forms.IntegerField(
+        label="Groups", required=False, min_value=1, max_value=64, initial=1
+    )
+    playoff_qualifiers = forms.IntegerField(
+        label="Playoff: qualifiers per group",
+        required=False,
+        min_value=0,
+        max_value=16,
+        initial=0,
+        help_text="0 = no playoff.",
+    )
+    bye_is_win = forms.BooleanField(label="A bye counts as a win", required=False, initial=True)
+    preview_entries = forms.IntegerField(
+        label="Players, for the preview",
+        required=False,
+        min_value=2,
+        max_value=PREVIEW_MAX,
+        initial=16,
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        tie_choices = [("", "—")] + [(t.value, TIE_BREAK_NAMES[t]) for t in TieBreak]
+        for n in range(1, TIE_BREAK_SLOTS + 1):
+            self.fields[f"tie_break_{n}"] = forms.ChoiceField(
+                label=f"Tie-break {n}", choices=tie_choices, required=False
+            )
+        for stages in FORMAT_STAGES.values():
+            for stage, _ in stages:
+                for _, suffix, label in STAGE_ROUNDS[stage]:
+                    self.fields[length_field_name(stage, suffix)] = forms.IntegerField(
+                        label=label,
+                        required=False,
+                        min_value=1,
+                        max_value=MAX_LENGTH,
+                        widget=forms.NumberInput(attrs={"placeholder": "—"}),
+                    )
+
+    # -- reading the text ----------------------------------------------------------------
+
+    def clean_consolation_from(self) -> list[int]:
+        return _int_list(self.cleaned_data["consolation_from"], "main rounds")
+
+    def clean_last_chance_from(self) -> list[int]:
+        return _int_list(self.cleaned_data["last_chance_from"], "consolation rounds")
+
+    def clean_feed_orders(self) -> list[str]:
+        names = _names(self.cleaned_data["feed_orders"])
+        known = [o.value for o in FeedOrder]
+        for name in names:
+            if name not in known:
+                raise forms.ValidationError(
+                    f"'{name}' is not a drop-in order; use {', '.join(known)}."
+                )
+        return names
+
+    def clean_prize_order(self) -> list[str]:
+        return _names(self.cleaned_data["prize_order"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        fmt = data.get("format")
+        if fmt in FORMAT_OPTIONS:  # another format's fields are ignored, errors and all
+            keep = self.fields_of(fmt)
+            for name in list(self._errors or {}):
+                if name in self.format_fields() and name not in keep:
+                    del self._errors[name]
+        chosen = [data.get(f"tie_break_{n}") for n in range(1, TIE_BREAK_SLOTS + 1)]
+        data["tie_breaks"] = [t for t in chosen if t]
+        return data
+
+    @staticmethod
+    def fields_of(fmt: str) -> set[str]:
+        """The format-specific fields the format uses."""
+        names = {o for o in FORMAT_OPTIONS[fmt] if o != "tie_breaks"}
+        if "tie_breaks" in FORMAT_OPTIONS[fmt]:
+            names |= {f"tie_break_{n}" for n in range(1, TIE_BREAK_SLOTS + 1)}
+        for stage, _ in FORMAT_STAGES[fmt]:
+            names |= {length_field_name(stage, s) for _, s, _ in STAGE_ROUNDS[stage]}
+        return names
+
+    @classmethod
+    def format_fields(cls) -> set[str]:
+        """Every format-specific field (those some format ignores)."""
+        return set().union(*(cls.fields_of(f) for f in FORMAT_OPTIONS))
+
+    # -- what the service gets -----------------------------------------------------------
+
+    def groups_of(self) -> list[dict[str, Any]]:
+        """The per-format groups, for the template: which formats each serves."""
+        out = []
+        for fmt, label in TournamentFormat.choices:
+            stages = [
+                {
+                    "legend": legend,
+                    "fields": [
+                        self[length_field_name(stage, suffix)]
+                        for _, suffix, _ in STAGE_ROUNDS[stage]
+                    ],
+                }
+                for stage, legend in FORMAT_STAGES[fmt]
+            ]
+            out.append({"format": fmt, "label": label, "stages": stages, "help": LENGTHS_HELP[fmt]})
+        return out
+
+    def schedule(self) -> dict[str, Any]:
+        """The match-length schedule: the default and the chosen format's rounds."""
+        data = self.cleaned_data
+        rounds: dict[str, dict[str, int]] = {}
+        for stage, _ in FORMAT_STAGES[data["format"]]:
+            for key, suffix, _ in STAGE_ROUNDS[stage]:
+                length = data.get(length_field_name(stage, suffix))
+                if length is not None:
+                    rounds.setdefault(str(stage), {})[key] = length
+        schedule: dict[str, Any] = {"default": data.get("length") or DEFAULT_LENGTH}
+        if rounds:
+            schedule["rounds"] = rounds
+        return schedule
+
+    def options(self) -> dict[str, Any]:
+        """The keyword arguments of ``events.create_tournament``: those every event
+        has, and the chosen format's; the fields of other formats are left out."""
+        data = self.cleaned_data
+        fmt = data["format"]
+        options: dict[str, Any] = {
+            "name": data["name"],
+            "format": fmt,
+            "slug": data["slug"] or "",
+            "starts_on": data["starts_on"],
+            "ends_on": data["ends_on"],
+            "seeding": data["seeding"] or SeedingMethod.RATING,
+            "match_lengths": self.schedule(),
+            "crawford": data["crawford"],
+            "rated": data["rated"],
+        }
+        if data.get("random_seed") is not None:
+            options["random_seed"] = data["random_seed"]
+        for option in FORMAT_OPTIONS[fmt]:
+            value = data.get(option)
+            if option == "groups" and value is None:
+                value = 1
+            if option == "playoff_qualifiers" and value is None:
+                value = 0
+            options[option] = value
+        return options
+
+    def preview_params(self) -> dict[str, Any] | None:
+        """The arguments of ``draws.event_preview``; None while a field it reads is
+        wrong (the errors say which) or for a format without a preview."""
+        data = self.cleaned_data
+        fmt = data.get("format")
+        if fmt not in FORMAT_OPTIONS or fmt == TournamentFormat.ROUND_ROBIN:
+            return None
+        needed = {"format", "length", "preview_entries"} | (
+            self.fields_of(fmt) - {f"tie_break_{n}" for n in range(1, TIE_BREAK_SLOTS + 1)}
+        )
+        if needed & set(self.errors):
+            return None
+        params: dict[str, Any] = {
+            "format": fmt,
+            "entries": data.get("preview_entries") or 16,
+            "match_lengths": self.schedule(),
+        }
+        if fmt == TournamentFormat.SWISS:
+            params["swiss_rounds"] = data.get("swiss_rounds")
+            return params
+        params["feed_orders"] = data.get("feed_orders") or []
+        if fmt == TournamentFormat.SINGLE_ELIMINATION:
+            params["consolation_from"] = data.get("consolation_from") or []
+            params["last_chance_from"] = data.get("last_chance_from") or []
+        else:
+            params["grand_final_reset"] = data.get("grand_final_reset", True)
+        return params
+
+    def field_for(self, error_field: str | None) -> str | None:
+        """The form field a service error names (``match_lengths.rounds.main.-1`` is the
+        main draw's final), or None for an error about the whole form."""
+        if not error_field:
+            return None
+        if error_field == "tie_breaks":
+            return "tie_break_1"
+        if error_field in ("match_lengths", "match_lengths.default"):
+            return "length"
+        found = re.match(r"^match_lengths\.rounds\.([a-z_]+)\.(-?\d+)$", error_field)
+        if found:
+            for key, suffix, _ in STAGE_ROUNDS.get(found[1], ()):
+                if key == found[2]:
+                    return length_field_name(found[1], suffix)
+            return "length"
+        return error_field if error_field in self.fields else None

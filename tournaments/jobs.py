@@ -1,4 +1,4 @@
-"""Long tournament jobs (games.jobs): pair the next round, redraw, drop-map preview.
+"""Long tournament jobs (core.jobs): pair the next round, redraw, drop-map preview.
 
 Each handler takes ids from ``job.params`` and calls one service; pairing is idempotent
 (the service returns an existing round), so a redelivered job changes nothing.
@@ -11,8 +11,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from games.jobs import Progress, job_handler
-from games.models import Job
+from core.jobs import Progress, job_handler
+from core.models import Job
 from games.services.actors import Actor, actor_for_user
 
 PAIR_ROUND = "tournaments.pair_round"

@@ -78,6 +78,9 @@ class Tournament(models.Model):
     # "main", "consolation:2", ... (tournaments.formats.places); empty: the default
     prize_order = models.JSONField(default=list, blank=True)
     bracket_order = models.JSONField(default=list, blank=True)
+    # the consolation rounds that fed the last chance when the bracket was drawn: a drawn
+    # bracket keeps that wiring (tournaments.formats.elimination, ``last_chance_drawn``)
+    drawn_last_chance_from = models.JSONField(default=list, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -85,7 +88,7 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
-    history = HistoricalRecords(excluded_fields=["bracket_order"])
+    history = HistoricalRecords(excluded_fields=["bracket_order", "drawn_last_chance_from"])
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -14,10 +14,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from games import access
+from core import access
+from core.jobs import start_job
+from core.models import Job
 from games.forms import WalkInForm
-from games.jobs import start_job
-from games.models import Club, Job, Player
+from games.models import Club, Player
 from games.rules.errors import BoxcarsError
 from games.selectors import disputed_match_ids, open_disputes
 from games.services.actors import actor_for_user
@@ -25,9 +26,9 @@ from games.services.tables import set_table
 
 from . import jobs, registration_pages, room, selectors
 from .bracket_svg import Side, SlotInput, layout_stage
-from .formats.labels import bracket_key_labels, round_title
+from .formats.labels import round_title
 from .formats.places import describe_prize_order
-from .forms import RegisterPlayersForm
+from .forms import NewTournamentForm, RegisterPlayersForm
 from .models import (
     Pairing,
     PairingStatus,
@@ -272,12 +273,7 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
         params = drop_map_params(tournament)
         if params["entries"] <= draws.LARGE_EVENT:
             try:
-                drop_map = draws.drop_map_preview_for(**params)
-                names = bracket_key_labels(d["match"] for d in drop_map["drops"])
-                drop_map["drops"] = [
-                    {**d, "label": names[d["match"]], "to_label": names.get(d["to_match"] or "")}
-                    for d in drop_map["drops"]
-                ]
+                drop_map = draws.labelled_drop_map(**params)
             except FormatError as error:
                 # Too few entries yet for the consolation rounds asked for: say so,
                 # the preview appears once the field is large enough.
@@ -287,7 +283,9 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tournaments/director.html",
         {
             "tournament": tournament,
-            "open_disputes": open_disputes(tournament=tournament),
+            "open_disputes": open_disputes(
+                match_ids=Pairing.objects.filter(tournament=tournament).values("match_id")
+            ),
             "entries": sorted(view.entries.values(), key=lambda e: (e.seed or 10**6, e.pk)),
             "candidates": tournament.club.players.exclude(pk__in=entered).order_by("display_name"),
             "register_form": RegisterPlayersForm(
@@ -395,31 +393,46 @@ def _match_of_event(tournament: Tournament, match_id: int) -> int:
 
 @login_required
 def new_tournament(request: HttpRequest, club_slug: str) -> HttpResponse:
+    """Create an event with every option of the API, through the API's service.
+
+    ``action=preview`` (the htmx button, or the plain one without JavaScript) shows
+    what the options would play with a number of players (rounds, lengths, drop map)
+    and creates nothing. Bad input comes back next to its field, nothing written.
+    """
     club = get_object_or_404(Club, slug=club_slug)
     if not access.is_director(request.user, club):
         raise Http404
-    if request.method == "POST":
-        post = request.POST
-        options: dict[str, Any] = {"seeding": post.get("seeding", "rating")}
-        if post.get("format") == TournamentFormat.SWISS:
-            options["swiss_rounds"] = int(post.get("swiss_rounds") or 5)
-        if post.get("consolation"):
-            options["consolation_from"] = [1, 2]
-        if post.get("last_chance"):
-            options["last_chance_from"] = [1]
-        options["match_lengths"] = {"default": int(post.get("length") or 5)}
-        try:
-            tournament = events.create_tournament(
-                actor=actor_for_user(request.user),
-                club=club,
-                name=post.get("name", ""),
-                format=post.get("format", ""),
-                **options,
-            )
-        except BoxcarsError as error:
-            messages.error(request, error.message)
-        else:
-            return redirect("tournament-director", slug=tournament.slug)
-    return render(
-        request, "tournaments/new.html", {"club": club, "formats": TournamentFormat.choices}
-    )
+    form = NewTournamentForm(request.POST or None)
+    preview: dict[str, Any] | None = None
+    preview_error = ""
+    status = 200
+    if request.method == "POST" and request.POST.get("action") == "preview":
+        form.is_valid()
+        form.errors.pop("name", None)  # a preview needs no name yet
+        params = form.preview_params()
+        if params is not None:
+            try:
+                preview = draws.event_preview(**params)
+            except BoxcarsError as error:
+                preview_error = error.message
+    elif request.method == "POST":
+        if form.is_valid():
+            try:
+                tournament = events.create_tournament(
+                    actor=actor_for_user(request.user), club=club, **form.options()
+                )
+            except BoxcarsError as error:
+                form.add_error(form.field_for(error.field), error.message)
+            else:
+                return redirect("tournament-director", slug=tournament.slug)
+        status = 400
+    context = {
+        "club": club,
+        "form": form,
+        "groups": form.groups_of(),
+        "preview": preview,
+        "preview_error": preview_error,
+    }
+    if request.headers.get("HX-Request") and request.POST.get("action") == "preview":
+        return render(request, "tournaments/_new_preview.html", context)
+    return render(request, "tournaments/new.html", context, status=status)

@@ -19,7 +19,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from games import access
+from core import access
 from games.forms import WalkInForm, show_error
 from games.models import Player
 from games.rules.errors import BoxcarsError

@@ -21,12 +21,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core import locking
+from core.actors import Actor
+from core.idempotency import idempotent
 from games.api.audit import AuditEntrySerializer
-from games.api.idempotency import idempotent
 from games.api.inputs import ID_PATTERN, query_text, require_object
 from games.rules import limits
 from games.rules.errors import NotAllowed
-from games.services.actors import Actor, actor_for_user
+from games.services.actors import actor_for_user
 
 from ..audit import session_audit_trail
 from ..models import ChouetteGame, RuleProfile, Session, SessionStatus

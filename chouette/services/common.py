@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core import locking
-from games import access
+from core import access, locking
+from core.actors import Actor
 from games.models import Club, Player
 from games.rules.errors import ConflictError, NotAllowed, RuleViolation
-from games.services.actors import Actor
 
 from ..models import Session, SessionStatus
 

@@ -6,8 +6,8 @@ from typing import cast
 
 from django.db import transaction
 
+from core.actors import Actor
 from games.rules.errors import ConflictError, RuleViolation
-from games.services.actors import Actor
 
 from ..models import SessionEvent
 from ..records import GameInput, events_from_rows, opening_lineup, record_from_input, session_rules

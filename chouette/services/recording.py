@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from core.actors import Actor
 from games.rules.errors import ConflictError
-from games.services.actors import Actor
 
 from ..models import Session, SessionEvent
 from ..records import GameInput, record_from_input, session_rules

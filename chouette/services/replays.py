@@ -7,9 +7,9 @@ from typing import Any, cast
 
 from simple_history.utils import bulk_create_with_history
 
+from core.actors import Actor
 from games.models import Player
 from games.rules.errors import RuleViolation
-from games.services.actors import Actor
 
 from ..models import ChouetteGame, MemberResult, Session, SessionEvent
 from ..records import GameInput, events_from_rows, opening_lineup, session_rules

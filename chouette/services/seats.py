@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from core.actors import Actor
 from games.models import Player
 from games.rules.errors import NotAllowed, RuleViolation
-from games.services.actors import Actor
 
 from ..models import Seat, Session, SessionEvent
 from ..rules import Join, Leave

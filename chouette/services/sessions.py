@@ -11,9 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
+from core.actors import Actor
 from games.models import Club
 from games.rules.errors import NotAllowed, RuleViolation
-from games.services.actors import Actor
 
 from ..models import RuleProfile, Seat, Session, SessionStatus
 from ..records import build_rules, rules_values

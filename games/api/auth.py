@@ -4,11 +4,13 @@ Tokens come from django-rest-knox: hashed at rest, several per user, each revoca
 (``logout``) or all at once (``logoutall``). Two guards sit in front of the password:
 DRF's ``token`` rate (every request counts, per client address, before the password is
 checked) and django-axes' sign-in lockout (failed passwords per address and per
-username, shared with the sign-in page; see ``games.sign_in_lockout``).
+username, shared with the sign-in page; see ``games.sign_in_lockout``). Every other
+request presents its token to :class:`games.api.authentication.TokenAuthentication`.
 """
 
 from __future__ import annotations
 
+from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
 from knox import views as knox_views
 from rest_framework import serializers
@@ -19,7 +21,14 @@ from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
+from games.api.authentication import TokenAuthentication
 from games.sign_in_lockout import SignInLockedOut, lockout_seconds
+
+
+class TokenScheme(KnoxTokenScheme):
+    """The OpenAPI security scheme of our knox subclass: the same ``knoxApiToken``."""
+
+    target_class = "games.api.authentication.TokenAuthentication"
 
 
 class PasswordGuessThrottle(SimpleRateThrottle):
@@ -75,7 +84,11 @@ class TokenLoginView(knox_views.LoginView):
 class TokenRevokeView(knox_views.LogoutView):
     """POST with the token to revoke it (204)."""
 
+    authentication_classes = [TokenAuthentication]
+
 
 @extend_schema_view(post=extend_schema(request=None, responses={204: None}))
 class TokenRevokeAllView(knox_views.LogoutAllView):
     """POST with any of the user's tokens to revoke them all (204)."""
+
+    authentication_classes = [TokenAuthentication]

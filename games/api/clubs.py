@@ -13,7 +13,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import access
+from core import access
 from games.models import Club, Player
 from games.models.clubs import RatingBoost
 from games.rules import limits

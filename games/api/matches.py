@@ -28,6 +28,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
 from core import locking
+from core.actors import Actor
+from core.idempotency import idempotent
 from games import score_links
 from games.models import Club, Dispute, Game, Match, MatchStatus, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
@@ -37,7 +39,6 @@ from games.rules.scoring import next_game_facts
 from games.selectors import matches_queryset, next_game_open
 from games.services import matches as match_services
 from games.services.actors import (
-    Actor,
     actor_for_score_link,
     actor_for_user,
     is_match_director,
@@ -45,7 +46,6 @@ from games.services.actors import (
 )
 
 from .audit import AuditEntrySerializer
-from .idempotency import idempotent
 from .inputs import ID_PATTERN, ClubRef, require_object
 from .permissions import SCORE_LINK_HEADER, MatchWritePermission
 from .tables import TableSerializer
@@ -121,28 +121,15 @@ class MatchSummarySerializer(serializers.ModelSerializer):
         return [match.score1, match.score2]
 
 
-GAME_FIELDS = (
-    "number",
-    "score1_before",
-    "score2_before",
-    "winner_id",
-    "cube",
-    "cube_owner",
-    "ending",
-    "level",
-    "points",
-    "crawford",
-    "post_crawford",
-    "confirmed",
-    "entered_by_id",
-)
+GAME_FIELDS = match_services.GAME_FIELDS
 
 
 class MatchDetailSerializer(MatchSummarySerializer):
     """The match with its games and the Crawford facts a client needs to enter the next.
 
-    Games are read as plain values in one query (no model instances): this is the
-    body of every score-entry response, so its cost must stay flat as games grow.
+    Games are read as plain values in one query (no model instances), or not at all
+    when the service that returned the match already has them (``Match.game_rows``):
+    this is the body of every score-entry response.
     The Crawford facts come from the per-game facts the services keep in step.
     """
 
@@ -163,6 +150,8 @@ class MatchDetailSerializer(MatchSummarySerializer):
         ]
 
     def _rows(self, match: Match) -> list[dict[str, Any]]:
+        if match.game_rows is not None:  # the write that returned the match read them
+            return match.game_rows  # type: ignore[return-value]
         cache = self.context.setdefault("_games", {})
         if match.pk not in cache:
             cache[match.pk] = list(

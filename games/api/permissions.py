@@ -1,4 +1,4 @@
-"""DRF permission classes built on ``games.access``."""
+"""DRF permission classes built on ``core.access`` and ``games.access``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from typing import Any
 from rest_framework import permissions
 from rest_framework.request import Request
 
-from games import access, score_links
+from core import access
+from games import access as player_access
+from games import score_links
 
 
 class ReadOnlyOrAuthenticated(permissions.BasePermission):
@@ -32,7 +34,7 @@ class PlayerEditorOrReadOnly(ReadOnlyOrAuthenticated):
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
         if request.method in permissions.SAFE_METHODS:
             return True
-        return access.can_edit_player(request.user, obj)
+        return player_access.can_edit_player(request.user, obj)
 
 
 SCORE_LINK_HEADER = score_links.HEADER

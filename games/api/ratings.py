@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from core.api_jobs import JobSerializer, job_accepted_response
 from games import selectors_ratings as selectors
 from games.models import Club, Player, Rating, RatingChange, RatingList
 from games.models.ratings import SITE_INITIAL_RATING
@@ -29,7 +30,6 @@ from games.rules.errors import RuleViolation
 from games.services import ratings as rating_services
 
 from .inputs import query_text, require_object
-from .jobs import JobSerializer, job_accepted_response
 from .parsers import BoundedJSONParser
 from .transcripts import MAX_UPLOAD_BYTES, UploadTooLarge
 

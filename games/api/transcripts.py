@@ -29,16 +29,15 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from games import access
-from games.jobs import start_job
+from core import access
+from core.api_jobs import job_accepted_response
+from core.jobs import start_job
 from games.models import Club, Match, MatchSource
 from games.rules.errors import BoxcarsError, NotAllowed, RuleViolation
 from games.services import transcripts as transcript_services
 from games.services.actors import actor_for_user
 from games.services.transcripts import score_sheet_transcript
 from games.transcript_jobs import KIND, import_params, summarise
-
-from .jobs import job_accepted_response
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 SYNC_MAX_FILES = 3

@@ -4,7 +4,6 @@ from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from .clubs import ClubViewSet, PlayerViewSet
-from .jobs import JobViewSet
 from .matches import GameCorrectionView, MatchViewSet
 from .ratings import (
     ClubRatingsRecomputeView,
@@ -21,7 +20,6 @@ router = DefaultRouter()
 router.register("clubs", ClubViewSet, basename="club")
 router.register("players", PlayerViewSet, basename="player")
 router.register("matches", MatchViewSet, basename="match")
-router.register("jobs", JobViewSet, basename="job")
 
 game_correction = GameCorrectionView.as_view({"patch": "partial_update", "delete": "destroy"})
 

@@ -1,14 +1,11 @@
 """Models of the games app, one module per subject."""
 
 from .clubs import Club, Membership, Player, RatingBoost
-from .jobs import Job, JobStatus
 from .matches import (
     Confirmation,
     Dispute,
-    DomainEvent,
     Game,
     GameLevel,
-    IdempotentRequest,
     Match,
     MatchSource,
     MatchStatus,
@@ -19,12 +16,8 @@ __all__ = [
     "Club",
     "Confirmation",
     "Dispute",
-    "DomainEvent",
     "Game",
     "GameLevel",
-    "IdempotentRequest",
-    "Job",
-    "JobStatus",
     "Match",
     "MatchSource",
     "MatchStatus",

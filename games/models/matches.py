@@ -1,4 +1,4 @@
-"""Matches and their games, disputes, idempotent requests and the event outbox."""
+"""Matches and their games and disputes."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from django.db import models
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
+from core.history import BatchedHistoricalRecords
 from games.rules import limits
 
 from .clubs import Club, Player
@@ -96,7 +97,11 @@ class Match(models.Model):
     transcript = models.TextField(blank=True)
     transcript_hash = models.CharField(max_length=64, blank=True, db_index=True)
 
-    history = HistoricalRecords()
+    history = BatchedHistoricalRecords()  # a score entry writes it in bulk
+
+    #: The games' ``values()`` a write has just read and written (``record_game``),
+    #: so its answer renders them without reading them again; None: not read.
+    game_rows: list[dict[str, object]] | None = None
     # set on the instance before a save: django-simple-history records them with it
     _change_reason: str
     _history_user: User | None
@@ -190,7 +195,7 @@ class Game(models.Model):
     moves = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    history = HistoricalRecords()
+    history = BatchedHistoricalRecords()
 
     class Meta:
         ordering = ["match", "number"]
@@ -244,45 +249,3 @@ class Dispute(models.Model):
 
     def __str__(self) -> str:
         return f"Dispute on match {self.match_id} ({self.status})"
-
-
-class IdempotentRequest(models.Model):
-    """The first response to a POST carrying an ``Idempotency-Key``, replayed on retries."""
-
-    scope = models.CharField(max_length=80, help_text="Whose key: a user or a score link.")
-    key = models.CharField(max_length=255)
-    fingerprint = models.CharField(max_length=64, help_text="Hash of method, path and body.")
-    status_code = models.PositiveSmallIntegerField()
-    body = models.JSONField(null=True)
-    headers = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["scope", "key"], name="unique_idempotency_key")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.scope}:{self.key}"
-
-
-class DomainEvent(models.Model):
-    """Transactional outbox: an event written with the change, handled after commit.
-
-    A handler task is enqueued on commit; if the broker was down, the periodic sweep
-    finds the unhandled rows and enqueues them again, so no follow-up job is lost.
-    """
-
-    kind = models.CharField(max_length=60)
-    payload = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
-    handled_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveIntegerField(default=0)
-    last_error = models.TextField(blank=True)
-
-    class Meta:
-        ordering = ["id"]
-        indexes = [models.Index(fields=["handled_at", "id"])]
-
-    def __str__(self) -> str:
-        return f"{self.kind} #{self.pk}"

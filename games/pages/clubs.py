@@ -6,7 +6,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from games import access
+from core import access
 from games.forms import WalkInForm
 from games.models import Club, Player
 from games.selectors import head_to_head, matches_of_player, open_disputes

@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from core.actors import Actor
 from games import score_links
 from games.models import Confirmation, Dispute, Game, Match, MatchStatus, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
@@ -23,7 +24,6 @@ from games.rules.scoring import check_final_score
 from games.selectors import can_enter_next_game, match_disputes, match_sheet_queryset
 from games.services import matches as match_services
 from games.services.actors import (
-    Actor,
     actor_for_score_link,
     actor_for_user,
     is_match_director,

@@ -14,7 +14,8 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from games import access
+from core import access
+from games import access as player_access
 from games.forms import PlayerEditForm, WalkInForm, show_error
 from games.models import Club, Player
 from games.rules.errors import BoxcarsError
@@ -53,7 +54,7 @@ def edit_player(request: HttpRequest, slug: str) -> HttpResponse:
     """A director changes a player's name, e-mail and memberships of their clubs."""
     assert request.user.is_authenticated  # @login_required
     player = get_object_or_404(Player, slug=slug)
-    if not access.directs_any_club_of(request.user, player):
+    if not player_access.directs_any_club_of(request.user, player):
         raise Http404
     clubs = _managed_clubs(request.user)
     initial = {

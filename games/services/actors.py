@@ -1,39 +1,31 @@
-"""Who is acting on a match: a signed-in user, a director, or a private score link."""
+"""Finding the actor (:class:`core.actors.Actor`) of a request, and where it stands on a
+match: the player a user or a score link speaks for, a match's directors and sides."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.contrib.auth.models import AnonymousUser, User
 
-from games import access
+from core import access
+from core.actors import Actor
 from games.models import Match, Player
-
-
-@dataclass(frozen=True)
-class Actor:
-    """The identity a service checks: the account (if any) and the player it speaks for."""
-
-    user: User | None
-    player: Player | None
-    is_admin: bool = False
-    via_score_link: bool = False
-
-    @property
-    def user_id(self) -> int | None:
-        return self.user.pk if self.user is not None else None
-
-    def label(self) -> str:
-        if self.player is not None:
-            return self.player.display_name
-        return self.user.get_username() if self.user is not None else "anonymous"
 
 
 def actor_for_user(user: User | AnonymousUser | None) -> Actor:
     if user is None or not user.is_authenticated:
         return Actor(user=None, player=None)
-    player = Player.objects.filter(user=user).first()
-    return Actor(user=user, player=player, is_admin=access.is_site_admin(user))
+    return Actor(user=user, player=_player_of(user), is_admin=access.is_site_admin(user))
+
+
+#: ``user.player``, the reverse side of ``Player.user``.
+_USER_PLAYER = Player._meta.get_field("user").remote_field
+
+
+def _player_of(user: User) -> Player | None:
+    """The user's player: no query when it came with the user (the API's token check
+    selects it with the token), else one."""
+    if _USER_PLAYER.is_cached(user):
+        return _USER_PLAYER.get_cached_value(user)
+    return Player.objects.filter(user=user).first()
 
 
 def actor_for_score_link(player: Player) -> Actor:

@@ -11,7 +11,8 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from games import access
+from core import access
+from core.actors import Actor
 from games.models import Club, Membership, Player
 from games.models.clubs import RatingBoost
 from games.rules.errors import ConflictError, NotAllowed, RuleViolation
@@ -23,7 +24,6 @@ from games.rules.limits import (
     MAX_RATING,
 )
 from games.rules.names import clean_name, name_key
-from games.services.actors import Actor
 
 M = TypeVar("M", Club, Player)
 

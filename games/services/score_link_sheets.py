@@ -19,11 +19,11 @@ from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 from django.urls import reverse
 
+from core.actors import Actor
 from games import score_links
 from games.models import Club, Match, Player
 from games.rules.errors import ConflictError, NotAllowed, RuleViolation
 
-from .actors import Actor
 from .matches import Write, require_writable
 
 log = logging.getLogger(__name__)

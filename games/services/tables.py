@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from core.actors import Actor
 from games.models import Match
 from games.rules import limits
 from games.rules.errors import RuleViolation
 
-from .actors import Actor
 from .matches import _begin, _require_director
 
 

@@ -43,7 +43,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import access
+from core import access
+from core.actors import Actor
 from games.models import Club, Game, Match, MatchSource, MatchStatus, Player
 from games.rules.errors import NotAllowed, RuleViolation
 from games.rules.matfile import (
@@ -63,7 +64,6 @@ from games.rules.replay import GameSummary, ReplayIssue, ReplayResult, check_tex
 from games.rules.scoring import GameRecord, MatchRules, MatchState, replay_match
 from games.rules.types import LEVEL_MULTIPLIER, Ending, Level
 
-from .actors import Actor
 from .clubs import add_membership, create_player
 from .matches import INDEX_TO_CUBE_OWNER, UNPLAYED, announce
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from core.models import DomainEvent
 from games import score_links
-from games.models import DomainEvent, Game, Match, RatingChange
+from games.models import Game, Match, RatingChange
 from games.services import clubs as club_services
 
 pytestmark = pytest.mark.django_db

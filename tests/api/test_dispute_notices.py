@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
-from games.models import DomainEvent
+from core.models import DomainEvent
+from core.outbox import handle_event
 from games.selectors import open_disputes
-from games.services.outbox import handle_event
 
 pytestmark = pytest.mark.django_db
 

@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 
 from chouette.models import ChouetteGame
 from chouette.services import sessions as session_services
+from core.models import IdempotentRequest
 from games import score_links
 from games.models import Game, Match
 from games.services import matches as match_services
@@ -78,6 +79,20 @@ def test_twenty_retries_of_the_game_that_ends_a_match_all_get_the_first_201(
     _assert_all_got_the_first_answer(responses, 201)
     assert responses[0].json()["status"] == "finished"
     assert Game.objects.filter(match=one_pointer).count() == 1
+
+
+@pytest.mark.parametrize("attempt", range(2))
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_twenty_retries_of_a_refused_game_all_get_the_same_refusal(attempt, director, match, alice):
+    """A refusal undoes the request's transaction with its claim (no savepoint), and is
+    kept by claiming the key again with the answer: twins waiting on the first claim
+    may do the work in between, and still every copy answers the same, stored once."""
+    refused = {"winner": alice.pk, "number": 1, "cube": 2, "level": "gammon", "points": 3}
+    responses = _post_twenty(director, f"/api/v1/matches/{match.pk}/games/", refused)
+    _assert_all_got_the_first_answer(responses, 400)
+    assert not Game.objects.filter(match=match).exists()
+    assert IdempotentRequest.objects.filter(key="phone-retry-1").count() == 1
 
 
 @pytest.mark.parametrize("attempt", range(2))

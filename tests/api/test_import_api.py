@@ -10,7 +10,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games.models import Game, Job, Match, Player
+from core.models import Job
+from games.models import Game, Match, Player
 from games.rules.matexport import export_mat
 from games.rules.matfile import parse_mat
 from games.services import matches as match_services

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import DomainEvent, Game, Match
+from core.models import DomainEvent
+from games.models import Game, Match
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from games.models import Job, Match, Rating, RatingChange
+from core.models import Job
+from games.models import Match, Rating, RatingChange
 from games.rules import fibs
 from games.services import clubs as club_services
 from games.services import matches as match_services

@@ -1,14 +1,16 @@
 """Issue 13's club night, run entirely from the pages: sixteen players in a knockout
 with a progressive consolation.
 
-The director creates the event on the club's new-event page, pastes fourteen names
+The director creates the event on the club's new-event page (rounds 1-2 at 3 points,
+the semi-finals at 5, the final at 7, as the preview shows), pastes fourteen names
 and adds two walk-ins on the dashboard, seeds and starts, opens round 1's score cards
 and score links. The players enter round 1 from 360-pixel phones by their score
 links: final scores, one match game by game through the Crawford game, one final
 score typed backwards then undone and entered right; one result disputed by the
 opponent and corrected by the director, who resolves the dispute "I corrected it";
 one match awarded by forfeit from the dashboard (asked first). The rest of the main
-draw and the consolation go in as final scores from the entry page, then the event is
+draw and the consolation go in as final scores from the entry page (each match to its
+round's length: the semi-finals 5 points, the final 7), then the event is
 finished (asked first) and the standings show the places. No admin page, no API call.
 """
 
@@ -37,6 +39,10 @@ PASTED = [
 ]
 WALK_INS = ["Walker One", "Walker Two"]
 LENGTH = 3
+#: Per-round lengths set on the create page: rounds 1-2 at 3 points, then 5 and 7.
+MAIN_LENGTHS = {"Round 1": 3, "Round 2": 3, "Semi-finals": 5, "Final": 7}
+#: The length each main round's matches must have (16 players: 4 rounds).
+MAIN_ROUND_LENGTH = {1: 3, 2: 3, 3: 5, 4: 7}
 
 
 def _slips(page) -> list[dict[str, str | None]]:
@@ -79,10 +85,25 @@ def test_a_club_night_of_sixteen_run_from_the_pages(page_for, login, club, direc
     # The event, from the club page.
     desk.goto(f"/clubs/{club.slug}/")
     desk.get_by_role("link", name="New tournament").click()
-    desk.get_by_label("Name").fill("Club Night")
+    desk.get_by_label("Name", exact=True).fill("Club Night")
     desk.get_by_label("Format").select_option("single_elimination")
-    desk.get_by_label("Progressive consolation").check()
-    desk.get_by_label("Match length").fill(str(LENGTH))
+    # Only this format's groups show: no Swiss rounds, no round-robin groups.
+    assert desk.get_by_label("Swiss rounds", exact=True).is_hidden()
+    assert desk.get_by_label("Groups", exact=True).is_hidden()
+    desk.get_by_label("Consolation: losers of main rounds").fill("1, 2")
+    desk.get_by_label("Match length", exact=True).fill(str(LENGTH))
+    for label, points in MAIN_LENGTHS.items():
+        desk.get_by_label(f"Main draw, {label}", exact=True).fill(str(points))
+    # The preview says what the main draw will play, round by round.
+    desk.get_by_label("Players, for the preview").fill("16")
+    desk.get_by_role("button", name="Preview").click()
+    desk.get_by_role("heading", name="With 16 players").wait_for()
+    shown = [
+        (row.locator("td").nth(0).inner_text().strip(), int(row.locator("td").nth(2).inner_text()))
+        for row in desk.locator("#preview table.preview-rounds tbody tr").all()
+    ]
+    main_titles = ["Round 1", "Quarter-finals", "Semi-finals", "Final"]  # 16 players
+    assert shown[:4] == list(zip(main_titles, MAIN_LENGTHS.values(), strict=True))
     desk.get_by_role("button", name="Create").click()
     desk.wait_for_url(re.compile(r"/tournaments/club-night/director/$"))
     dashboard = "/tournaments/club-night/director/"
@@ -226,8 +247,10 @@ def test_a_club_night_of_sixteen_run_from_the_pages(page_for, login, club, direc
         assert phone.locator(".scoreboard .won").inner_text().strip() == one
         _fits(phone)
 
-    # The rest of the main draw and the consolation: final scores on the entry page.
+    # The rest of the main draw and the consolation: final scores on the entry page,
+    # each to its match's length (the semi-finals 5 points, the final 7).
     played = 0
+    lengths_seen: dict[int, int] = {}
     while True:
         desk.goto(dashboard)
         link = desk.get_by_role("link", name=re.compile("^Enter the score of"))
@@ -235,16 +258,22 @@ def test_a_club_night_of_sixteen_run_from_the_pages(page_for, login, club, direc
             break
         link.first.click()
         desk.get_by_role("heading", name="Or the final score only").wait_for()
+        head = desk.locator(".match-head p.muted").inner_text()
+        length = int(re.search(r"(\d+)-point match", head).group(1))
+        main_round = re.search(r"Main round (\d+)", head)
+        if main_round:  # the per-round lengths set on the create page
+            lengths_seen[int(main_round.group(1))] = length
         first = desk.locator(".scoreboard .who").first.inner_text().strip()
         for name in (n.strip() for n in desk.locator(".scoreboard .who").all_inner_texts()):
             desk.get_by_role("spinbutton", name=name, exact=True).fill(
-                str(LENGTH) if name == first else "0"
+                str(length) if name == first else "0"
             )
         desk.get_by_role("button", name="Record final score").click()
         desk.get_by_text("Final score recorded.").wait_for()
         played += 1
         assert played < 30, "the event never ran out of matches"
     assert desk.get_by_text("Nothing ready.").is_visible()
+    assert lengths_seen == {r: MAIN_ROUND_LENGTH[r] for r in (2, 3, 4)}
 
     # Finish, asked first.
     desk.get_by_role("button", name="Finish the event").click()

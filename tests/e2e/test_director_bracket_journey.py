@@ -29,9 +29,9 @@ def test_director_runs_a_bracket_from_registration_to_champion(page_for, login, 
     # From the club page to the new-event form.
     page.goto(f"/clubs/{club.slug}/")
     page.get_by_role("link", name="New tournament").click()
-    page.get_by_label("Name").fill("Club Cup")
+    page.get_by_label("Name", exact=True).fill("Club Cup")
     page.get_by_label("Format").select_option("single_elimination")
-    page.get_by_label("Match length").fill("3")
+    page.get_by_label("Match length", exact=True).fill("3")
     page.get_by_role("button", name="Create").click()
     page.wait_for_url(re.compile(r"/tournaments/club-cup/director/$"))
 

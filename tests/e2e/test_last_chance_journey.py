@@ -2,9 +2,10 @@
 consolation and a last chance through the pages alone, and the last chance is played.
 
 With 24 entries the first consolation round is only byes and walkovers, so the last
-chance takes the losers of consolation round 2; the dashboard's drop map says so, the
-bracket's "Last chance" stage fills with those players, and its matches are played to
-the end, whose standings give last-chance places.
+chance takes the losers of consolation round 2; the create page's preview and the
+dashboard's drop map say so, the bracket's "Last chance" stage fills with those
+players, and its matches are played to the end, whose standings give last-chance
+places.
 """
 
 from __future__ import annotations
@@ -60,11 +61,20 @@ def test_twenty_four_players_main_consolation_and_last_chance_play_the_last_chan
     # The event, with consolation and last chance, from the create page.
     page.goto(f"/clubs/{club.slug}/")
     page.get_by_role("link", name="New tournament").click()
-    page.get_by_label("Name").fill("Club Open")
+    page.get_by_label("Name", exact=True).fill("Club Open")
     page.get_by_label("Format").select_option("single_elimination")
-    page.get_by_label("Progressive consolation").check()
-    page.get_by_label("Last chance").check()
-    page.get_by_label("Match length").fill("1")
+    page.get_by_label("Consolation: losers of main rounds").fill("1, 2")
+    page.get_by_label("Last chance: losers of consolation rounds").fill("1")
+    page.get_by_label("Match length", exact=True).fill("1")
+    # The preview, before anything exists, says which round will feed the last chance.
+    page.get_by_label("Players, for the preview").fill("24")
+    page.get_by_role("button", name="Preview").click()
+    page.get_by_role("heading", name="With 24 players").wait_for()
+    assert (
+        page.locator("#preview")
+        .get_by_text("The last chance takes the losers of consolation round 2.")
+        .is_visible()
+    )
     page.get_by_role("button", name="Create").click()
     page.wait_for_url(re.compile(r"/tournaments/club-open/director/$"))
 

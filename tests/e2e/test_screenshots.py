@@ -165,3 +165,66 @@ def test_screenshots_of_the_main_pages(browser, live_server, demo_data):
 
     for path in taken:
         assert path.stat().st_size < MAX_BYTES, f"{path.name} is {path.stat().st_size} bytes"
+
+
+def test_screenshots_of_the_new_event_page(browser, live_server, club, director):
+    """The new-event page as a director fills it in, at 360 and 1366 px: a single
+    elimination with consolation, last chance and lengths per round (its preview
+    opened), and a Swiss, each showing only its own format's fields. The laptop
+    pictures show the whole page; the phone ones the part about the format."""
+    folder = _target()
+    taken: list[Path] = []
+
+    def snap(page, width: int, name: str, scroll_to: str) -> None:
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        path = folder / f"{name}-{width}.png"
+        if width > 400:  # the whole form, without the page's header and footer
+            page.locator("#new-event").screenshot(path=str(path))
+        else:  # the phone's screen, at the format's own fields
+            page.locator("legend", has_text=scroll_to).evaluate("e => e.scrollIntoView()")
+            page.evaluate("window.scrollBy(0, -12)")
+            page.screenshot(path=str(path))
+        taken.append(path)
+
+    for viewport in (NARROW_PHONE, BIG_SCREEN):
+        width = viewport["width"]
+        context = browser.new_context(viewport=viewport, base_url=live_server.url)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+
+        try:
+            page.goto("/accounts/login/")
+            page.get_by_label("Username").fill("director")
+            page.get_by_label("Password").fill("pw-for-tests-1")
+            page.get_by_role("button", name="Log in").click()
+            page.wait_for_url(f"{live_server.url}/")
+            page.goto(f"/tournaments/new/{club.slug}/")
+
+            page.get_by_label("Name", exact=True).fill("Friday Night")
+            page.get_by_label("Format").select_option("single_elimination")
+            page.get_by_label("Consolation: losers of main rounds").fill("1, 2")
+            page.get_by_label("Last chance: losers of consolation rounds").fill("1")
+            page.get_by_label("Match length", exact=True).fill("3")
+            for label, points in (("Semi-finals", 5), ("Final", 7)):
+                page.get_by_label(f"Main draw, {label}", exact=True).fill(str(points))
+            page.get_by_label("Players, for the preview").fill("24")
+            page.get_by_role("button", name="Preview").click()
+            page.get_by_text("The last chance takes the losers of consolation round 2.").wait_for()
+            assert page.get_by_label("Swiss rounds", exact=True).is_hidden()
+            snap(page, width, "new-event-elimination", "Consolation and last chance")
+            if width < 400:
+                snap(page, width, "new-event-preview", "Preview")
+
+            page.get_by_label("Format").select_option("swiss")
+            page.get_by_label("Swiss rounds", exact=True).fill("4")
+            page.get_by_label("Tie-break 1").select_option("match_wins")
+            page.get_by_label("Tie-break 2").select_option("buchholz")
+            page.get_by_label("Swiss, Last round").fill("7")
+            page.get_by_role("button", name="Preview").click()
+            page.locator("#preview").get_by_text("Round 4").wait_for()
+            assert page.get_by_label("Consolation: losers of main rounds").is_hidden()
+            snap(page, width, "new-event-swiss", "Rounds")
+        finally:
+            context.close()
+    for path in taken:
+        assert path.stat().st_size < MAX_BYTES, f"{path.name} is {path.stat().st_size} bytes"

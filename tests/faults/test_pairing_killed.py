@@ -23,7 +23,8 @@ import pytest
 from django.db import connection, transaction
 from rest_framework.test import APIClient
 
-from games.models import DomainEvent, Job, Player
+from core.models import DomainEvent, Job
+from games.models import Player
 from games.services import clubs as club_services
 from games.services import matches as match_services
 from games.services.actors import actor_for_user

@@ -15,10 +15,11 @@ import pytest
 from django.conf import settings as django_settings
 from rest_framework.test import APIClient
 
-from games.models import DomainEvent, Game, Match, RatingChange
+from core import outbox
+from core.models import DomainEvent
+from games.models import Game, Match, RatingChange
 from games.services import clubs as club_services
 from games.services import matches as match_services
-from games.services import outbox
 from games.services import ratings as rating_services
 from games.services.actors import actor_for_user
 

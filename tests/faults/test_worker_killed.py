@@ -19,16 +19,8 @@ import pytest
 from django.db import OperationalError, transaction
 from rest_framework.test import APIClient
 
-from games.models import (
-    Club,
-    Job,
-    Match,
-    MatchSource,
-    MatchStatus,
-    Rating,
-    RatingChange,
-    RatingList,
-)
+from core.models import Job
+from games.models import Club, Match, MatchSource, MatchStatus, Rating, RatingChange, RatingList
 from games.services import clubs as club_services
 from games.services import ratings as rating_services
 

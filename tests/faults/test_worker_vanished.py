@@ -21,7 +21,7 @@ import time
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Job
+from core.models import Job
 
 from .conftest import LOGS, celery_broker, wait_until
 from .test_worker_killed import (
@@ -148,7 +148,7 @@ def test_the_original_task_delivered_after_the_sweep_changes_nothing(
         # When a worker with a short visibility timeout restores the original task
         third = start_worker(own_redis.url, CELERY_VISIBILITY_TIMEOUT="1")
         wait_until(
-            lambda: "games.tasks.run_job[" in third.log(),
+            lambda: "core.tasks.run_job[" in third.log(),
             30,
             "the original task to be delivered again",
         )

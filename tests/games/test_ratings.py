@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from core.models import Job
 from games import rating_jobs
-from games.models import Job, Match, Rating, RatingChange, RatingList
+from games.models import Match, Rating, RatingChange, RatingList
 from games.rules import fibs
 from games.services import clubs as club_services
 from games.services import matches as match_services

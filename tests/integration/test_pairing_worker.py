@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Job
+from core.models import Job
 from games.services import clubs as club_services
 from games.services import matches as match_services
 from games.services.actors import actor_for_user

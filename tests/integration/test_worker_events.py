@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import DomainEvent, Match
+from core.models import DomainEvent
+from games.models import Match
 from games.services import clubs as club_services
 from games.services import matches as match_services
 from games.services.actors import actor_for_user

@@ -14,7 +14,7 @@ def test_director_page_of_a_new_consolation_event_renders(club, director):
     browser.force_login(director)
     created = browser.post(
         f"/tournaments/new/{club.slug}/",
-        {"name": "Cup", "format": "single_elimination", "consolation": "1", "length": 3},
+        {"name": "Cup", "format": "single_elimination", "consolation_from": "1, 2", "length": 3},
     )
     assert created.status_code == 302
     page = browser.get(created["Location"])

@@ -19,9 +19,10 @@ from chouette.records import GameInput as ChouetteGameInput
 from chouette.records import MemberInput
 from chouette.services import recording as recording_services
 from chouette.services import sessions as session_services
+from core.jobs import start_job
+from core.models import Job
 from games import score_links
-from games.jobs import start_job
-from games.models import Club, Job, Match, Player
+from games.models import Club, Match, Player
 from games.services import clubs as club_services
 from games.services import matches as match_services
 from games.services.actors import actor_for_user

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Job
+from core.models import Job
 from tests.races import race
 from tournaments.models import Round
 from tournaments.services import rounds as round_services

@@ -9,9 +9,13 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from games.models import Match, MatchStatus
@@ -107,3 +111,44 @@ def test_score_entry_and_a_redraw_at_once_never_deadlock(make_event, director, a
             assert status == MatchStatus.VOID
             outcomes.add("redraw first")
     assert outcomes  # the race ran; which side wins each round is up to the scheduler
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_what_a_score_entry_costs_in_a_tournament(
+    make_event, director, django_assert_max_num_queries
+):
+    """A game of a tournament match: the same 8 queries as any match while it is not a
+    result (the bracket listener does not run); the game that finishes the match is 27:
+    the bracket listener locks the tournament, records the pairing's winner, moves the
+    winner on and bumps the tournament (each with its audit row), and the outbox event.
+    """
+
+    event = make_event(4)
+    match = pairing(event, "main-r1-m1").match
+    _, token = AuthToken.objects.create(director)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    url = f"/api/v1/matches/{match.pk}/games/"
+
+    def enter(number):
+        return client.post(
+            url,
+            {"winner": match.player1_id, "number": number},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+        )
+
+    with django_assert_max_num_queries(8):
+        first = enter(1)
+    assert first.status_code == 201, first.json()
+    for number in range(2, match.length):
+        assert enter(number).status_code == 201
+    with CaptureQueriesContext(connection) as finishing:
+        last = enter(match.length)
+    assert last.status_code == 201 and last.json()["status"] == "finished", last.json()
+    assert pairing(event, "main-r2-m1").entry1_id is not None
+    # the request's own queries end with its COMMIT (here the outbox task runs eagerly
+    # after it; in production a worker does)
+    sqls = [q["sql"] for q in finishing.captured_queries]
+    assert len(sqls[: sqls.index("COMMIT") + 1]) <= 27

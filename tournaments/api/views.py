@@ -25,13 +25,14 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.actors import Actor
+from core.api_jobs import JobSerializer, job_accepted_response
+from core.idempotency import idempotent
+from core.jobs import start_job
 from core.locking import expected_version
-from games.api.idempotency import idempotent
 from games.api.inputs import SLUG_PATTERN, query_text
-from games.api.jobs import JobSerializer, job_accepted_response
-from games.jobs import start_job
 from games.rules import limits
-from games.services.actors import Actor, actor_for_user
+from games.services.actors import actor_for_user
 from tournaments import jobs, selectors
 from tournaments.models import Entry, Round, StageKind, Tournament
 from tournaments.services import draws, entries, events, registration, results, rounds
@@ -428,4 +429,5 @@ def drop_map_params(tournament: Tournament) -> dict[str, Any]:
         "last_chance_from": tournament.last_chance_from,
         "grand_final_reset": tournament.grand_final_reset,
         "feed_orders": tournament.feed_orders,
+        "last_chance_drawn": tournament.drawn_last_chance_from,
     }

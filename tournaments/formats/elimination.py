@@ -170,14 +170,22 @@ def build_single_elimination(
     consolation_from: Sequence[int] = (),
     last_chance_from: Sequence[int] = (),
     feed_orders: Sequence[FeedOrder] = DEFAULT_FEED_ORDERS,
+    last_chance_drawn: Sequence[int] = (),
 ) -> BracketGraph:
     """The main bracket, optionally with a consolation and a last chance.
 
     ``consolation_from`` lists the main rounds whose losers enter the consolation:
     ``(1,)`` is Milwaukee's first-round consolation, ``(1, 2)`` the usual progressive
     consolation. ``last_chance_from`` lists the consolation rounds whose losers enter
-    the last chance (it needs a consolation). ``feed_orders`` is the alternation of
-    drop-in orders used by every fed bracket's major rounds, round after round.
+    the last chance (it needs a consolation), counted as :func:`last_chance_rounds`
+    says. ``feed_orders`` is the alternation of drop-in orders used by every fed
+    bracket's major rounds, round after round.
+
+    ``last_chance_drawn`` is for a bracket already drawn: the consolation rounds (as
+    built, 1-based) that fed its last chance when it was drawn. Given, they are taken
+    as they are, so the bracket keeps the wiring its stored slots were made from (a
+    bracket drawn before the rule for unreachable rounds, or a late entry that fills a
+    bye and so changes which rounds hold matches, would otherwise be rewired under it).
     """
     size = bracket_size(entries)
     matches: list[Match] = []
@@ -195,9 +203,14 @@ def build_single_elimination(
         stage_winners[Stage.CONSOLATION] = winner
         feeds.append(Feed(Stage.CONSOLATION, Stage.MAIN, tuple(feeding), tuple(feeding)))
         if last_chance_from:
-            feeding = last_chance_rounds(
-                last_chance_from, consolation_rounds, playable_matches(matches, entries)
-            )
+            if last_chance_drawn:
+                feeding = _check_feeding(
+                    last_chance_drawn, len(consolation_rounds), "last_chance_from"
+                )
+            else:
+                feeding = last_chance_rounds(
+                    last_chance_from, consolation_rounds, playable_matches(matches, entries)
+                )
             winner, _ = build_fed_bracket(
                 Stage.LAST_CHANCE,
                 [[LoserOf(k) for k in consolation_rounds[r - 1]] for r in feeding],

@@ -80,6 +80,7 @@ def _cached_graph(
     last_chance_from: tuple[int, ...],
     reset: bool,
     feed_orders: tuple[str, ...],
+    last_chance_drawn: tuple[int, ...] = (),
 ) -> BracketGraph:
     orders = tuple(FeedOrder(o) for o in feed_orders) or DEFAULT_FEED_ORDERS
     if fmt == TournamentFormat.SINGLE_ELIMINATION:
@@ -88,6 +89,7 @@ def _cached_graph(
             consolation_from=consolation_from,
             last_chance_from=last_chance_from,
             feed_orders=orders,
+            last_chance_drawn=last_chance_drawn,
         )
     if fmt == TournamentFormat.DOUBLE_ELIMINATION:
         return build_double_elimination(entries, reset=reset, feed_orders=orders)
@@ -95,7 +97,11 @@ def _cached_graph(
 
 
 def bracket_graph(tournament: Tournament, entries: int | None = None) -> BracketGraph:
-    """The pure graph of the tournament's bracket (the playoff for a round robin)."""
+    """The pure graph of the tournament's bracket (the playoff for a round robin).
+
+    Once drawn, a bracket keeps the last-chance wiring it was drawn with
+    (``drawn_last_chance_from``), so its stored slots always match the graph.
+    """
     return _cached_graph(
         tournament.format,
         entries if entries is not None else len(tournament.bracket_order),
@@ -103,6 +109,7 @@ def bracket_graph(tournament: Tournament, entries: int | None = None) -> Bracket
         tuple(tournament.last_chance_from or ()),
         tournament.grand_final_reset,
         tuple(tournament.feed_orders or ()),
+        tuple(tournament.drawn_last_chance_from or ()),
     )
 
 
@@ -119,8 +126,12 @@ def draw_bracket(tournament: Tournament, order: Sequence[int], *, first_stage: i
     with the tournament locked.
     """
     tournament.bracket_order = list(order)
-    tournament.save(update_fields=["bracket_order"])
+    tournament.drawn_last_chance_from = []  # worked out afresh for this draw
     graph = bracket_graph(tournament)
+    tournament.drawn_last_chance_from = [
+        r for feed in graph.feeds if feed.stage == GraphStage.LAST_CHANCE for r in feed.rounds
+    ]
+    tournament.save(update_fields=["bracket_order", "drawn_last_chance_from"])
     rounds: dict[tuple[GraphStage, int], Round] = {}
     for index, graph_stage in enumerate(graph.stages):
         kind = stage_kind(tournament, graph_stage)

@@ -8,11 +8,10 @@ holding its match already (the bracket's result listener).
 
 from __future__ import annotations
 
-from core import locking
-from games import access
+from core import access, locking
+from core.actors import Actor
 from games.models import Match, MatchStatus
 from games.rules.errors import ConflictError, NotAllowed
-from games.services.actors import Actor
 from tournaments.models import Pairing, Tournament, TournamentStatus
 
 

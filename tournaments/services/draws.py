@@ -6,12 +6,22 @@ from typing import Any
 
 from django.db import transaction
 
+from core.actors import Actor
 from games.models import MatchStatus
 from games.rules.errors import ConflictError
 from games.services import matches as match_services
-from games.services.actors import Actor
+from tournaments.formats.bracket_graph import playable_matches
 from tournaments.formats.drop_maps import drop_map_preview, feed_note
-from tournaments.models import Pairing, SeedingMethod, Stage, TournamentStatus
+from tournaments.formats.labels import STAGE_NAMES, bracket_key_labels, round_title
+from tournaments.formats.schedule import check_schedule, match_length
+from tournaments.models import (
+    Pairing,
+    SeedingMethod,
+    Stage,
+    StageKind,
+    TournamentFormat,
+    TournamentStatus,
+)
 
 from .brackets import _cached_graph, draw_bracket
 from .common import (
@@ -84,8 +94,10 @@ def drop_map_preview_for(
     last_chance_from: list[int] | None = None,
     grand_final_reset: bool = True,
     feed_orders: list[str] | None = None,
+    last_chance_drawn: list[int] | None = None,
 ) -> dict[str, Any]:
-    """Where every loser goes and how many matches could be early rematches."""
+    """Where every loser goes and how many matches could be early rematches
+    (``last_chance_drawn``: a drawn bracket's own last-chance wiring)."""
     graph = _cached_graph(
         format,
         entries,
@@ -93,6 +105,7 @@ def drop_map_preview_for(
         tuple(last_chance_from or ()),
         grand_final_reset,
         tuple(feed_orders or ()),
+        tuple(last_chance_drawn or ()),
     )
     preview = drop_map_preview(graph)
     return {
@@ -123,3 +136,88 @@ def drop_map_preview_for(
             for d in preview.drops
         ],
     }
+
+
+def event_preview(
+    *,
+    format: str,
+    entries: int,
+    match_lengths: dict[str, Any],
+    swiss_rounds: int | None = None,
+    consolation_from: list[int] | None = None,
+    last_chance_from: list[int] | None = None,
+    grand_final_reset: bool = True,
+    feed_orders: list[str] | None = None,
+) -> dict[str, Any]:
+    """What an event configured so would play with ``entries`` players, before it exists:
+    every round with its matches (walkovers apart) and match length, and for a bracket
+    the drop map (where every loser goes, which rounds feed each stage and why).
+
+    Raises the format's error when the configuration cannot be drawn for that many
+    players (a last chance the consolation cannot reach), for the page to say so.
+    """
+    schedule = check_schedule(match_lengths)
+    rounds: list[dict[str, Any]] = []
+    if format == TournamentFormat.SWISS:
+        count = swiss_rounds or 0
+        for number in range(1, count + 1):
+            rounds.append(
+                {
+                    "title": f"Round {number}",
+                    "matches": entries // 2,
+                    "walkovers": entries % 2,
+                    "length": match_length(schedule, StageKind.SWISS, number, count),
+                }
+            )
+        return {"entries": entries, "rounds": rounds, "drop_map": None}
+    if format not in (TournamentFormat.SINGLE_ELIMINATION, TournamentFormat.DOUBLE_ELIMINATION):
+        return {"entries": entries, "rounds": [], "drop_map": None}
+    graph = _cached_graph(
+        format,
+        entries,
+        tuple(consolation_from or ()),
+        tuple(last_chance_from or ()),
+        grand_final_reset,
+        tuple(feed_orders or ()),
+    )
+    playable = playable_matches(graph.matches, entries)
+    for stage in graph.stages:
+        stage_rounds = graph.rounds(stage)
+        for number, matches in enumerate(stage_rounds, start=1):
+            real = sum(playable[m.key] for m in matches)
+            title = round_title(
+                stage_kind=stage.value, round_number=number, rounds_in_stage=len(stage_rounds)
+            )
+            if stage.value == StageKind.GRAND_FINAL and number == 2:
+                title = "Grand final, deciding match"
+            elif stage.value != StageKind.MAIN and title.startswith("Round"):
+                title = f"{STAGE_NAMES[stage.value]}, round {number}"
+            rounds.append(
+                {
+                    "title": title,
+                    "matches": real,
+                    "walkovers": len(matches) - real,
+                    "length": match_length(schedule, stage.value, number, len(stage_rounds)),
+                }
+            )
+    preview = labelled_drop_map(
+        format=format,
+        entries=entries,
+        consolation_from=consolation_from,
+        last_chance_from=last_chance_from,
+        grand_final_reset=grand_final_reset,
+        feed_orders=feed_orders,
+    )
+    return {"entries": entries, "rounds": rounds, "drop_map": preview}
+
+
+def labelled_drop_map(**params: Any) -> dict[str, Any]:
+    """:func:`drop_map_preview_for` with each slot's label as people read it
+    ("Consolation, round 2, match 3"), for the pages."""
+    preview = drop_map_preview_for(**params)
+    names = bracket_key_labels(d["match"] for d in preview["drops"])
+    preview["drops"] = [
+        {**d, "label": names[d["match"]], "to_label": names.get(d["to_match"] or "")}
+        for d in preview["drops"]
+    ]
+    return preview

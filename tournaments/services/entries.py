@@ -5,12 +5,12 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from core.actors import Actor
 from core.locking import lock_rows
 from games.models import Match, MatchStatus, Player
 from games.rules.errors import ConflictError, RuleViolation
 from games.services import clubs as club_services
 from games.services import matches as match_services
-from games.services.actors import Actor
 from tournaments.formats.bracket_engine import derive_bracket_state
 from tournaments.formats.round_robin import snake_groups
 from tournaments.formats.seeding import seed_by_random_draw, seed_by_rating, seed_manually

@@ -9,9 +9,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from core.actors import Actor
 from games.models import Club
 from games.rules.errors import ConflictError, RuleViolation
-from games.services.actors import Actor
 from tournaments.formats.elimination import FeedOrder
 from tournaments.formats.places import parse_prize_order
 from tournaments.formats.schedule import check_schedule

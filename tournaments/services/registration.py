@@ -18,12 +18,12 @@ from enum import StrEnum
 
 from django.db import transaction
 
+from core.actors import Actor
 from games.models import Player
 from games.rules.errors import BoxcarsError, ConflictError, RuleViolation
 from games.rules.limits import MAX_BULK_NAMES, MAX_PLAYER_NAME
 from games.rules.names import clean_name, name_key
 from games.services import clubs as club_services
-from games.services.actors import Actor
 from tournaments.models import Entry, Tournament, TournamentStatus
 
 from .common import bump, lock_tournament, require_director, require_status

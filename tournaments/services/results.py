@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from core.actors import Actor
 from core.listeners import ResultChange
 from games.models import Match, MatchStatus
 from games.rules.errors import ConflictError, RuleViolation
 from games.services import matches as match_services
-from games.services.actors import Actor
 from tournaments.models import Entry, Pairing, Tournament
 
 from .brackets import BRACKET_STAGES, sync_bracket, update_round_statuses

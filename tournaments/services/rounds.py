@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
+from core.actors import Actor
 from games.models import MatchStatus
 from games.rules.errors import ConflictError, RuleViolation
 from games.services import matches as match_services
-from games.services.actors import Actor
 from tournaments.formats.round_robin import berger_rounds, playoff_seeding, snake_groups
 from tournaments.formats.schedule import match_length
 from tournaments.formats.swiss import SwissPlayer, pair_swiss_round, swiss_is_finished

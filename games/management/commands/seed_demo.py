@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from core.demo import demo_seeders
 from games.models import Club, Player
 from games.services import clubs as club_services
 
@@ -44,28 +45,16 @@ class Command(BaseCommand):
             created_by=user,
             name="Demo Backgammon Club",
             slug="demo",
-            description="A club to try Boxcars with: players, a tournament and a chouette.",
+            description="A club to try Boxcars with: its players, matches and events.",
         )
         for name in DEMO_PLAYERS:
             if not Player.objects.filter(display_name=name, clubs=club).exists():
                 club_services.create_player(display_name=name, clubs=[club])
-        for extension in self._extensions():
-            extension(club=club, director=user, stdout=self.stdout)
+        for _name, seed in demo_seeders():  # every app's own demo content (core.demo)
+            seed(club=club, director=user, stdout=self.stdout)
         self.stdout.write(
             self.style.SUCCESS(
                 "Demo ready: http://127.0.0.1:8000/ - log in at /accounts/login/ "
                 f"as '{DEMO_USERNAME}' with password '{DEMO_PASSWORD}' (also /admin/)."
             )
         )
-
-    def _extensions(self) -> list:
-        """Demo content other apps add (matches, a tournament, a chouette), when present."""
-        from importlib import import_module
-
-        found = []
-        for module in ("games.demo", "tournaments.demo", "chouette.demo"):
-            try:
-                found.append(import_module(module).seed)
-            except ModuleNotFoundError:
-                continue
-        return found

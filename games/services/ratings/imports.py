@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games import access
+from core import access
 from games.models import Club, Match, MatchSource, MatchStatus, Player
 from games.rules.errors import NotAllowed
 from games.rules.results_file import parse_results

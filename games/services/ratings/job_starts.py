@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import access
+from core import access
 from games.models import Club
 from games.rules.errors import NotAllowed
 
@@ -14,8 +14,8 @@ from .lists import club_list
 def request_recompute(*, user: Any, club: Club) -> tuple[Any, bool]:
     """A director asks for the club's list to be recomputed from scratch: a long job.
     Asking again while one is queued or running returns that job."""
-    from games import jobs
-    from games.models import Job, JobStatus
+    from core import jobs
+    from core.models import Job, JobStatus
 
     if user is None or not access.is_director(user, club):
         raise NotAllowed("directors_only", "Only the club's directors recompute its ratings.")

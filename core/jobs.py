@@ -25,8 +25,8 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.models import Job, JobStatus
-from games.rules.errors import BoxcarsError
+from core.errors import BoxcarsError
+from core.models import Job, JobStatus
 
 logger = logging.getLogger(__name__)
 
@@ -79,8 +79,8 @@ def start_job(
 def _enqueue(job_id: int) -> None:
     """Hand a job to the broker; if the broker is down the job stays queued and the
     periodic sweep (``sweep_queued_jobs``) hands it over again later."""
-    from games.events import ENQUEUE_RETRY_POLICY
-    from games.tasks import run_job
+    from core.events import ENQUEUE_RETRY_POLICY
+    from core.tasks import run_job
 
     try:
         run_job.apply_async((job_id,), retry_policy=ENQUEUE_RETRY_POLICY)

@@ -1,10 +1,11 @@
-"""Celery tasks of the games app: thin wrappers that take ids and call services."""
+"""Celery tasks every app shares: the outbox and the long jobs; thin wrappers that take
+ids and call services."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from .services import outbox
+from . import legacy_tasks, outbox  # noqa: F401 - legacy_tasks: the old games.tasks.* names
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
@@ -23,11 +24,11 @@ def sweep_events(older_than_seconds: int = 30) -> int:
     bind=True, acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=3
 )
 def run_job(self, job_id: int) -> str:
-    """Run one long job (see ``games.jobs``); safe to deliver twice. In a worker the job
+    """Run one long job (see ``core.jobs``); safe to deliver twice. In a worker the job
     beats from a thread (``JOB_HEARTBEAT_INTERVAL``) so the sweep can tell it is alive."""
     from django.conf import settings
 
-    from games import jobs
+    from core import jobs
 
     interval = None if self.request.is_eager else settings.JOB_HEARTBEAT_INTERVAL
     return jobs.run(job_id, heartbeat_interval=interval or None)
@@ -36,7 +37,7 @@ def run_job(self, job_id: int) -> str:
 @shared_task(acks_late=True)
 def sweep_queued_jobs(older_than_seconds: int = 60) -> int:
     """Enqueue again every job whose enqueue was lost (the broker was down)."""
-    from games import jobs
+    from core import jobs
 
     return jobs.sweep_queued_jobs(older_than_seconds=older_than_seconds)
 
@@ -44,6 +45,6 @@ def sweep_queued_jobs(older_than_seconds: int = 60) -> int:
 @shared_task(acks_late=True)
 def sweep_stalled_jobs() -> int:
     """Declare lost, and retry, every running job whose heartbeat stopped."""
-    from games import jobs
+    from core import jobs
 
     return jobs.sweep_stalled_jobs()

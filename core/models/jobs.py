@@ -52,6 +52,7 @@ class Job(models.Model):
     )
 
     class Meta:
+        db_table = "games_job"  # created by games before the move to core
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:

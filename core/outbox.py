@@ -8,8 +8,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games import events
-from games.models import DomainEvent
+from core import events
+from core.models import DomainEvent
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ def handle_event(*, event_id: int) -> str:
 
 def sweep_events(*, older_than_seconds: int = 30) -> int:
     """Enqueue the events nobody handled; returns how many were enqueued."""
-    from games.tasks import handle_event as handle_event_task
+    from core.tasks import handle_event as handle_event_task
 
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
     pending = list(

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 
-from games import access
-from games.models import Club, Job
+from core import access
+from core.models import Job
 
 HIDDEN_PARAMS = {"files", "content", "payload"}
 
@@ -19,7 +19,7 @@ class JobSerializer(serializers.ModelSerializer):
 
     percent = serializers.FloatField(read_only=True, allow_null=True)
     params = serializers.SerializerMethodField()
-    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
+    club: serializers.SlugRelatedField[Model] = serializers.SlugRelatedField(
         slug_field="slug", read_only=True
     )
 

@@ -1,0 +1,51 @@
+"""All-or-nothing transactions: services join them without a savepoint.
+
+A service is ``@transaction.atomic`` so that it is one transaction when called on its
+own. Called inside another transaction, Django makes it a *savepoint*: two more round
+trips (``SAVEPOINT``, ``RELEASE``) that only matter if the caller catches the
+service's error and carries on in the same transaction. A caller that never does
+(the API's idempotent writes: any error undoes the whole request, see
+``core.idempotency``) opens :func:`all_or_nothing`; a service decorated with
+:func:`joins_all_or_nothing` then joins that transaction as it is (``savepoint=False``:
+its error marks the whole transaction for rollback) and is still its own transaction,
+or a savepoint, everywhere else.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import ParamSpec, TypeVar
+
+from django.db import transaction
+
+_FLAG = "boxcars_all_or_nothing"
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+@contextmanager
+def all_or_nothing() -> Iterator[None]:
+    """A transaction any error undoes whole (never caught and carried on inside it)."""
+    connection = transaction.get_connection()
+    with transaction.atomic():
+        previous = getattr(connection, _FLAG, False)
+        setattr(connection, _FLAG, True)
+        try:
+            yield
+        finally:
+            setattr(connection, _FLAG, previous)
+
+
+def joins_all_or_nothing(func: Callable[P, R]) -> Callable[P, R]:
+    """``@transaction.atomic``, minus the savepoint inside :func:`all_or_nothing`."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        joined = getattr(transaction.get_connection(), _FLAG, False)
+        with transaction.atomic(savepoint=not joined):
+            return func(*args, **kwargs)
+
+    return wrapper

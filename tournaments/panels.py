@@ -1,0 +1,108 @@
+"""What the tournaments app shows on the pages ``games`` owns (see :mod:`core.panels`):
+the club page's events and "New tournament" button, the match page's way back to its
+round, the home page's events. Registered by ``TournamentsConfig.ready()``.
+
+Panels rather than context variables keep the dependency one way: ``games`` views
+and templates know nothing of tournaments; each panel costs one query.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import reverse
+
+from core.panels import register_panel
+from tournaments.models import Entry as EntryModel
+from tournaments.models import EntryStatus, Pairing, TournamentStatus
+
+
+def _pairing_of(match: Any) -> Pairing | None:
+    if match is None or match.pk is None:
+        return None
+    return (
+        Pairing.objects.select_related("tournament", "round__stage")
+        .filter(match_id=match.pk)
+        .first()
+    )
+
+
+def match_event_link(
+    request: HttpRequest | None, match: Any, style: str = "back"
+) -> dict[str, Any] | None:
+    """ "← Spring Open, Main round 2" for a match that belongs to an event (nothing for a
+    friendly or league match). ``style="plain"`` drops the arrow (the home page card)."""
+    pairing = _pairing_of(match)
+    if pairing is None:
+        return None
+    tournament = pairing.tournament
+    return {
+        "event": tournament,
+        "round": str(pairing.round),  # "Main round 2", as the round sheet names it
+        "round_url": reverse("tournament-bracket", args=[tournament.slug]),
+        "style": style,
+    }
+
+
+def match_event_where(request: HttpRequest | None, match: Any) -> dict[str, Any] | None:
+    return match_event_link(request, match, "plain")
+
+
+def player_events(request: HttpRequest | None, player: Any) -> dict[str, Any]:
+    """The player's events that are open for registration or running, soonest first."""
+    entries = list(
+        EntryModel.objects.filter(
+            player=player,
+            status=EntryStatus.ACTIVE,
+            tournament__status__in=[TournamentStatus.REGISTRATION, TournamentStatus.RUNNING],
+        )
+        .select_related("tournament__club")
+        .order_by("tournament__starts_on", "tournament__name")
+    )
+    return {"entries": entries}
+
+
+def club_events(request: HttpRequest | None, club: Any) -> dict[str, Any]:
+    """The club's events that are not finished (the template filters), newest first."""
+    return {"club": club, "events": club.tournaments.all()}
+
+
+def club_new_tournament(
+    request: HttpRequest | None, club: Any, is_director: bool
+) -> dict[str, Any] | None:
+    return {"club": club} if is_director else None
+
+
+def register() -> None:
+    register_panel(
+        "club.actions",
+        "tournaments.new",
+        template="tournaments/_club_new_tournament.html",
+        provider=club_new_tournament,
+    )
+    register_panel(
+        "club.above_players",
+        "tournaments.events",
+        template="tournaments/_club_events.html",
+        provider=club_events,
+    )
+    register_panel(
+        "match.head",
+        "tournaments.event_link",
+        template="tournaments/_match_event_link.html",
+        provider=match_event_link,
+    )
+    register_panel(
+        "match.where",
+        "tournaments.event_link",
+        template="tournaments/_match_event_link.html",
+        provider=match_event_where,
+    )
+    register_panel(
+        "home.side",
+        "tournaments.player_events",
+        template="tournaments/_player_events.html",
+        provider=player_events,
+        order=10,
+    )
