@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from typing import Any
 
 from .loadgen import PreparedRequest, run_load
 from .server import gunicorn, setup_django
@@ -127,7 +128,7 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
     seconds = 3 if quick else 15
     plans, matches_in_db = _prepare(matches_per_client=20 if quick else 60, games_per_match=40)
     with gunicorn(workers=2) as (host, port):
-        load = run_load(host, port, plans, seconds)
+        load: dict[str, Any] = run_load(host, port, plans, seconds)
     queries = _queries_per_entry()
     load.update(
         {

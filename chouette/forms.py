@@ -6,6 +6,7 @@ from the sheet's lineup; the form only parses: the rules refuse impossible games
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +32,7 @@ ENDING_CHOICES = [("", "Played out"), (Ending.RESIGNED, "Resigned")]
 OWNER_CHOICES = [("", "Centre"), (Side.BOX, "Box"), (Side.TEAM, "Team")]
 STAKE_CHOICES = [(1, "×1"), (2, "×2"), (4, "×4")]
 CUBE_CHOICES = [(2**n, str(2**n)) for n in range(7)]  # 1 to 64: more goes through the API
-ACTION_LABELS = {
+ACTION_LABELS: dict[str, str] = {
     MemberAction.PLAYED: "Played",
     MemberAction.DROPPED: "Dropped",
     MemberAction.BOX_DROPPED: "Box dropped",
@@ -98,7 +99,7 @@ class GameForm(forms.Form):
             cube = forms.IntegerField(
                 min_value=1, initial=1, widget=_chips(CUBE_CHOICES), label="Cube"
             )
-            cube.chip_grid = True  # seven equal chips across a phone  # type: ignore[attr-defined]
+            cube.chip_grid = True  # type: ignore[attr-defined]  # seven equal chips across a phone
             self.fields[f"{prefix}_cube"] = cube
             self.fields[f"{prefix}_action"] = forms.ChoiceField(
                 choices=actions,
@@ -266,12 +267,13 @@ class OpenSessionForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         by_rolls = data.get("order_from") == OrderFrom.ROLLS
         chosen: dict[int, Any] = {}
         for player in self.players:
             name = f"p{player.pk}_{'rolls' if by_rolls else 'seat'}"
             raw = data.get(name)
-            if raw in (None, ""):
+            if raw is None or raw == "":
                 continue
             if by_rolls:
                 try:
@@ -284,7 +286,7 @@ class OpenSessionForm(forms.Form):
             return data
         if by_rolls:
             # The pure order rule, with names, so a tie is reported the way the table says it.
-            named = {
+            named: dict[Hashable, Any] = {
                 _Named(p.pk, p.display_name): chosen[p.pk] for p in self.players if p.pk in chosen
             }
             try:

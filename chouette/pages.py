@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -213,7 +213,12 @@ def settlement(request: HttpRequest, pk: int) -> HttpResponse:
     get_object_or_404(Session, pk=pk)
     sheet = session_sheet(pk)
     transfers = [
-        {"payer": sheet.players[t.payer], "payee": sheet.players[t.payee], "amount": t.amount}
+        # the rules' players are Hashable; ours are pks
+        {
+            "payer": sheet.players[cast(int, t.payer)],
+            "payee": sheet.players[cast(int, t.payee)],
+            "amount": t.amount,
+        }
         for t in sheet.transfers
     ]
     context = {

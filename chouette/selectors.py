@@ -7,8 +7,10 @@ on the way out by ``chouette.rules.Ledger``.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import cast
 
 from django.db.models import Prefetch, QuerySet
 
@@ -114,7 +116,9 @@ def session_sheet(session_or_id: Session | int) -> Sheet:
     for game in games:
         for pk_value in game_payouts(game):
             ledger.add_player(pk_value)
-        entries.append(LedgerEntry(game, ledger.record(game_payouts(game))))
+        # the rules' players are Hashable (a Mapping's key type is invariant)
+        payouts = cast("dict[Hashable, int]", game_payouts(game))
+        entries.append(LedgerEntry(game, ledger.record(payouts)))
     for seat in seats:
         ledger.add_player(seat.player_id)
     totals = dict(ledger.totals)
@@ -124,8 +128,9 @@ def session_sheet(session_or_id: Session | int) -> Sheet:
         players=players,
         games=games,
         ledger=tuple(entries),
-        totals=totals,
-        money=money_totals(totals, session.stake),
+        # the rules' players are Hashable; ours are pks
+        totals=cast("dict[int, int]", totals),
+        money=cast("dict[int, Decimal]", money_totals(totals, session.stake)),
         transfers=tuple(settle(totals, session.stake)),
         next=_next_game(session, players),
     )

@@ -39,7 +39,8 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
             {"code": "bad_request", "detail": "The request could not be read.", "field": None},
             status=400,
         )
-    return defaults.bad_request(request, exception)
+    # Django passes the exception; a direct call may not, and its view does not read it
+    return defaults.bad_request(request, exception)  # type: ignore[arg-type]
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 
 @dataclass(frozen=True)
 class Actor:
     """The identity a service checks: the account (if any) and the player it speaks for."""
 
-    user: AbstractBaseUser | None
+    user: User | None
     player: Any  # games.models.Player or None; typed loosely so that core imports no app
     is_admin: bool = False
     via_score_link: bool = False

@@ -60,7 +60,7 @@ def boxcars_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     if isinstance(exc, OperationalError | InterfaceError):
         # The database is unreachable (a restart, a failover): nothing was written,
         # and the client may safely retry, with the same Idempotency-Key.
-        response = Response(
+        unavailable = Response(
             {
                 "code": "database_unavailable",
                 "detail": "The database is unavailable for a moment; nothing was recorded. "
@@ -69,8 +69,8 @@ def boxcars_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
             },
             status=503,
         )
-        response["Retry-After"] = "5"
-        return response
+        unavailable["Retry-After"] = "5"
+        return unavailable
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

@@ -76,6 +76,7 @@ def _scope(request: Request) -> str | None:
 
 def _fingerprint(request: Request) -> str:
     digest = hashlib.sha256()
+    assert request.method is not None  # None only for an HttpRequest built by hand
     digest.update(request.method.encode())
     digest.update(request.path.encode())
     digest.update(request.body)

@@ -70,7 +70,7 @@ class ResultChange:
 class ResultListener(Protocol):
     """A callable run inside the writing transaction when a match's result changed."""
 
-    def __call__(self, change: ResultChange) -> None: ...
+    def __call__(self, change: ResultChange, /) -> None: ...
 
 
 _listeners: dict[str, ResultListener] = {}

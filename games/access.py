@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 from core.access import is_site_admin
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.contrib.auth.models import AnonymousUser, User
 
     from .models import Player
 
-    AnyUser = AbstractBaseUser | AnonymousUser
+    AnyUser = User | AnonymousUser
 
 
 def directs_any_club_of(user: AnyUser, player: Player) -> bool:

@@ -100,11 +100,15 @@ def _summarise(match: Match, entries: list[dict[str, Any]]) -> None:
     }
     users = {e["_record"][1].history_user_id for e in entries} | {match.created_by_id}
     users |= {getattr(e["_record"][1], "entered_by_user_id", None) for e in entries}
-    by_user = dict(get_user_model().objects.filter(pk__in=users).values_list("pk", "username"))
+    by_user: dict[int | None, str] = dict(
+        get_user_model().objects.filter(pk__in=users).values_list("pk", "username")
+    )
     by_user.update(Player.objects.filter(user_id__in=users).values_list("user_id", "display_name"))
     disputes = list(match.disputes.order_by("created_at", "pk"))
     raised = iter(disputes)
-    resolved = iter(sorted((d for d in disputes if d.resolved_at), key=lambda d: d.resolved_at))
+    resolved = iter(
+        sorted((d for d in disputes if d.resolved_at), key=lambda d: d.resolved_at or d.created_at)
+    )
     match_fields, game_fields = _fields(Match), _fields(Game)
     labels = {k.removesuffix("_id"): v for k, v in {**match_fields, **game_fields}.items()}
     live: dict[int, int] = {}  # game id → its number now, to tell an undo from a removal

@@ -24,7 +24,7 @@ from games.models import Dispute
 def tell_directors(payload: dict[str, Any]) -> None:
     """Email the club's directors about dispute ``payload["dispute_id"]``, once."""
     dispute = (
-        Dispute.objects.select_for_update()
+        Dispute.objects.select_for_update()  # type: ignore[misc]  # pk=None: no row; the stubs refuse None
         .select_related("match__club", "match__player1", "match__player2", "raised_by")
         .filter(pk=payload.get("dispute_id"))
         .first()

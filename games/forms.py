@@ -8,10 +8,17 @@ too. A refusal the service raises comes back next to the field it names
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django import forms
 
 from games.rules import limits
 from games.rules.errors import BoxcarsError
+
+if TYPE_CHECKING:
+    from django.db.models import QuerySet
+
+    from games.models import Club
 
 
 def show_error(form: forms.Form, error: BoxcarsError) -> None:
@@ -53,7 +60,7 @@ class WalkInForm(forms.Form):
 class PlayerEditForm(forms.Form):
     display_name = WalkInForm.base_fields["display_name"]
     email = WalkInForm.base_fields["email"]
-    clubs = forms.ModelMultipleChoiceField(
+    clubs: forms.ModelMultipleChoiceField[Club] = forms.ModelMultipleChoiceField(
         label="Clubs",
         queryset=None,
         required=False,
@@ -61,6 +68,8 @@ class PlayerEditForm(forms.Form):
         help_text="Only the clubs you direct are listed; other memberships stay as they are.",
     )
 
-    def __init__(self, *args: object, clubs: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["clubs"].queryset = clubs
+    def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["clubs"]
+        assert isinstance(field, forms.ModelMultipleChoiceField)
+        field.queryset = clubs

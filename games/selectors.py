@@ -118,7 +118,7 @@ def match_disputes(match: Match) -> list[Dispute]:
     )
 
 
-def disputed_match_ids(match_ids: Iterable[int]) -> set[int]:
+def disputed_match_ids(match_ids: Iterable[int | None]) -> set[int]:
     """Which of these matches have an open dispute (one query; for the bracket)."""
     ids = [pk for pk in match_ids if pk is not None]
     if not ids:

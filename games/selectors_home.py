@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Case, IntegerField, Q, Value, When
 
 from games.models import Confirmation, Match, MatchStatus, Player, Rating
@@ -62,7 +62,7 @@ def your_match(player: Player) -> YourMatch | None:
     )
 
 
-def player_home(user: AbstractBaseUser | AnonymousUser) -> PlayerHome | None:
+def player_home(user: User | AnonymousUser) -> PlayerHome | None:
     """None for a visitor or an account that plays as nobody (the page stays as it is)."""
     if not user.is_authenticated:
         return None

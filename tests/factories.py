@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import factory
 from django.contrib.auth import get_user_model
 
@@ -34,6 +36,6 @@ class PlayerFactory(factory.django.DjangoModelFactory):
 
 
 def member(club: Club, player: Player | None = None, **kwargs) -> Player:
-    player = player or PlayerFactory(**kwargs)
+    player = player or cast(Player, PlayerFactory(**kwargs))  # factory_boy returns a Player
     Membership.objects.get_or_create(club=club, player=player)
     return player

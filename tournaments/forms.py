@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.db.models import QuerySet
 
 from games.models import Player
 from games.rules import limits
@@ -27,6 +28,7 @@ class RosterField(forms.ModelMultipleChoiceField):
 
     def label_from_instance(self, obj: Player) -> str:
         if self._namesakes is None:  # one query for the whole list, not one per tick
+            assert self.queryset is not None  # the form sets it before rendering
             keys = [name_key(n) for n in self.queryset.values_list("display_name", flat=True)]
             self._namesakes = {k for k in keys if keys.count(k) > 1}
         if name_key(obj.display_name) in self._namesakes:
@@ -50,12 +52,15 @@ class RegisterPlayersForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args: object, candidates: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["players"].queryset = candidates
+    def __init__(self, *args: Any, candidates: QuerySet[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["players"]
+        assert isinstance(field, RosterField)
+        field.queryset = candidates
 
-    def clean(self) -> dict:
+    def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         if not self.errors and not (data.get("names") or "").strip() and not data.get("players"):
             raise forms.ValidationError("Type at least one name or tick a member.")
         lines = (data.get("names") or "").splitlines()

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 
 from core.jobs import Progress, job_handler
 from core.models import Job
-from games.services.actors import actor_for_user
+from games.services.actors import Actor, actor_for_user
 
 PAIR_ROUND = "tournaments.pair_round"
 REDRAW = "tournaments.redraw"
@@ -21,8 +21,8 @@ DROP_MAP = "tournaments.drop_map"
 ODDS = "tournaments.odds"
 
 
-def _actor(job: Job):
-    user = get_user_model().objects.filter(pk=job.created_by_id).first()
+def _actor(job: Job) -> Actor:
+    user = get_user_model().objects.filter(pk=job.created_by_id).first()  # type: ignore[misc]  # pk=None: no row; the stubs refuse None
     return actor_for_user(user)
 
 

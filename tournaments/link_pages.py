@@ -22,7 +22,7 @@ def round_label(round_: Round) -> str:
 def _table_order(match: Match) -> tuple[bool, int, str]:
     """Numbered tables first, in number order (``Match.table`` may not exist yet)."""
     table = match.table
-    return (table in (None, ""), table if isinstance(table, int) else 0, str(table or ""))
+    return (table is None, table if isinstance(table, int) else 0, str(table or ""))
 
 
 @login_required

@@ -88,13 +88,13 @@ def _stage_blocks(view: selectors.BracketView, highlight: int | None) -> list[di
                             status=p.status,
                             winner_to=p.winner_to,
                             top=_side(
-                                view.entries.get(p.entry1_id),
+                                view.entries.get(p.entry1_id),  # type: ignore[arg-type]  # get(None) is None: a bye
                                 score[0],
                                 p.winner_id is not None and p.winner_id == p.entry1_id,
                                 bye,
                             ),
                             bottom=_side(
-                                view.entries.get(p.entry2_id),
+                                view.entries.get(p.entry2_id),  # type: ignore[arg-type]  # get(None) is None: a bye
                                 score[1],
                                 p.winner_id is not None and p.winner_id == p.entry2_id,
                                 bye,
@@ -121,8 +121,8 @@ def _stage_blocks(view: selectors.BracketView, highlight: int | None) -> list[di
                             "pairings": [
                                 {
                                     "row": p,
-                                    "one": view.entries.get(p.entry1_id),
-                                    "two": view.entries.get(p.entry2_id),
+                                    "one": view.entries.get(p.entry1_id),  # type: ignore[arg-type]  # get(None) is None: a bye
+                                    "two": view.entries.get(p.entry2_id),  # type: ignore[arg-type]  # get(None) is None: a bye
                                     "path": highlight in (p.entry1_id, p.entry2_id),
                                 }
                                 for p in view.pairings.get(r.pk, [])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from django.db.models import QuerySet
 
@@ -139,7 +140,7 @@ def entry_rows(tournament: Tournament) -> dict[int, EntryRow]:
 
 
 def pairing_rows(
-    tournament: Tournament, *, with_replaced: bool = False, **filters: object
+    tournament: Tournament, *, with_replaced: bool = False, **filters: Any
 ) -> list[PairingRow]:
     """The event's pairings in bracket order, in one query, without model instances.
 
@@ -290,7 +291,8 @@ def standings_table(tournament: Tournament, stage: Stage | None = None) -> Stand
     the pairing rows already read).
     """
     entries = entry_rows(tournament)
-    pairings = pairing_rows(tournament, **({"round__stage": stage} if stage else {}))
+    filters: dict[str, Any] = {"round__stage": stage} if stage else {}
+    pairings = pairing_rows(tournament, **filters)
     if stage is not None:
         in_stage = {p.entry1_id for p in pairings} | {p.entry2_id for p in pairings}
         entries = {pk: e for pk, e in entries.items() if pk in in_stage}

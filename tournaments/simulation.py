@@ -114,6 +114,7 @@ def _run(options: SimulationOptions) -> dict[str, Any]:
         )
         if ready:
             for pairing in ready:
+                assert pairing.match_id is not None  # .exclude(match=None)
                 _play_match(actor, pairing.match_id, rating, rng)
             continue
         tournament.refresh_from_db()
@@ -140,7 +141,7 @@ def _play_match(actor, match_id: int, rating: dict[int, float], rng: random.Rand
 
 
 def _report(tournament: Tournament, options: SimulationOptions) -> dict[str, Any]:
-    matches = []
+    matches: list[dict[str, Any]] = []
     met: Counter[frozenset[int]] = Counter()
     byes = 0
     rounds_seen: set[tuple[str, int, int]] = set()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from rest_framework import serializers
 
@@ -94,7 +94,8 @@ class SessionCreateSerializer(serializers.Serializer):
     stake = serializers.CharField(max_length=20, help_text="Money per point, e.g. '1.00'.")
     currency = serializers.CharField(max_length=3, default="EUR")
     played_on = serializers.DateField(required=False, allow_null=True)
-    label = serializers.CharField(
+    # a field named like DRF's Field.label attribute, which the stubs type as a string
+    label = serializers.CharField(  # type: ignore[assignment]
         max_length=limits.MAX_LABEL, required=False, allow_blank=True, default=""
     )
     rules = HouseRulesSerializer(required=False)
@@ -141,7 +142,7 @@ class ChouetteGameInputSerializer(serializers.Serializer):
     captain = serializers.IntegerField(
         min_value=1, max_value=limits.MAX_ID, required=False, allow_null=True
     )
-    members = ChouetteMemberInputSerializer(
+    members = ChouetteMemberInputSerializer(  # type: ignore[call-arg]  # stubs lack it (DRF 3.14)
         many=True, allow_empty=False, max_length=limits.MAX_SEATS
     )
     number = serializers.IntegerField(
@@ -241,8 +242,8 @@ def ledger_data(sheet: Sheet) -> dict[str, Any]:
         "games": [
             {
                 "number": entry.game.number,
-                "payouts": _totals(sheet, dict(entry.row.payouts)),
-                "totals": _totals(sheet, dict(entry.row.totals)),
+                "payouts": _totals(sheet, cast("dict[int, int]", dict(entry.row.payouts))),
+                "totals": _totals(sheet, cast("dict[int, int]", dict(entry.row.totals))),
             }
             for entry in sheet.ledger
         ],
@@ -270,9 +271,9 @@ def settlement_data(sheet: Sheet) -> dict[str, Any]:
         "transfers": [
             {
                 "payer": t.payer,
-                "payer_name": sheet.players[t.payer].display_name,
+                "payer_name": sheet.players[cast(int, t.payer)].display_name,
                 "payee": t.payee,
-                "payee_name": sheet.players[t.payee].display_name,
+                "payee_name": sheet.players[cast(int, t.payee)].display_name,
                 "amount": str(t.amount),
             }
             for t in sheet.transfers

@@ -183,7 +183,7 @@ class HouseRule:
 
     def __post_init__(self) -> None:
         if issubclass(self.kind, StrEnum):
-            values = [member.value for member in cast("type[StrEnum]", self.kind)]
+            values = [member.value for member in self.kind]
             if sorted(self.choice_labels) != sorted(values):
                 raise ValueError(f"{self.name}: label every value of {self.kind.__name__}.")
             if self.max_length < max(len(value) for value in values):

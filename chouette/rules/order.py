@@ -101,7 +101,7 @@ class Lineup:
 
 def _rolls_of(player: Player, value: int | Sequence[int], max_roll: int) -> tuple[int, ...]:
     if isinstance(value, str) or not isinstance(value, int | Sequence):
-        value = (value,)  # type: ignore[assignment]
+        value = (value,)
     rolls = (value,) if isinstance(value, int) else tuple(value)
     if not rolls:
         raise RuleViolation("missing_roll", f"Player {player!r} has no roll.", field="rolls")

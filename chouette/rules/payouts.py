@@ -465,7 +465,7 @@ def score_game(rules: ChouetteRules, lineup: Lineup, record: GameRecord) -> Game
             "members",
         )
     cubes = {p: _check_member(records[p], rules, initial, where[p]) for p in team}
-    drops = {p: None if records[p].drop is None else Side(records[p].drop) for p in team}
+    drops = {p: None if (drop := records[p].drop) is None else Side(drop) for p in team}
     if rules.cubes is CubeMode.SINGLE:
         _check_single_cube(team, records, cubes, where)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.db import transaction
 
 from core.actors import Actor
@@ -61,7 +63,9 @@ def correct_game(
     authored(actor, row).save()
     row.members.all().delete()
     # stored at once: no 0 → n in the audit
-    store_members(row, game, replay.games[number - 1].score.payouts, actor)
+    # the rules' players are Hashable; ours are pks
+    payouts = cast("dict[int, int]", replay.games[number - 1].score.payouts)
+    store_members(row, game, payouts, actor)
     store_replay(session, event_rows(session), replay, actor)
     bump(session, actor)
     return RecordedGame(session, number)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from simple_history.utils import bulk_create_with_history
 
@@ -100,7 +100,8 @@ def create_game_rows(
         **derived_facts(number, lineup, score),
     )
     authored(actor, row).save()
-    store_members(row, game, score.payouts, actor)
+    # the rules' players are Hashable; ours are pks
+    store_members(row, game, cast("dict[int, int]", score.payouts), actor)
     return row
 
 

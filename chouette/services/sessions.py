@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -78,7 +78,7 @@ def open_session(
     if rolls is not None:
         ids = list(rolls)
         players_of(club, ids, "rolls")
-        lineup = rules_order_from_rolls(rolls)
+        lineup = rules_order_from_rolls(cast("Mapping[Hashable, int | Sequence[int]]", rolls))
     else:
         ids = list(players or [])
         if len(set(ids)) != len(ids):
@@ -116,7 +116,8 @@ def open_session(
     authored(actor, session).save()
     bulk_create_with_history(
         [
-            Seat(session=session, player_id=pk, join_order=index)
+            # the rules' players are Hashable; ours are pks
+            Seat(session=session, player_id=cast(int, pk), join_order=index)
             for index, pk in enumerate(lineup.players)
         ],
         Seat,

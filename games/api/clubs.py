@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Count, QuerySet
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
@@ -74,7 +76,10 @@ class ClubUpdateSerializer(serializers.Serializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    clubs = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
+    # many=True makes a ManyRelatedField; the stubs' __new__ says "either", whatever many is
+    clubs: serializers.ManyRelatedField = serializers.SlugRelatedField(  # type: ignore[assignment]
+        slug_field="slug", many=True, read_only=True
+    )
 
     class Meta:
         model = Player
@@ -127,15 +132,16 @@ class ClubViewSet(
         return Club.objects.annotate(player_count=Count("memberships")).order_by("name")
 
     @extend_schema(request=ClubInputSerializer, responses={201: ClubSerializer})
-    def create(self, request: Request, *args: object, **kwargs: object) -> Response:
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = ClubInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        assert request.user.is_authenticated  # ReadOnlyOrAuthenticated: writes need an account
         club = club_services.create_club(created_by=request.user, **data.validated_data)
         club = self.get_queryset().get(pk=club.pk)
         return Response(ClubSerializer(club).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=ClubUpdateSerializer, responses={200: ClubSerializer})
-    def update(self, request: Request, *args: object, **kwargs: object) -> Response:
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         club = self.get_object()
         data = ClubUpdateSerializer(data=request.data, partial=kwargs.get("partial", False))
         data.is_valid(raise_exception=True)
@@ -202,7 +208,7 @@ class PlayerViewSet(
         return Player.objects.prefetch_related("clubs").order_by("display_name", "id").distinct()
 
     @extend_schema(request=PlayerInputSerializer, responses={201: PlayerSerializer})
-    def create(self, request: Request, *args: object, **kwargs: object) -> Response:
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = PlayerInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         clubs = data.validated_data["clubs"]
@@ -220,7 +226,7 @@ class PlayerViewSet(
         )
 
     @extend_schema(request=PlayerUpdateSerializer, responses={200: PlayerPrivateSerializer})
-    def update(self, request: Request, *args: object, **kwargs: object) -> Response:
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         player = self.get_object()
         data = PlayerUpdateSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)

@@ -31,7 +31,7 @@ from core import locking
 from core.actors import Actor
 from core.idempotency import idempotent
 from games import score_links
-from games.models import Dispute, Game, Match, MatchStatus, Player
+from games.models import Club, Dispute, Game, Match, MatchStatus, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
 from games.rules import limits
 from games.rules.errors import RuleViolation
@@ -87,7 +87,9 @@ class GameSerializer(serializers.ModelSerializer):
 class MatchSummarySerializer(serializers.ModelSerializer):
     player1 = PlayerRefSerializer()
     player2 = PlayerRefSerializer()
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     score = serializers.SerializerMethodField()
     winning_chances = serializers.SerializerMethodField(
         help_text="Each player's chance to win the match from where it stands, "
@@ -252,7 +254,8 @@ class MatchCreateSerializer(serializers.Serializer):
     cube_limit = serializers.IntegerField(
         min_value=1, max_value=limits.MAX_CUBE, required=False, allow_null=True
     )
-    label = serializers.CharField(
+    # a field named like DRF's Field.label attribute, which the stubs type as a string
+    label = serializers.CharField(  # type: ignore[assignment]
         max_length=limits.MAX_LABEL, required=False, allow_blank=True, default=""
     )
     played_on = serializers.DateField(required=False, allow_null=True)

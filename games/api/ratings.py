@@ -134,7 +134,7 @@ class ClubRatingsView(APIView):
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(selectors.ranked_ratings(rating_list), request, self)
         rows = list(page or [])
-        first_rank = (paginator.page.start_index() if rows else 1) if page is not None else 1
+        first_rank = paginator.page.start_index() if rows and paginator.page is not None else 1
         data = RatingRowSerializer(
             rows, many=True, context={"rows": rows, "first_rank": first_rank}
         ).data

@@ -150,7 +150,7 @@ class MatchTranscriptView(APIView):
     def get(self, request: Request, pk: int) -> HttpResponse:
         match = get_object_or_404(Match.objects.select_related("player1", "player2"), pk=pk)
         if match.transcript:  # imported, or attached to an entered match
-            text = match.transcript
+            text: str | None = match.transcript
         else:
             text = score_sheet_transcript(match)
             if text is None:

@@ -73,7 +73,9 @@ class Player(models.Model):
         "has a rating on the club's list; rated play always starts from the list's "
         "initial rating, so a declared rating never changes the rating list itself.",
     )
-    clubs = models.ManyToManyField(Club, through="Membership", related_name="players")
+    clubs: models.ManyToManyField[Club, Membership] = models.ManyToManyField(
+        Club, through="Membership", related_name="players"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords()

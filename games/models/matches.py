@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -11,6 +13,9 @@ from core.history import BatchedHistoricalRecords
 from games.rules import limits
 
 from .clubs import Club, Player
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 class MatchStatus(models.TextChoices):
@@ -97,6 +102,9 @@ class Match(models.Model):
     #: The games' ``values()`` a write has just read and written (``record_game``),
     #: so its answer renders them without reading them again; None: not read.
     game_rows: list[dict[str, object]] | None = None
+    # set on the instance before a save: django-simple-history records them with it
+    _change_reason: str
+    _history_user: User | None
 
     class Meta:
         verbose_name_plural = "matches"

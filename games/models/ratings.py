@@ -51,11 +51,11 @@ class RatingList(models.Model):
 
     @property
     def initial_rating(self) -> float:
-        return float(self.club.rating_initial if self.club_id else SITE_INITIAL_RATING)
+        return float(self.club.rating_initial if self.club is not None else SITE_INITIAL_RATING)
 
     @property
     def boost(self) -> str:
-        return self.club.rating_boost if self.club_id else RatingBoost.FIBS
+        return self.club.rating_boost if self.club is not None else RatingBoost.FIBS
 
 
 class Rating(models.Model):

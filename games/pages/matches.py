@@ -4,6 +4,8 @@ refuse the same things with the same words."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -82,21 +84,24 @@ class GameForm(forms.Form):
         help_text="For a dropped double: the value the cube was turned to.",
     )
 
-    def __init__(self, *args: object, match: Match, side: int | None = None, **kwargs: object):
+    def __init__(self, *args: Any, match: Match, side: int | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.match = match
         ids = (match.player1_id, match.player2_id)
         owners = ("player1", "player2")
         sides = _sides(match, side)
-        self.fields["winner"].choices = [(ids[i], label) for i, label in sides]
-        self.fields["cube_owner"].choices = [
+        winner, cube_owner = self.fields["winner"], self.fields["cube_owner"]
+        assert isinstance(winner, forms.ChoiceField) and isinstance(cube_owner, forms.ChoiceField)
+        winner.choices = [(ids[i], label) for i, label in sides]
+        cube_owner.choices = [
             ("centre", "Centre"),
             *[(owners[i], label) for i, label in sides],
             ("unknown", "Not noted"),
         ]
 
-    def clean(self) -> dict:
+    def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         if data.get("ending") == "dropped":
             offered = data.get("cube_offered")
             if offered is None:
@@ -129,7 +134,7 @@ class FinalScoreForm(forms.Form):
     match (the commonest slip is typing it backwards), names in match order otherwise.
     :meth:`score` maps it back to (player 1, player 2)."""
 
-    def __init__(self, *args: object, match: Match, side: int | None = None, **kwargs: object):
+    def __init__(self, *args: Any, match: Match, side: int | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.side = side
         sides = _sides(match, side)
@@ -486,9 +491,11 @@ class CorrectGameForm(forms.Form):
     level = forms.ChoiceField(choices=Game.Level.choices, label="Level")
     ending = forms.ChoiceField(choices=HAND_ENTRY_ENDINGS, label="Ended by")
 
-    def __init__(self, *args: object, match: Match, **kwargs: object) -> None:
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["winner"].choices = [
+        winner = self.fields["winner"]
+        assert isinstance(winner, forms.ChoiceField)
+        winner.choices = [
             (match.player1_id, match.player1.display_name),
             (match.player2_id, match.player2.display_name),
         ]
@@ -617,7 +624,7 @@ def match_correct(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "Not changed: the form was incomplete.")
         return redirect("match-detail", pk=pk)
     version = _version(request)
-    common = {"actor": actor, "match_id": match.pk, "expected_version": version}
+    common: dict[str, Any] = {"actor": actor, "match_id": match.pk, "expected_version": version}
     try:
         if action == "game":
             form = CorrectGameForm(request.POST, match=match)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -42,8 +43,8 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "games/player_add.html", {"club": club, "form": form})
 
 
-def _managed_clubs(user: object) -> QuerySet[Club]:
-    if access.is_site_admin(user):  # type: ignore[arg-type]
+def _managed_clubs(user: User) -> QuerySet[Club]:
+    if access.is_site_admin(user):
         return Club.objects.order_by("name")
     return Club.objects.filter(directors=user).order_by("name")
 
@@ -51,6 +52,7 @@ def _managed_clubs(user: object) -> QuerySet[Club]:
 @login_required
 def edit_player(request: HttpRequest, slug: str) -> HttpResponse:
     """A director changes a player's name, e-mail and memberships of their clubs."""
+    assert request.user.is_authenticated  # @login_required
     player = get_object_or_404(Player, slug=slug)
     if not player_access.directs_any_club_of(request.user, player):
         raise Http404

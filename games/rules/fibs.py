@@ -47,7 +47,8 @@ def underdog_win_probability(diff: float, length: int) -> float:
     """
     _check_length(length)
     d = abs(float(diff))
-    return 1.0 / (10.0 ** (d * math.sqrt(length) / 2000.0) + 1.0)
+    odds: float = 10.0 ** (d * math.sqrt(length) / 2000.0)  # float ** float is Any in typeshed
+    return 1.0 / (odds + 1.0)
 
 
 def favourite_win_probability(diff: float, length: int) -> float:

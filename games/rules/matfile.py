@@ -144,8 +144,10 @@ def parse_mat(text: str, *, money: bool | None = None) -> ParsedMatch:
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\x00" in text:  # a binary file; no database text column stores NUL either
-        line = text[: text.index("\x00")].count("\n") + 1
-        raise MatParseError("bad_mat", "the file contains NUL bytes: not a text transcript", line)
+        nul_line = text[: text.index("\x00")].count("\n") + 1
+        raise MatParseError(
+            "bad_mat", "the file contains NUL bytes: not a text transcript", nul_line
+        )
     metadata: dict[str, str] = {}
     length: int | None = None
     games: list[ParsedGame] = []

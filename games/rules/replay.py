@@ -386,6 +386,7 @@ class _Replayer:
         if declared is None:
             self.issue(game, None, "no_result", "no 'Wins' line", game.line)
         elif declared != winner:
+            assert winner is not None  # every ending above names the winner
             self.issue(
                 game,
                 None,

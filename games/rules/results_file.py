@@ -18,6 +18,7 @@ import csv
 import io
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from .errors import RuleViolation
 from .limits import MAX_MATCH_LENGTH, MAX_PLAYER_NAME
@@ -57,7 +58,7 @@ class ResultsFileInvalid(RuleViolation):
         )
         self.errors = errors
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {**super().as_dict(), "errors": [e.as_dict() for e in self.errors]}
 
 

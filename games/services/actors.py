@@ -3,14 +3,14 @@ match: the player a user or a score link speaks for, a match's directors and sid
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from core import access
 from core.actors import Actor
 from games.models import Match, Player
 
 
-def actor_for_user(user: AbstractBaseUser | AnonymousUser | None) -> Actor:
+def actor_for_user(user: User | AnonymousUser | None) -> Actor:
     if user is None or not user.is_authenticated:
         return Actor(user=None, player=None)
     return Actor(user=user, player=_player_of(user), is_admin=access.is_site_admin(user))
@@ -20,7 +20,7 @@ def actor_for_user(user: AbstractBaseUser | AnonymousUser | None) -> Actor:
 _USER_PLAYER = Player._meta.get_field("user").remote_field
 
 
-def _player_of(user: AbstractBaseUser) -> Player | None:
+def _player_of(user: User) -> Player | None:
     """The user's player: no query when it came with the user (the API's token check
     selects it with the token), else one."""
     if _USER_PLAYER.is_cached(user):

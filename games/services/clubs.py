@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import TypeVar
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -104,7 +104,7 @@ def _check_rating_policy(
 @transaction.atomic
 def create_club(
     *,
-    created_by: AbstractBaseUser,
+    created_by: User,
     name: str,
     slug: str = "",
     description: str = "",
@@ -167,7 +167,7 @@ def create_player(
     *,
     display_name: str,
     clubs: list[Club] | tuple[Club, ...] = (),
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     slug: str = "",
 ) -> Player:
     """Create a player and enrol them in the given clubs."""

@@ -623,7 +623,7 @@ def record_final_score(
             "Games or a result are already recorded for this match; a director corrects it.",
             field="score",
         )
-    winner = check_final_score(match_rules(match), tuple(score))
+    winner = check_final_score(match_rules(match), (*score,))
     match.score1, match.score2 = score
     match.winner = match.player_at(winner)
     match.status = MatchStatus.FINISHED
@@ -663,6 +663,7 @@ def dispute_match(
     side = participant_side(actor, match)
     if side is None:
         raise NotAllowed("participants_only", "Only a player of the match raises a dispute.")
+    assert actor.player is not None  # a side means a player of the match
     if match.confirmation != Confirmation.PENDING or match.awaiting_id != actor.player.pk:
         raise ConflictError(
             "nothing_to_dispute", "Only an entry awaiting your confirmation can be disputed."
@@ -879,7 +880,7 @@ def correct_final_score(
         raise ConflictError(
             "match_has_games", "This match has game records: correct the games instead."
         )
-    winner = check_final_score(match_rules(match), tuple(score))
+    winner = check_final_score(match_rules(match), (*score,))
     match.score1, match.score2 = score
     match.winner = match.player_at(winner)
     match.status = MatchStatus.FINISHED

@@ -62,6 +62,7 @@ def test_the_declaration_is_every_field_of_the_pure_rules():
 @RULES
 def test_the_session_column_stores_the_rule(rule):
     column = Session._meta.get_field(rule.name)
+    assert isinstance(column, models.Field)
     assert column.null is rule.nullable
     if rule.default is None:
         assert not column.has_default()

@@ -11,6 +11,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,7 +58,7 @@ def browser() -> Iterator[object]:
 @pytest.fixture
 def page_for(browser, live_server, request):
     """A fresh browser page (phone or laptop sized); its last view is saved as a PNG."""
-    pages = []
+    pages: list[tuple[Any, Any, str]] = []  # (page, context, name)
 
     def make(viewport: dict[str, int] = LAPTOP, name: str | None = None):
         context = browser.new_context(viewport=viewport, base_url=live_server.url)

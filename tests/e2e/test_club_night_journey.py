@@ -45,7 +45,7 @@ MAIN_LENGTHS = {"Round 1": 3, "Round 2": 3, "Semi-finals": 5, "Final": 7}
 MAIN_ROUND_LENGTH = {1: 3, 2: 3, 3: 5, 4: 7}
 
 
-def _slips(page) -> list[dict[str, object]]:
+def _slips(page) -> list[dict[str, str | None]]:
     """Round 1's matches as the score-links page lists them: the two players and each
     player's private link."""
     found = []

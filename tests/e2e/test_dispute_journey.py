@@ -57,7 +57,7 @@ def test_opponent_disputes_on_a_phone_and_the_director_resolves(
     entry_services.start_tournament(actor=actor, tournament_id=event.pk)
     match = Pairing.objects.get(tournament=event, entry1__player=alice).match
     n = match.length
-    score = [n, 1] if match.player1_id == alice.pk else [1, n]
+    score = (n, 1) if match.player1_id == alice.pk else (1, n)
     match_services.record_final_score(
         actor=actor_for_score_link(alice), match_id=match.pk, score=score
     )

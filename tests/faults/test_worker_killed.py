@@ -20,7 +20,7 @@ from django.db import OperationalError, transaction
 from rest_framework.test import APIClient
 
 from core.models import Job
-from games.models import Match, MatchSource, MatchStatus, Rating, RatingChange, RatingList
+from games.models import Club, Match, MatchSource, MatchStatus, Rating, RatingChange, RatingList
 from games.services import clubs as club_services
 from games.services import ratings as rating_services
 
@@ -36,7 +36,7 @@ PLAYERS = 120
 MATCHES = 20_000  # a recomputation of a few seconds on this machine
 
 
-def _club_with_history(director) -> object:
+def _club_with_history(director) -> Club:
     """A club with a long history of finished rated matches (bulk rows: the list is
     rebuilt from scratch by the job, so nothing needs rating beforehand)."""
     club = club_services.create_club(created_by=director, name="Killed Worker Club")

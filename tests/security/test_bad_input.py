@@ -420,7 +420,7 @@ def test_ten_of_the_same_name_at_once_all_get_a_slug(settings, kind):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     director = get_user_model().objects.create(username="racer")
     club_services.create_club(created_by=director, name="Home", slug="home")
-    body = (
+    body: dict[str, Any] = (
         {"name": "Same Name"}
         if kind == "clubs"
         else {"display_name": "Same Name", "clubs": ["home"]}

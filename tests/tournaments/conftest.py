@@ -55,7 +55,7 @@ def win(actor):
         winner = pairing.entry1 if pairing.entry1.seed == seed else pairing.entry2
         assert winner.seed == seed, f"seed {seed} is not in {key}"
         match = pairing.match
-        score = [match.length, 0] if match.player1_id == winner.player_id else [0, match.length]
+        score = (match.length, 0) if match.player1_id == winner.player_id else (0, match.length)
         if match.final_score_only:
             return match_services.correct_final_score(actor=actor, match_id=match.pk, score=score)
         return match_services.record_final_score(actor=actor, match_id=match.pk, score=score)

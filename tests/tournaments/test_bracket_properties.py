@@ -9,6 +9,7 @@ after a correction of a first-round result has been re-derived.
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -50,7 +51,7 @@ def play_all(event, win, salt: int) -> None:
     fmt=st.sampled_from(["single", "consolation", "double"]),
 )
 def test_database_bracket_matches_the_pure_engine(make_event, win, entries, salt, fmt):
-    config = {"format": "double_elimination"} if fmt == "double" else {}
+    config: dict[str, Any] = {"format": "double_elimination"} if fmt == "double" else {}
     if fmt == "consolation" and entries >= 3:
         config["consolation_from"] = [1]
     event = make_event(entries, **config)

@@ -24,7 +24,7 @@ def _dispute(event, key: str, reason: str = "He moved my checkers."):
     match = p.match
     winner = match.player1 if match.player1_id == p.entry1.player_id else match.player2
     loser = match.player2 if winner.pk == match.player1_id else match.player1
-    score = [match.length, 0] if winner.pk == match.player1_id else [0, match.length]
+    score = (match.length, 0) if winner.pk == match.player1_id else (0, match.length)
     match_services.record_final_score(
         actor=actor_for_score_link(winner), match_id=match.pk, score=score
     )

@@ -104,7 +104,7 @@ def test_email_the_links_to_players_with_an_address(make_event, browser, win, se
     by_address = {m.to[0]: m for m in mail.outbox}
     p3 = by_address["p3@example.org"]
     assert "P06" in p3.subject and "5-point match" in p3.body  # opponent, length
-    token = re.search(r"https://club\.example\.org/score/([^/\s]+)/", p3.body).group(1)
+    token = re.search(r"https://club\.example\.org/score/([^/\s]+)/", str(p3.body)).group(1)
     p3_player = Player.objects.get(display_name="P03")
     pairing = Pairing.objects.get(round=round_, entry1__player=p3_player)
     assert score_links.read_token(token) == (

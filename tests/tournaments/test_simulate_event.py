@@ -23,7 +23,7 @@ def simulate(*args: str) -> dict:
 
 
 def assert_once_per_round(report: dict) -> None:
-    seen = defaultdict(list)
+    seen: defaultdict[tuple[str, int], list[int]] = defaultdict(list)
     for m in report["matches"]:
         key = (m["stage"], m["round"])
         seen[key] += [p for p in (m["player1"], m["player2"]) if p is not None]
@@ -78,7 +78,7 @@ def test_a_last_chance_too_small_to_play_is_a_command_error():
 
 def test_double_elimination_eliminates_everyone_but_the_champion_by_a_second_loss():
     report = simulate("--format", "double_elimination", "--players", "10", "--seed", "2")
-    losses = Counter()
+    losses: Counter[int] = Counter()
     for m in report["matches"]:
         if not m["bye"]:
             losses[m["player1"] if m["winner"] == m["player2"] else m["player2"]] += 1

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -18,6 +19,7 @@ from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from games.models import Match, MatchStatus
+from games.rules.errors import BoxcarsError
 from tests.races import race
 from tournaments.models import Tournament
 from tournaments.services import draws
@@ -76,6 +78,7 @@ def test_score_entry_and_a_redraw_at_once_never_deadlock(make_event, director, a
     for round_number in range(30):
         event = make_event(4, name=f"Race {round_number}")
         match = pairing(event, "main-r1-m1").match
+        body: dict[str, Any]
         if round_number % 2:
             url, body = f"/api/v1/matches/{match.pk}/result/", {"score": [match.length, 0]}
         else:
@@ -96,7 +99,7 @@ def test_score_entry_and_a_redraw_at_once_never_deadlock(make_event, director, a
         status = Match.objects.get(pk=match.pk).status
         if entered.status_code in (200, 201):
             # the entry went first: the redraw was refused and the match stands
-            assert isinstance(redrawn, Exception), (round_number, redrawn)
+            assert isinstance(redrawn, BoxcarsError), (round_number, redrawn)
             assert redrawn.code == "bracket_started"
             assert status != MatchStatus.VOID
             outcomes.add("entry first")

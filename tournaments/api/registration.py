@@ -45,7 +45,8 @@ class BulkCandidateSerializer(serializers.Serializer):
 
 
 class BulkLineSerializer(serializers.Serializer):
-    source = serializers.CharField(
+    # a field named like DRF's Field.source attribute, which the stubs type as a string
+    source = serializers.CharField(  # type: ignore[assignment]
         help_text='The input the line came from: "names" or "player_ids".'
     )
     index = serializers.IntegerField()

@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from games.api.inputs import ClubRef
+from games.models import Club
 from games.rules import limits
 from tournaments.formats.elimination import FeedOrder
 from tournaments.formats.standings import TieBreak
@@ -20,7 +21,9 @@ from tournaments.selectors import BracketView, EntryRow, PairingRow, Standing, S
 
 
 class TournamentSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     entry_count = serializers.IntegerField(read_only=True, default=None)
 
     class Meta:

@@ -171,9 +171,9 @@ def elimination_places(
 
     winners: dict[str, E] = {}
     for block, stages in _BLOCK_STAGES.items():
-        head = next((s for s in stages if s in graph.stage_winners), None)
-        if head is not None:
-            winner = state.champion if block == MAIN else state.stage_winners.get(head)
+        head_stage = next((s for s in stages if s in graph.stage_winners), None)
+        if head_stage is not None:
+            winner = state.champion if block == MAIN else state.stage_winners.get(head_stage)
             if winner is not None:
                 winners[block] = winner
 
@@ -202,10 +202,10 @@ def elimination_places(
 
     for key, match_state in state.matches.items():
         match = match_state.match
-        if match_state.match.reset_of and match_state.status == MatchStatus.NOT_NEEDED:
+        if match.reset_of and match_state.status == MatchStatus.NOT_NEEDED:
             # no reset: the first final's loser is the runner-up
-            first = state.matches[match.reset_of].match
-            count(first.stage, first.round)
+            first_final = state.matches[match.reset_of].match
+            count(first_final.stage, first_final.round)
             continue
         will_play = match_state.status in _PLAYED or (
             match_state.status == MatchStatus.WAITING and playable[key]
@@ -219,9 +219,9 @@ def elimination_places(
         if block in winners:
             groups[block].append((1, 1, [winners[block]]))
         above = 1
-        for where in sorted(set(eliminating[block]) | set(out[block]), key=_deepest_first):
-            size = max(eliminating[block].get(where, 0), len(out[block].get(where, [])))
-            players = sorted(out[block].get(where, []), key=seed.__getitem__)
+        for at in sorted(set(eliminating[block]) | set(out[block]), key=_deepest_first):
+            size = max(eliminating[block].get(at, 0), len(out[block].get(at, [])))
+            players = sorted(out[block].get(at, []), key=seed.__getitem__)
             if players:
                 groups[block].append((above + 1, above + size, players))
             above += size
@@ -252,13 +252,13 @@ def elimination_places(
     places: list[Place[E]] = []
     place_of: dict[E, Place[E]] = {}
     order: list[E] = []
-    for block, first, last_place, players in ordered:
-        if first is not None and last_place is not None:
+    for block, first_place, final_place, players in ordered:
+        if first_place is not None and final_place is not None:
             place = Place(
-                label=_label(block, first, last_place),
+                label=_label(block, first_place, final_place),
                 block=block,
-                first=first,
-                last=last_place,
+                first=first_place,
+                last=final_place,
                 entries=tuple(players),
                 position=len(order) + 1,
             )

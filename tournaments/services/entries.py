@@ -91,10 +91,13 @@ def _fill_bye(tournament: Tournament, entry: Entry) -> None:
         match = pairing.match
         if match is None or match.status == MatchStatus.VOID:
             continue
-        if not slot.is_match or {
-            entries[slot.player_a].player_id,
-            entries[slot.player_b].player_id,
-        } != {match.player1_id, match.player2_id}:
+        if (
+            not slot.is_match
+            or slot.player_a is None  # never for a match: narrows the type
+            or slot.player_b is None
+            or {entries[slot.player_a].player_id, entries[slot.player_b].player_id}
+            != {match.player1_id, match.player2_id}
+        ):
             raise ConflictError(
                 "late_entry_too_late",
                 "The bye this entry would fill has been played past: too late to enter.",
@@ -232,9 +235,11 @@ def withdraw_entry(*, actor: Actor, tournament_id: int, entry_id: int) -> Entry:
         lock_rows(Match.objects.all(), open_pairings.values_list("match_id", flat=True))
         for pairing in open_pairings:
             match = pairing.match
+            assert match is not None  # match__isnull=False
             if match.status in (MatchStatus.FINISHED, MatchStatus.FORFEIT, MatchStatus.VOID):
                 continue
             opponent = pairing.entry2 if pairing.entry1_id == entry_id else pairing.entry1
+            assert opponent is not None  # a READY pairing with a match has two entries
             match_services.forfeit_match(
                 actor=actor, match_id=match.pk, winner_id=opponent.player_id
             )

@@ -229,6 +229,7 @@ def register_many(
                         display_name=line.name, clubs=[tournament.club]
                     )
                     line.player_id = player.pk
+                assert line.player_id is not None  # the plan named the player, or it was made
                 entry = register_entry(
                     actor=actor, tournament_id=tournament.pk, player_id=line.player_id
                 )

@@ -70,7 +70,8 @@ def forfeit_pairing(*, actor: Actor, tournament_id: int, key: str, winner_entry_
             "no_match_to_forfeit", "This pairing has no match (a bye or not ready yet)."
         )
     winner = pairing.entry1 if winner_entry_id == pairing.entry1_id else pairing.entry2
-    match_services.forfeit_match(actor=actor, match_id=pairing.match_id, winner_id=winner.player_id)
+    assert winner is not None  # the winner is one of the pairing's entries
+    match_services.forfeit_match(actor=actor, match_id=pairing.match.pk, winner_id=winner.player_id)
     pairing.refresh_from_db()
     return pairing
 

@@ -433,6 +433,7 @@ def swap_entries(*, actor: Actor, tournament_id: int, entry_a: int, entry_b: int
             if p.entry2_id is None:
                 p.status, p.winner_id = PairingStatus.BYE, p.entry1_id
             else:
+                assert p.entry1_id is not None  # a seat of a pairing with two entries
                 p.status = PairingStatus.READY
                 p.match = match_services.create_match(
                     actor=actor_,

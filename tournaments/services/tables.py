@@ -54,8 +54,8 @@ def assign_tables(tournament: Tournament) -> int:
     )
     if not new:
         return 0
-    held = set(
-        Match.objects.filter(
+    held: set[int] = set(
+        Match.objects.filter(  # type: ignore[arg-type]  # table__isnull=False: no None
             tournament_pairing__tournament=tournament,
             status__in=LIVE,
             table__isnull=False,

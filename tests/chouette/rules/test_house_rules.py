@@ -65,7 +65,7 @@ def test_unknown_option_values_refused(name, value):
 
 
 def test_string_options_are_normalised():
-    rules = ChouetteRules(cubes="single", partner_choice="given", consultation="none")
+    rules = ChouetteRules(cubes="single", partner_choice="given", consultation="none")  # type: ignore[arg-type]
     assert rules.cubes is CubeMode.SINGLE
     assert rules.partner_choice is PartnerChoice.GIVEN
     assert rules.consultation is Consultation.NONE
@@ -73,7 +73,7 @@ def test_string_options_are_normalised():
 
 def test_money_must_be_money_rules():
     with pytest.raises(RuleViolation) as error:
-        ChouetteRules(money={"jacoby": True})
+        ChouetteRules(money={"jacoby": True})  # type: ignore[arg-type]  # deliberately wrong
     assert error.value.code == "invalid_money_rules"
 
 

@@ -1,5 +1,6 @@
 """The running ledger and the settlement (docs/rules.md, "The chouette")."""
 
+from collections.abc import Hashable
 from decimal import Decimal
 
 import pytest
@@ -37,7 +38,7 @@ def test_ledger_newcomers_and_leavers_keep_totals():
 
 
 def test_money_is_exact_to_the_cent():
-    totals = {"a": 7, "b": -3, "c": -4}
+    totals: dict[Hashable, int] = {"a": 7, "b": -3, "c": -4}
     assert money_totals(totals, Decimal("0.25")) == {
         "a": Decimal("1.75"),
         "b": Decimal("-0.75"),
@@ -71,7 +72,7 @@ def test_settle_refuses_totals_that_do_not_sum_to_zero():
 def test_settlement_uses_zero_sum_groups():
     # {a, e} and {b, c, d} square separately: 1 + 2 transfers, where a naive greedy
     # matching largest with largest would use 4.
-    totals = {"a": 5, "b": 4, "c": -2, "d": -2, "e": -5}
+    totals: dict[Hashable, int] = {"a": 5, "b": 4, "c": -2, "d": -2, "e": -5}
     transfers = settle(totals, Decimal("1.00"))
     assert len(transfers) == 3
     assert Transfer("e", "a", Decimal("5.00")) in transfers
@@ -87,7 +88,7 @@ def test_settlement_amounts_in_money():
 
 
 def test_greedy_fallback_beyond_the_exact_limit_still_squares():
-    balances = {i: (i + 1) * (-1) ** i for i in range(9)}
+    balances: dict[Hashable, int] = {i: (i + 1) * (-1) ** i for i in range(9)}
     balances[9] = -sum(balances.values())
     transfers = minimum_transfers(balances, exact_limit=3)
     left = dict(balances)

@@ -4,10 +4,13 @@ chouette" and the money-play sections)."""
 import pytest
 
 from chouette.rules import (
+    BoxRetention,
     ChouetteRules,
+    CubeMode,
     GameRecord,
     Lineup,
     MemberRecord,
+    PartnerChoice,
     score_game,
     split_with_partner,
 )
@@ -89,13 +92,15 @@ def test_board_result_per_member(cubes, winner, level, rules, expected):
 
 
 def test_resignation_scores_its_level():
-    result = score(GameRecord(members(2, 2, 2), winner=S.BOX, level="gammon", ending="resigned"))
+    result = score(
+        GameRecord(members(2, 2, 2), winner=S.BOX, level=Level.GAMMON, ending=Ending.RESIGNED)
+    )
     assert result.payouts["box"] == 12
     assert result.ending is Ending.RESIGNED
 
 
 def test_positions_explain_the_payouts():
-    result = score(GameRecord(members(2, 1, {"drop": S.TEAM}), winner=S.BOX, level="gammon"))
+    result = score(GameRecord(members(2, 1, {"drop": S.TEAM}), winner=S.BOX, level=Level.GAMMON))
     by_member = {p.source: p for p in result.positions}
     assert by_member["cap"].multiplier == 2 and by_member["cap"].points == 4
     assert by_member["m1"].multiplier == 1  # Jacoby: m1's cube never turned
@@ -112,7 +117,7 @@ def test_automatic_double_raises_every_cube_but_keeps_jacoby():
     record = GameRecord(
         (M("cap"), M("m1"), M("m2", cube=4, owner=S.TEAM)),
         winner=S.TEAM,
-        level="gammon",
+        level=Level.GAMMON,
         automatic_doubles=1,
     )
     result = score(record, AUTO)
@@ -124,7 +129,7 @@ def test_philadelphia_does_not_count_automatic_doubles():
     rules = ChouetteRules(
         money=MoneyRules(philadelphia=True, automatic_doubles=True, automatic_double_limit=2)
     )
-    record = GameRecord(members(4, 8, 16), winner=S.BOX, level="gammon", automatic_doubles=2)
+    record = GameRecord(members(4, 8, 16), winner=S.BOX, level=Level.GAMMON, automatic_doubles=2)
     assert score(record, rules).payouts["box"] == 1 + 2 + 4
 
 
@@ -151,7 +156,9 @@ def test_cube_below_automatic_doubles_refused():
 
 
 def test_member_who_drops_pays_the_cube_before_the_double_and_is_out():
-    record = GameRecord(members(2, {"cube": 2, "drop": S.TEAM}, 2), winner=S.TEAM, level="gammon")
+    record = GameRecord(
+        members(2, {"cube": 2, "drop": S.TEAM}, 2), winner=S.TEAM, level=Level.GAMMON
+    )
     assert dict(score(record).payouts) == {"box": -6, "cap": 4, "m1": -2, "m2": 4}
 
 
@@ -204,15 +211,15 @@ def test_drop_by_the_winning_side_refused(specs, winner):
 
 
 def test_all_dropped_is_single_and_ended_by_a_drop():
-    record = GameRecord(members(*[{"drop": S.TEAM}] * 3), level="gammon")
+    record = GameRecord(members(*[{"drop": S.TEAM}] * 3), level=Level.GAMMON)
     assert refused(record).code == "dropped_game_is_single"
-    record = GameRecord(members(*[{"drop": S.TEAM}] * 3), ending="played")
+    record = GameRecord(members(*[{"drop": S.TEAM}] * 3), ending=Ending.PLAYED)
     assert refused(record).code == "no_board_result"
 
 
 def test_board_with_members_in_needs_a_winner_and_is_not_a_drop():
     assert refused(GameRecord(members(1, 1, 1))).code == "winner_missing"
-    record = GameRecord(members(1, 1, 1), winner=S.BOX, ending="dropped")
+    record = GameRecord(members(1, 1, 1), winner=S.BOX, ending=Ending.DROPPED)
     assert refused(record).code == "board_not_dropped"
 
 
@@ -229,7 +236,7 @@ def test_drop_whose_double_would_pass_the_limit_refused():
 
 def test_beaver_is_the_members_cube_doubled_and_owned_by_the_member():
     beaver = {"cube": 4, "beaver": S.TEAM, "owner": S.TEAM}
-    result = score(GameRecord(members(1, beaver, 1), winner=S.TEAM, level="gammon"))
+    result = score(GameRecord(members(1, beaver, 1), winner=S.TEAM, level=Level.GAMMON))
     assert dict(result.payouts) == {"box": -10, "cap": 1, "m1": 8, "m2": 1}
 
 
@@ -335,7 +342,7 @@ STARTING = ChouetteRules(allow_starting_cube=True)
 
 def test_starting_cube_is_a_stake_multiple():
     record = GameRecord(
-        members({"stake": 2}, {"stake": 4, "cube": 2}, 1), winner=S.TEAM, level="gammon"
+        members({"stake": 2}, {"stake": 4, "cube": 2}, 1), winner=S.TEAM, level=Level.GAMMON
     )
     # cap: stake 2, cube never turned: Jacoby keeps the gammon single -> 2
     # m1: stake 4, cube turned to 2: gammon -> 2 * 2 * 4 = 16
@@ -366,7 +373,7 @@ def test_stake_multiple_refused(rules, stake, code):
 
 FIVE = Lineup("box", ("cap", "m1", "m2", "m3"))
 PARTNER = ChouetteRules(partner_threshold=5)
-GIVEN = ChouetteRules(partner_threshold=5, partner_choice="given")
+GIVEN = ChouetteRules(partner_threshold=5, partner_choice=PartnerChoice.GIVEN)
 
 
 @pytest.mark.parametrize(
@@ -440,7 +447,7 @@ def test_given_partner_refused(partner, code):
 
 # -- box retention -----------------------------------------------------------------
 
-NET_WIN = ChouetteRules(box_retention="net_win")
+NET_WIN = ChouetteRules(box_retention=BoxRetention.NET_WIN)
 
 
 @pytest.mark.parametrize(
@@ -476,7 +483,7 @@ def test_captain_takes_over_a_dropped_position_at_the_doubled_stake():
 
 def test_taken_over_position_counts_the_gammon_its_cube_was_turned():
     record = GameRecord(
-        members(1, {"drop": S.TEAM, "taken_over": True}, 1), winner=S.BOX, level="gammon"
+        members(1, {"drop": S.TEAM, "taken_over": True}, 1), winner=S.BOX, level=Level.GAMMON
     )
     assert dict(score(record, TAKEOVER).payouts) == {"box": 7, "cap": -5, "m1": -1, "m2": -1}
 
@@ -510,7 +517,7 @@ def test_takeover_refused(rules, specs, code):
 
 # -- single cube (Thorne 1930) --------------------------------------------------------
 
-SINGLE = ChouetteRules(cubes="single")
+SINGLE = ChouetteRules(cubes=CubeMode.SINGLE)
 
 
 def test_single_cube_members_still_in_share_it():

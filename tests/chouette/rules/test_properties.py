@@ -1,17 +1,20 @@
 """Property tests: zero-sum ledgers, rotation keeps every seat, settlement is optimal."""
 
+from collections.abc import Hashable
 from decimal import Decimal
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chouette.rules import (
+    BoxRetention,
     ChouetteRules,
     GameRecord,
     Join,
     Leave,
     Lineup,
     MemberRecord,
+    PartnerChoice,
     minimum_transfers,
     partner_for_game,
     replay_session,
@@ -21,12 +24,13 @@ from chouette.rules import (
 from chouette.rules import Side as S
 from games.rules.errors import RuleViolation
 from games.rules.money import MoneyRules
+from games.rules.types import Level
 
 RULES = [
     ChouetteRules(),
-    ChouetteRules(box_retention="net_win"),
+    ChouetteRules(box_retention=BoxRetention.NET_WIN),
     ChouetteRules(partner_threshold=5),
-    ChouetteRules(partner_threshold=4, partner_choice="given", captain_takeover=True),
+    ChouetteRules(partner_threshold=4, partner_choice=PartnerChoice.GIVEN, captain_takeover=True),
     ChouetteRules(money=MoneyRules(jacoby=False, backgammon_value=4), allow_starting_cube=True),
     ChouetteRules(money=MoneyRules(philadelphia=True), captain_takeover=True),
     ChouetteRules.thorne_1930(),
@@ -78,7 +82,7 @@ def game_for(draw, rules: ChouetteRules, lineup: Lineup, *, box_always_wins: boo
             ]
     still_in = any(r.drop is None for r in records)
     winner = S.BOX if box_always_wins else draw(st.sampled_from([S.BOX, S.TEAM]))
-    level = draw(st.sampled_from(["single", "gammon", "backgammon"])) if still_in else "single"
+    level = draw(st.sampled_from(list(Level))) if still_in else Level.SINGLE
     return GameRecord(
         tuple(draw(st.permutations(records))),
         winner=winner if still_in else None,
@@ -92,7 +96,7 @@ def sessions(draw, *, box_always_wins: bool = False):
     rules = draw(st.sampled_from(RULES))
     size = draw(st.integers(3, 7))
     lineup = Lineup.from_order(range(size))
-    events = []
+    events: list[Join | Leave | GameRecord] = []
     current = lineup
     newcomer = size
     for _ in range(draw(st.integers(1, 12))):
@@ -124,7 +128,7 @@ def test_ledgers_always_sum_to_zero_and_rotation_keeps_every_seat(session):
         assert sum(game.payouts.values()) == 0
         assert sum(game.totals.values()) == 0
         before, after = game.lineup_before, game.lineup_after
-        assert sorted(before.players) == sorted(after.players)
+        assert sorted(before.players) == sorted(after.players)  # type: ignore[type-var]  # Hashable players; ints here
         assert len(set(after.players)) == len(after.players)
         seated = {game.score.box, *game.score.team}
         if game.score.partner is not None:
@@ -163,7 +167,7 @@ def test_rotation_keeps_every_player_exactly_once(players, data):
         box_keeps=keeps,
         dropped_before_captain=[p for p in lineup.team if p in dropped],
     )
-    assert sorted(after.players) == sorted(lineup.players)
+    assert sorted(after.players) == sorted(lineup.players)  # type: ignore[type-var]  # Hashable players; ints here
     assert (after.box == lineup.box) is keeps
     if not keeps and winner is S.TEAM:
         assert after.box == captain and after.team[-1] == lineup.box
@@ -213,7 +217,7 @@ def _square(balances: dict, transfers) -> dict:
 @settings(max_examples=300, deadline=None)
 @given(balances_strategy)
 def test_settlement_is_exact_and_optimal(values):
-    balances = dict(enumerate(values))
+    balances: dict[Hashable, int] = dict(enumerate(values))
     transfers = minimum_transfers(balances)
     assert all(v == 0 for v in _square(balances, transfers).values())
     nonzero = sum(1 for v in values if v)
@@ -225,7 +229,7 @@ def test_settlement_is_exact_and_optimal(values):
 @settings(max_examples=100, deadline=None)
 @given(balances_strategy, st.integers(1, 3))
 def test_greedy_fallback_squares_everyone(values, limit):
-    balances = dict(enumerate(values))
+    balances: dict[Hashable, int] = dict(enumerate(values))
     transfers = minimum_transfers(balances, exact_limit=limit)
     assert all(v == 0 for v in _square(balances, transfers).values())
     assert len(transfers) <= max(sum(1 for v in values if v) - 1, 0)
@@ -234,7 +238,7 @@ def test_greedy_fallback_squares_everyone(values, limit):
 @settings(max_examples=100, deadline=None)
 @given(balances_strategy, st.sampled_from(["0.01", "0.25", "1", "1.00", "5.50", "100"]))
 def test_money_transfers_square_to_the_cent(values, stake):
-    totals = dict(enumerate(values))
+    totals: dict[Hashable, int] = dict(enumerate(values))
     stake = Decimal(stake)
     left = {p: Decimal(points) * stake for p, points in totals.items()}
     for transfer in settle(totals, stake):

@@ -3,6 +3,7 @@
 import pytest
 
 from chouette.rules import (
+    BoxRetention,
     ChouetteRules,
     GameRecord,
     Lineup,
@@ -110,7 +111,7 @@ def _members(*specs):
         ),
         # net win: beat the captain but the box dropped m1's and m2's 4-cubes
         (
-            ChouetteRules(box_retention="net_win"),
+            ChouetteRules(box_retention=BoxRetention.NET_WIN),
             GameRecord(
                 _members({}, {"cube": 4, "drop": S.BOX}, {"cube": 4, "drop": S.BOX}, {}),
                 winner=S.BOX,

@@ -130,7 +130,7 @@ def test_bad_join_and_leave_events():
         replay_session(ChouetteRules(), start, [Leave("z")])
     assert error.value.code == "not_seated"
     with pytest.raises(RuleViolation) as error:
-        replay_session(ChouetteRules(), start, ["nonsense"])
+        replay_session(ChouetteRules(), start, ["nonsense"])  # type: ignore[list-item]  # deliberately wrong
     assert error.value.code == "invalid_event"
 
 

@@ -19,6 +19,7 @@ from chouette.rules import (
 )
 from chouette.rules import Side as S
 from games.rules.errors import RuleViolation
+from games.rules.types import Level
 
 THORNE = ChouetteRules.thorne_1930()
 PHILADELPHIA = ChouetteRules.thorne_1930(philadelphia=True)
@@ -43,7 +44,7 @@ def test_thorne_scoring_example():
     record = GameRecord(
         (MemberRecord("white", cube=8), MemberRecord("other", cube=8)),
         winner=S.BOX,
-        level="backgammon",
+        level=Level.BACKGAMMON,
     )
     score = score_game(THORNE, lineup, record)
     assert score.payouts["white"] == -24
@@ -58,7 +59,7 @@ def test_philadelphia_method_counts_only_doubles_made_in_play():
     record = GameRecord(
         (MemberRecord("white", cube=8), MemberRecord("other", cube=8)),
         winner=S.BOX,
-        level="backgammon",
+        level=Level.BACKGAMMON,
     )
     assert score_game(PHILADELPHIA, lineup, record).payouts["black"] == 16
 
@@ -74,7 +75,7 @@ def test_rejector_pays_up_to_the_double_and_the_captain_takes_over():
             MemberRecord("m2", cube=2),
         ),
         winner=S.TEAM,
-        level="gammon",
+        level=Level.GAMMON,
     )
     score = score_game(THORNE, TABLE, record)
     # no Jacoby in 1930: "These doubles are in addition to those made during the play."

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import math
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -31,7 +32,7 @@ def _published_cells() -> list[tuple[int, int, str]]:
     reader = csv.reader(lines)
     header = next(reader)
     lengths = [int(column.removeprefix("N")) for column in header[1:]]
-    cells = []
+    cells: list[tuple[int, int, str]] = []
     for row in reader:
         diff = int(row[0])
         cells.extend((diff, length, text) for length, text in zip(lengths, row[1:], strict=True))
@@ -96,7 +97,7 @@ def test_win_probabilities_name_each_player() -> None:
 
 
 def test_favourite_win_gains_less_than_underdog_win() -> None:
-    common = {"winner_experience": 500, "loser_experience": 500, "length": 7}
+    common: dict[str, Any] = {"winner_experience": 500, "loser_experience": 500, "length": 7}
     favourite_won = rating_change(winner_rating=1700, loser_rating=1500, **common)
     underdog_won = rating_change(winner_rating=1500, loser_rating=1700, **common)
     p_u = underdog_win_probability(200, 7)

@@ -289,7 +289,7 @@ def test_scoring_gives_the_winner_exactly_the_points_needed() -> None:
     record = GameRecord(winner=1, ending=Ending.MATCH_RESIGNED, points=4)
     assert record_next_game(_at((2, 1)), record).score == (2, 5)
     with pytest.raises(RuleViolation) as caught:
-        record_next_game(_at((2, 1)), GameRecord(winner=1, ending="match_resigned", points=5))
+        record_next_game(_at((2, 1)), GameRecord(winner=1, ending=Ending.MATCH_RESIGNED, points=5))
     assert (caught.value.code, caught.value.field) == (
         "points_disagree_with_cube_and_level",
         "games[3].points",

@@ -27,7 +27,7 @@ def random_winner(seed: int):
 
 
 def assert_once_per_round(result) -> None:
-    seen = Counter()
+    seen: Counter[tuple[object, int, object]] = Counter()
     for state in result.played:
         for player in (state.player_a, state.player_b):
             seen[(state.match.stage, state.match.round, player)] += 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tournaments.formats.labels import bracket_key_labels, slot_label
@@ -33,7 +35,7 @@ def test_labels(kind, number, slot, rounds, matches, expected):
 
 
 def test_round_robin_and_byes():
-    kw = {"round_number": 2, "slot": 0, "rounds_in_stage": 3, "matches_in_round": 2}
+    kw: dict[str, Any] = {"round_number": 2, "slot": 0, "rounds_in_stage": 3, "matches_in_round": 2}
     assert slot_label(stage_kind="round_robin", group=2, **kw) == "Group 2, round 2, board 1"
     assert slot_label(stage_kind="swiss", bye=True, **kw) == "Round 2, bye"
 

@@ -44,7 +44,7 @@ def swiss_fields(draw, min_size=2, max_size=9):
     wins = draw(st.lists(st.integers(0, 4), min_size=n, max_size=n))
     byes = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
     met = draw(st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=2 * n))
-    opponents = {i: set() for i in range(n)}
+    opponents: dict[int, set[int]] = {i: set() for i in range(n)}
     for a, b in met:
         if a != b:
             opponents[a].add(b)
@@ -141,7 +141,7 @@ def simulate(n, rounds, seed, **options):
     rng = random.Random(seed)
     rating = {i: rng.gauss(1500, 200) for i in range(n)}
     wins = dict.fromkeys(range(n), 0)
-    met = {i: set() for i in range(n)}
+    met: dict[int, set[int]] = {i: set() for i in range(n)}
     byes = dict.fromkeys(range(n), 0)
     results = []
     for _ in range(rounds):
