@@ -341,6 +341,8 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/healthz"): everyone(200),
     ("GET", "/matches/{pk}/"): everyone(200),
     ("GET", "/matches/{pk}/card/"): everyone(200),
+    # "is the page behind?": public, like the match page it refreshes
+    ("GET", "/matches/{pk}/live/"): everyone(200),
     # a player of the match disputes; a director of the club rules (the world's
     # disputed match); everyone else is not shown the forms
     ("GET", "/matches/{pk}/dispute/"): row(302, 405, 405, 405, 405, 405, 302),

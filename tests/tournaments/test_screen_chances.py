@@ -37,7 +37,6 @@ def test_every_match_in_play_shows_its_chances_and_a_game_moves_them(make_event,
     row = _row_of(live, first)
     table = load_table("Kazaross-XG2")
     away = match.length - 1
-    assert f'<span class="pct">{percent_text(table.win_chance(away, match.length))}</span>' in row
-    assert (
-        f'<span class="pct">{percent_text(1 - table.win_chance(away, match.length))}</span>' in row
-    )
+    p1 = table.win_chance(away, match.length)
+    assert f'<span class="pct">{percent_text(p1)}</span>' in row
+    assert f'<span class="pct right-pct">{percent_text(1 - p1)}</span>' in row
