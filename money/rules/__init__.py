@@ -1,0 +1,1 @@
+"""Event money in pure Python (no Django)."""
