@@ -43,7 +43,7 @@ def from_cents(cents: int) -> Decimal:
 
 def to_percent(value: Decimal | int | str, *, field: str) -> Fraction:
     """A percentage from 0 to 100 as an exact fraction (``Decimal("12.5")`` -> 25/2)."""
-    if isinstance(value, bool) or isinstance(value, float):
+    if isinstance(value, bool | float):
         raise RuleViolation(
             "invalid_percent", "A percentage is a decimal number such as 12.5.", field=field
         )
