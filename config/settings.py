@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "chouette",
+    "money",
 ]
 
 MIDDLEWARE = [

@@ -26,7 +26,8 @@ from core.settlement import minimum_transfers
 
 from .calcutta import Sale, lot_places
 from .payouts import Distribution, Remainder, distribute
-from .pools import PoolSpec, check_pool, pool_places, rake
+from .pools import PoolSpec, check_pool, rake
+from .pools import pool_places as places_of_pool
 
 Person = Hashable
 
@@ -123,7 +124,7 @@ def _pool_lines(
         return lines, None
     result = distribute(
         pool.net,
-        pool_places(pool, places),
+        places_of_pool(pool, places),
         pool.table,
         unit=pool.unit,
         remainder=pool.remainder,
@@ -176,8 +177,13 @@ def event_ledger(
     places: Sequence[Sequence[Person]] | None,
     registration: Mapping[Person, int] | None = None,
     calcutta: CalcuttaSpec | None = None,
+    pool_places: Mapping[str, Sequence[Sequence[Person]]] | None = None,
 ) -> EventLedger:
-    """The whole event's ledger; ``places`` is None while the event is still on."""
+    """The whole event's ledger; ``places`` is None while the event is still on.
+
+    ``pool_places`` gives a pool other places than the event's (a consolation pool is
+    paid by the consolation's places); the Calcutta always goes by the event's.
+    """
     keys = [pool.key for pool in pools]
     if len(set(keys)) != len(keys) or CALCUTTA in keys or "registration" in keys:
         raise RuleViolation("pool_key_taken", "Each pool has its own name.", "pools")
@@ -188,7 +194,10 @@ def event_ledger(
             lines.append(Line(person, -amount, "registration", "registration"))
             lines.append(Line(HOUSE, amount, "registration", "registration"))
     for pool in pools:
-        pool_lines, result = _pool_lines(pool, places)
+        own = places
+        if places is not None and pool_places and pool.key in pool_places:
+            own = pool_places[pool.key]
+        pool_lines, result = _pool_lines(pool, own)
         lines += pool_lines
         if result is not None:
             distributions[pool.key] = result
