@@ -75,7 +75,8 @@ class Pool(models.Model):
 
     ``paid_by`` says whose places pay it: the event's (in its prize order) or one
     bracket's (a consolation pool fed by buy-backs pays the consolation's places, among
-    the players who bought in). ``table`` is the payout table (percentages by position, as strings: "12.5").
+    the players who bought in). ``table`` is the payout table (percentages by
+    position, as strings: "12.5").
     ``buy_back_fee`` and ``buy_back_until_round`` allow buy-backs into this pool.
     ``award_order`` (entry ids, best first, as groups) is the director's decision when
     the places do not say who is paid (a side pool nobody eligible reached far).
