@@ -14,6 +14,7 @@ api_v1 = [
     path("auth/token/revoke/", TokenRevokeView.as_view(), name="api-token-revoke"),
     path("auth/token/revoke-all/", TokenRevokeAllView.as_view(), name="api-token-revoke-all"),
     path("", include("games.api.urls", namespace="api")),
+    path("", include("money.api_urls")),
     path("", include("tournaments.api_urls")),
     path("chouette/", include("chouette.api_urls")),
 ]
