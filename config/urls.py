@@ -27,6 +27,7 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("tournaments/", include("money.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("chouette/", include("chouette.urls")),
     path("", include("games.urls")),

@@ -72,17 +72,10 @@ def payouts_data(view: selectors.MoneyView) -> list[dict[str, Any]]:
         if pool["key"] == "registration":
             continue
         distribution = pool["distribution"]
-        payments = []
-        if distribution is not None:
-            for payment in distribution.payments:
-                name = (
-                    view.players[payment.person].display_name
-                    if pool["key"] != rules.CALCUTTA
-                    else lot_label(view, payment.person)
-                )
-                payments.append(
-                    {"position": payment.position, "name": name, "amount": money(payment.amount)}
-                )
+        payments = [
+            {"position": p["position"], "name": p["name"], "amount": money(p["amount"])}
+            for p in pool["payouts"]
+        ]
         rows.append(
             {
                 "pool": pool["key"],
@@ -97,15 +90,6 @@ def payouts_data(view: selectors.MoneyView) -> list[dict[str, Any]]:
             }
         )
     return rows
-
-
-def lot_label(view: selectors.MoneyView, key: object) -> str:
-    if view.calcutta is None:
-        return str(key)
-    for lot in view.calcutta.lots.all():
-        if str(lot.pk) == str(key):
-            return lot.label
-    return str(key)
 
 
 def person_data(person: selectors.PersonMoney, view: selectors.MoneyView) -> dict[str, Any]:

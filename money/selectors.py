@@ -176,6 +176,29 @@ class MoneyView:
         names.update({rules.CALCUTTA: "Calcutta", "registration": "Registration"})
         return names.get(key, key)
 
+    def party_name(self, key: str, party: object) -> str:
+        """A payee's name: a player, or a Calcutta lot's label."""
+        if key == rules.CALCUTTA and self.calcutta is not None:
+            labels = {str(lot.pk): lot.label for lot in self.calcutta.lots.all()}
+            return labels.get(str(party), str(party))
+        player = self.players.get(party)  # type: ignore[call-overload]
+        return player.display_name if player else HOUSE_LABEL
+
+    def payout_rows(
+        self, key: str, distribution: rules.Distribution | None
+    ) -> list[dict[str, object]]:
+        if distribution is None:
+            return []
+        return [
+            {
+                "position": p.position,
+                "shared": len(p.group),
+                "name": self.party_name(key, p.person),
+                "amount": p.amount,
+            }
+            for p in distribution.payments
+        ]
+
     def pool_summary(self) -> list[dict[str, object]]:
         """Per pool: money in, rake, paid out, remainder, held (cents)."""
         rows = []
@@ -184,6 +207,21 @@ class MoneyView:
             money_in = -sum(
                 line.amount for line in self.ledger.lines if line.pool == key and line.amount < 0
             )
+            distribution = self.ledger.distributions.get(key)
+            parts = [
+                ("rake", kinds.get("rake", 0)),
+                ("paid", kinds.get("payout", 0) + kinds.get("winnings", 0)),
+                ("remainder", kinds.get("remainder", 0)),
+                ("held", kinds.get("held", 0)),
+            ]
+            if key == "registration":
+                parts = [("rake", kinds.get("registration", 0) + money_in)]
+            bar, x = [], 0.0
+            for part, value in parts:
+                width = 100.0 * value / money_in if money_in else 0.0
+                if width > 0:
+                    bar.append({"part": part, "x": round(x, 2), "width": round(width, 2)})
+                x += width
             rows.append(
                 {
                     "key": key,
@@ -193,7 +231,9 @@ class MoneyView:
                     "paid_out": kinds.get("payout", 0) + kinds.get("winnings", 0),
                     "remainder": kinds.get("remainder", 0),
                     "held": kinds.get("held", 0),
-                    "distribution": self.ledger.distributions.get(key),
+                    "distribution": distribution,
+                    "payouts": self.payout_rows(key, distribution),
+                    "bar": bar,
                 }
             )
         return rows
