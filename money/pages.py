@@ -309,6 +309,15 @@ def public_money(request: HttpRequest, slug: str) -> HttpResponse:
     director = access.is_site_admin(request.user) or access.is_director(
         request.user, tournament.club
     )
+    user = request.user
+    mine = next(
+        (
+            p
+            for p in view.people
+            if p.player is not None and user.is_authenticated and p.player.user_id == user.pk
+        ),
+        None,
+    )
     return render(
         request,
         "money/public.html",
@@ -318,5 +327,6 @@ def public_money(request: HttpRequest, slug: str) -> HttpResponse:
             "summary": view.pool_summary() if (director or view.club.publish_payouts) else None,
             "lots": _lots(view) if (director or view.club.publish_calcutta) else None,
             "is_director": director,
+            "mine": mine,
         },
     )

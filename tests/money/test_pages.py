@@ -158,3 +158,17 @@ def test_public_page_hides_what_the_club_does_not_publish(make_event, actor):
     )
     page = Client().get(f"/tournaments/{event.slug}/money/").content.decode()
     assert "does not publish its payouts" in page
+
+
+def test_a_player_sees_their_own_money_on_the_payouts_page(make_event, make_user, actor):
+    event = make_event(4)
+    services.save_pool(actor=actor, tournament=event, key="main", name="Main", fee=10)
+    entry = Entry.objects.filter(tournament=event, seed=2).select_related("player").get()
+    user = make_user("p2")
+    entry.player.user = user
+    entry.player.save()
+    client = Client()
+    client.force_login(user)
+    page = client.get(f"/tournaments/{event.slug}/money/").content.decode()
+    assert "Your money" in page and "you owe <strong>10.00</strong>" in page
+    assert "Your money" not in Client().get(f"/tournaments/{event.slug}/money/").content.decode()
