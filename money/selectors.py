@@ -131,6 +131,13 @@ def calcutta_spec(calcutta: Calcutta, *, entries: dict[int, int], unit: int) -> 
     )
 
 
+def pool_names(pools: list[Pool]) -> dict[str, str]:
+    """Pool key -> the name pages show (the Calcutta and registration included)."""
+    names = {p.key: p.name for p in pools}
+    names.update({rules.CALCUTTA: "Calcutta", "registration": "Registration"})
+    return names
+
+
 @dataclass
 class PersonMoney:
     """One person's money in the event: what they put in, won, paid, and still owe."""
@@ -139,6 +146,20 @@ class PersonMoney:
     lines: list[rules.Line] = field(default_factory=list)
     paid: int = 0
     owing_marked: bool = False
+    pool_names: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def grouped(self) -> list[tuple[str, str, int, int]]:
+        """The lines summed by pool and kind: (pool name, kind, amount, how many lines)."""
+        sums: dict[tuple[str, str], list[int]] = {}
+        for line in self.lines:
+            entry = sums.setdefault((line.pool, line.kind), [0, 0])
+            entry[0] += line.amount
+            entry[1] += 1
+        return [
+            (self.pool_names.get(pool, pool), kind, total, count)
+            for (pool, kind), (total, count) in sums.items()
+        ]
 
     @property
     def name(self) -> str:
@@ -172,9 +193,7 @@ class MoneyView:
         return self.club.currency
 
     def pool_name(self, key: str) -> str:
-        names = {p.key: p.name for p in self.pools}
-        names.update({rules.CALCUTTA: "Calcutta", "registration": "Registration"})
-        return names.get(key, key)
+        return pool_names(self.pools).get(key, key)
 
     def party_name(self, key: str, party: object) -> str:
         """A payee's name: a player, or a Calcutta lot's label."""
@@ -304,6 +323,9 @@ def money_view(tournament: Tournament) -> MoneyView:
         )
     for line in ledger.lines:
         by_party[line.party].lines.append(line)
+    names = pool_names(pools)
+    for person in by_party.values():
+        person.pool_names = names
     people = sorted(by_party.values(), key=lambda p: (p.player is None, p.name.lower()))
 
     def name(party: object) -> str:

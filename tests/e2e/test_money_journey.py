@@ -209,3 +209,11 @@ def test_an_event_with_side_pool_buy_backs_and_a_calcutta_settles_from_the_pages
     assert phone.get_by_text("197.20 EUR").first.is_visible()
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"] + 1
+
+    # The director's money page and the auction page fit a phone.
+    for path, shot in ((money, "money-director-phone"), (f"{money}auction/", "money-auction-phone")):
+        small = page_for(PHONE, name=shot)
+        login(small, "director")
+        small.goto(path)
+        small.get_by_role("heading", level=1).wait_for()
+        assert small.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1, path
