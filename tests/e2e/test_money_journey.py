@@ -19,8 +19,7 @@ from decimal import Decimal
 import pytest
 
 from tests.factories import member
-from tests.money.conftest import play_out
-from tests.tournaments.conftest import actor, make_event, win  # noqa: F401  (fixtures)
+from tests.tournaments.conftest import actor, make_event, play_out, win  # noqa: F401  (fixtures)
 from tournaments.models import Entry
 
 from .conftest import LAPTOP, PHONE
@@ -211,7 +210,10 @@ def test_an_event_with_side_pool_buy_backs_and_a_calcutta_settles_from_the_pages
     assert width <= PHONE["width"] + 1
 
     # The director's money page and the auction page fit a phone.
-    for path, shot in ((money, "money-director-phone"), (f"{money}auction/", "money-auction-phone")):
+    for path, shot in (
+        (money, "money-director-phone"),
+        (f"{money}auction/", "money-auction-phone"),
+    ):
         small = page_for(PHONE, name=shot)
         login(small, "director")
         small.goto(path)
