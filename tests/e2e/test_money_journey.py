@@ -204,7 +204,7 @@ def test_an_event_with_side_pool_buy_backs_and_a_calcutta_settles_from_the_pages
     # The public page shows payouts and the Calcutta; a phone can read it.
     phone = page_for(PHONE, name="money-public-phone")
     phone.goto(f"/tournaments/{event.slug}/money/")
-    phone.get_by_role("heading", name="Calcutta").wait_for()
+    phone.get_by_role("heading", name="Calcutta", exact=True).wait_for()
     assert phone.get_by_text("197.20 EUR").first.is_visible()
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"] + 1
