@@ -13,8 +13,8 @@ api_v1 = [
     path("auth/token/", TokenLoginView.as_view(), name="api-token-login"),
     path("auth/token/revoke/", TokenRevokeView.as_view(), name="api-token-revoke"),
     path("auth/token/revoke-all/", TokenRevokeAllView.as_view(), name="api-token-revoke-all"),
-    path("", include("games.api.urls", namespace="api")),
     path("", include("money.api_urls")),
+    path("", include("games.api.urls", namespace="api")),
     path("", include("tournaments.api_urls")),
     path("chouette/", include("chouette.api_urls")),
 ]
@@ -30,6 +30,7 @@ urlpatterns = [
     path("tournaments/", include("money.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("chouette/", include("chouette.urls")),
+    path("", include("money.club_urls")),
     path("", include("games.urls")),
 ]
 

@@ -30,9 +30,11 @@ from rest_framework.views import APIView
 from core.locking import expected_version
 from games import access
 from games.api.idempotency import idempotent
+from games.models import Club, Player
 from games.services.actors import Actor, actor_for_user
-from money import rules, selectors, services
+from money import master_points, rules, selectors, services
 from money.models import PaidBy, PaymentMethod, Remainder
+from money.rules.master_points import FORMULAS
 from tournaments.models import Tournament
 
 WRITE_PARAMS = [
@@ -654,3 +656,60 @@ class LedgerCsvView(APIView):
         )
         response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-ledger.csv"'
         return response
+
+
+class MasterPointsInput(serializers.Serializer):
+    formula = serializers.ChoiceField(choices=sorted(FORMULAS))
+    event_weight = serializers.DecimalField(max_digits=6, decimal_places=3, min_value=Decimal(0))
+    division_weight = serializers.DecimalField(
+        max_digits=6, decimal_places=3, min_value=Decimal(0), default=Decimal(1)
+    )
+
+
+class EventMasterPointsView(APIView):
+    """GET: each player's master points in the event; PUT: its formula and weights."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = _tournament(slug)
+        points = master_points.event_points(tournament)
+        names = dict(Player.objects.filter(pk__in=points).values_list("pk", "display_name"))
+        return Response(
+            [
+                {"player": pk, "name": names[pk], "points": str(value)}
+                for pk, value in sorted(points.items(), key=lambda item: -item[1])
+            ]
+        )
+
+    @extend_schema(request=MasterPointsInput, responses=OpenApiTypes.OBJECT)
+    def put(self, request: Request, slug: str) -> Response:
+        tournament = _tournament(slug)
+        actor = _actor(request)
+        data = MasterPointsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        master_points.set_master_points(actor=actor, tournament=tournament, **data.validated_data)
+        return self.get(request, slug)
+
+
+class ClubMasterPointsView(APIView):
+    """GET: the club's master-point table (public)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, slug: str) -> Response:
+        club = get_object_or_404(Club, slug=slug)
+        return Response(
+            [
+                {
+                    "rank": rank,
+                    "player": row.player.pk,
+                    "name": row.player.display_name,
+                    "points": str(row.points),
+                    "events": [{"tournament": t.slug, "points": str(v)} for t, v in row.events],
+                }
+                for rank, row in enumerate(master_points.club_table(club), start=1)
+            ]
+        )

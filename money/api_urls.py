@@ -5,6 +5,16 @@ from django.urls import path
 from . import api
 
 urlpatterns = [
+    path(
+        "clubs/<slug:slug>/master-points/",
+        api.ClubMasterPointsView.as_view(),
+        name="money-api-club-points",
+    ),
+    path(
+        "tournaments/<slug:slug>/money/master-points/",
+        api.EventMasterPointsView.as_view(),
+        name="money-api-master-points",
+    ),
     path("tournaments/<slug:slug>/money/", api.MoneyView.as_view(), name="money-api"),
     path("tournaments/<slug:slug>/money/club/", api.ClubMoneyView.as_view(), name="money-api-club"),
     path(

@@ -209,3 +209,23 @@ class LotShare(models.Model):
 
     def __str__(self) -> str:
         return f"{self.percent} % of lot {self.lot_id}"
+
+
+class EventMasterPoints(models.Model):
+    """Master points for an event: the formula version and the weights it is awarded with.
+
+    The points are derived from the event's places and match wins with this version
+    (:mod:`money.rules.master_points`), so a later formula never changes them.
+    """
+
+    tournament = models.OneToOneField(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="master_points"
+    )
+    formula = models.CharField(max_length=20, default="usbgf-2019")
+    event_weight = models.DecimalField(max_digits=6, decimal_places=3, default=Decimal(1))
+    division_weight = models.DecimalField(max_digits=6, decimal_places=3, default=Decimal(1))
+
+    history = HistoricalRecords()
+
+    def __str__(self) -> str:
+        return f"master points of {self.tournament} ({self.formula})"

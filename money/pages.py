@@ -24,6 +24,7 @@ from games.services.actors import actor_for_user
 from money import rules, selectors, services
 from money.api import ledger_csv
 from money.models import PaidBy, PaymentMethod, Remainder
+from money.rules.master_points import FORMULAS
 from tournaments.models import Entry, EntryStatus, Tournament
 
 FIELD_WORDS = {
@@ -236,6 +237,21 @@ def _context(tournament: Tournament) -> dict[str, Any]:
         "free_entries": [e for e in entries if e.pk not in in_lot],
         "lots": _lots(view),
         "is_director": True,
+        "master_points": _event_master_points(tournament),
+        "formulas": list(FORMULAS),
+    }
+
+
+def _event_master_points(tournament: Tournament) -> dict[str, Any]:
+    from money.master_points import event_points
+    from money.models import EventMasterPoints
+
+    setting = EventMasterPoints.objects.filter(tournament=tournament).first()
+    points = event_points(tournament, setting) if setting else {}
+    names = dict(Player.objects.filter(pk__in=points).values_list("pk", "display_name"))
+    return {
+        "setting": setting,
+        "points": sorted(((names[p], v) for p, v in points.items()), key=lambda r: -r[1]),
     }
 
 
@@ -330,3 +346,59 @@ def public_money(request: HttpRequest, slug: str) -> HttpResponse:
             "mine": mine,
         },
     )
+
+
+def _master_points_csv(rows: list) -> str:
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["rank", "player", "points", "events"])
+    for rank, row in enumerate(rows, start=1):
+        writer.writerow([rank, row.player.display_name, str(row.points), len(row.events)])
+    return out.getvalue()
+
+
+def club_master_points(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's master-point table (public), or its CSV with ``?format=csv``."""
+    from games.models import Club
+    from money.master_points import club_table
+
+    club = get_object_or_404(Club, slug=slug)
+    rows = club_table(club)
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(_master_points_csv(rows), content_type="text/csv")
+        response["Content-Disposition"] = f'attachment; filename="{club.slug}-master-points.csv"'
+        return response
+    return render(request, "money/master_points.html", {"club": club, "rows": rows})
+
+
+@login_required
+def event_master_points(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director sets the event's master-point formula and weights (POST)."""
+    from money.master_points import set_master_points
+
+    tournament = _directed(request, slug)
+    if request.method != "POST":
+        raise Http404
+    try:
+        set_master_points(
+            actor=actor_for_user(request.user),
+            tournament=tournament,
+            formula=request.POST.get("formula", ""),
+            event_weight=amount(request.POST.get("event_weight"), "event_weight", blank=Decimal(1)),
+            division_weight=amount(
+                request.POST.get("division_weight"), "division_weight", blank=Decimal(1)
+            ),
+        )
+    except BoxcarsError as error:
+        context = _context(tournament)
+        context["error"] = {
+            "form": "master-points",
+            "field": error.field or "",
+            "detail": error.message,
+        }
+        return render(request, "money/director.html", context, status=400)
+    messages.success(request, "Saved.")
+    return redirect(f"{_url('money-director', slug)}#master-points")
