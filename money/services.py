@@ -11,6 +11,7 @@ version is bumped (the new ETag).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -49,6 +50,19 @@ def require_director(actor: Actor, tournament: Tournament) -> None:
         return
     if actor.user is None or not access.is_director(actor.user, tournament.club):
         raise NotAllowed("directors_only", "Only the club's directors manage an event's money.")
+
+
+def directors_only(service: Callable[..., T]) -> Callable[..., T]:
+    """Refuse a stranger (403) before the service reads or checks anything of the input,
+    so nobody learns from a 400 what they may not change; ``_write`` checks again under
+    the lock."""
+
+    @functools.wraps(service)
+    def guarded(*, actor: Actor, tournament: Tournament, **kwargs: Any) -> T:
+        require_director(actor, tournament)
+        return service(actor=actor, tournament=tournament, **kwargs)
+
+    return guarded
 
 
 def _write(
@@ -105,6 +119,7 @@ def _percent(value: Any, field: str) -> Decimal:
 # --- settings ---------------------------------------------------------------------------
 
 
+@directors_only
 def save_club_money(
     *,
     actor: Actor,
@@ -133,6 +148,7 @@ def save_club_money(
         return club
 
 
+@directors_only
 def set_registration_fee(
     *,
     actor: Actor,
@@ -156,6 +172,7 @@ def set_registration_fee(
 # --- pools ------------------------------------------------------------------------------
 
 
+@directors_only
 def save_pool(
     *,
     actor: Actor,
@@ -234,6 +251,7 @@ def save_pool(
     )
 
 
+@directors_only
 def delete_pool(
     *, actor: Actor, tournament: Tournament, key: str, expected_version: int | None = None
 ) -> None:
@@ -263,6 +281,7 @@ def _entries(tournament: Tournament, ids: Sequence[int], field: str) -> list[Ent
     return [found[i] for i in dict.fromkeys(ids)]
 
 
+@directors_only
 def set_side_pool_entrants(
     *,
     actor: Actor,
@@ -285,6 +304,7 @@ def set_side_pool_entrants(
     )
 
 
+@directors_only
 def set_award_order(
     *,
     actor: Actor,
@@ -315,6 +335,7 @@ def set_award_order(
     )
 
 
+@directors_only
 def record_split(
     *,
     actor: Actor,
@@ -342,6 +363,7 @@ def record_split(
     )
 
 
+@directors_only
 def clear_splits(
     *, actor: Actor, tournament: Tournament, expected_version: int | None = None
 ) -> EventMoney:
@@ -358,6 +380,7 @@ def clear_splits(
 # --- payments and buy-backs ---------------------------------------------------------------
 
 
+@directors_only
 def record_payment(
     *,
     actor: Actor,
@@ -409,6 +432,7 @@ def knocked_out_in(tournament: Tournament, entry: Entry) -> int | None:
     return min(rounds, default=None)
 
 
+@directors_only
 def record_buy_back(
     *,
     actor: Actor,
@@ -456,6 +480,7 @@ def record_buy_back(
 # --- the Calcutta ---------------------------------------------------------------------------
 
 
+@directors_only
 def configure_calcutta(
     *,
     actor: Actor,
@@ -491,6 +516,7 @@ def _calcutta(event: EventMoney) -> Calcutta:
     return calcutta
 
 
+@directors_only
 def add_lot(
     *,
     actor: Actor,
@@ -521,6 +547,7 @@ def add_lot(
     )
 
 
+@directors_only
 def sell_lot(
     *,
     actor: Actor,
@@ -564,6 +591,7 @@ def sell_lot(
     )
 
 
+@directors_only
 def buy_back_lot(
     *,
     actor: Actor,
