@@ -37,6 +37,8 @@ from money.models import PaidBy, PaymentMethod, Remainder
 from money.rules.master_points import FORMULAS
 from tournaments.models import Tournament
 
+LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": {}}}
+"""The schema of an answer that is a JSON array of objects."""
 WRITE_PARAMS = [
     OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
     OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
@@ -154,6 +156,7 @@ def calcutta_data(view: selectors.MoneyView) -> dict[str, Any] | None:
             }
         )
     return {
+        "set_up": True,
         "table": calcutta.table,
         "rake_percent": str(calcutta.rake_percent),
         "rake_fixed": str(calcutta.rake_fixed),
@@ -485,7 +488,7 @@ class CalcuttaView(APIView):
                 },
                 status=status.HTTP_403_FORBIDDEN,
             )
-        return Response(data["calcutta"])
+        return Response(data["calcutta"] or {"set_up": False, "lots": []})
 
     @extend_schema(
         request=CalcuttaInput, responses=OpenApiTypes.OBJECT, parameters=WRITE_PARAMS[:1]
@@ -671,7 +674,7 @@ class EventMasterPointsView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: LIST_OF_OBJECTS})
     def get(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug)
         points = master_points.event_points(tournament)
@@ -683,7 +686,7 @@ class EventMasterPointsView(APIView):
             ]
         )
 
-    @extend_schema(request=MasterPointsInput, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=MasterPointsInput, responses={200: LIST_OF_OBJECTS})
     def put(self, request: Request, slug: str) -> Response:
         tournament = _tournament(slug)
         actor = _actor(request)
@@ -698,7 +701,7 @@ class ClubMasterPointsView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: LIST_OF_OBJECTS})
     def get(self, request: Request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         return Response(
