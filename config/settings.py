@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "tournaments",
     "chouette",
     "analysis",
+    "money",
 ]
 
 MIDDLEWARE = [

@@ -13,6 +13,7 @@ api_v1 = [
     path("auth/token/", TokenLoginView.as_view(), name="api-token-login"),
     path("auth/token/revoke/", TokenRevokeView.as_view(), name="api-token-revoke"),
     path("auth/token/revoke-all/", TokenRevokeAllView.as_view(), name="api-token-revoke-all"),
+    path("", include("money.api_urls")),
     path("", include("games.api.urls", namespace="api")),
     path("", include("core.api_urls")),
     path("", include("tournaments.api_urls")),
@@ -28,9 +29,11 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("tournaments/", include("money.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("chouette/", include("chouette.urls")),
     path("", include("analysis.urls")),
+    path("", include("money.club_urls")),
     path("", include("games.urls")),
 ]
 

@@ -17,7 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .payouts import check_zero_sum
+from core.settlement import check_zero_sum
+
 from .types import Player
 
 

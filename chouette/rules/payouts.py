@@ -48,7 +48,7 @@ Decisions on points the sources leave open (each is tested):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from games.rules.errors import RuleViolation
@@ -600,14 +600,3 @@ def score_game(rules: ChouetteRules, lineup: Lineup, record: GameRecord) -> Game
         box_keeps=box_keeps,
         dropped_before_captain=dropped_before,
     )
-
-
-def check_zero_sum(payouts: Iterable[int], *, field: str = "payouts") -> None:
-    """Refuse payouts that do not sum to zero: every point won is a point lost."""
-    total = sum(payouts)
-    if total != 0:
-        raise RuleViolation(
-            "ledger_not_zero_sum",
-            f"The payouts sum to {total}, not 0: every point won is a point lost.",
-            field=field,
-        )

@@ -105,10 +105,10 @@ def _fingerprint_sql() -> str:
     """One query: the row count of every table of the service, the sum of the version
     columns, and the text of the editable club and player fields."""
     parts = []
-    for label in ("games", "tournaments", "chouette", "auth", "knox"):
+    for label in ("games", "tournaments", "chouette", "money", "auth", "knox"):
         for model in apps.get_app_config(label).get_models():
             parts.append(f'(SELECT COUNT(*) FROM "{model._meta.db_table}")')
-    for label in ("games.Match", "tournaments.Tournament", "chouette.Session"):
+    for label in ("games.Match", "tournaments.Tournament", "chouette.Session", "money.EventMoney"):
         table = apps.get_model(label)._meta.db_table
         parts.append(f'(SELECT SUM("version") FROM "{table}")')
     club = apps.get_model("games.Club")._meta.db_table

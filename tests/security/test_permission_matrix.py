@@ -173,6 +173,41 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
         },
         ("POST", "/tournaments/{slug}/director/walk-in/"): {"walkin-display_name": "Walk In"},
         ("POST", "/tournaments/{slug}/director/register-players/"): {"names": "Walk In\nAlice"},
+        ("PATCH", "/api/v1/tournaments/{slug}/money/"): {"registration_fee": "5.00"},
+        ("PUT", "/api/v1/tournaments/{slug}/money/pools/{key}/"): {
+            "name": "Main",
+            "fee": "10.00",
+            "preset": "winner_takes_all",
+        },
+        ("PUT", "/api/v1/tournaments/{slug}/money/pools/{key}/entrants/"): {"entries": []},
+        ("PUT", "/api/v1/tournaments/{slug}/money/pools/{key}/award/"): {"groups": None},
+        ("POST", "/api/v1/tournaments/{slug}/money/pools/{key}/buy-backs/"): {"entry": w.entry.pk},
+        ("POST", "/api/v1/tournaments/{slug}/money/payments/"): {
+            "player": a,
+            "amount": "10.00",
+            "method": "cash",
+        },
+        ("POST", "/api/v1/tournaments/{slug}/money/splits/"): {"entries": [w.entry.pk]},
+        ("PUT", "/api/v1/tournaments/{slug}/money/calcutta/"): {"preset": "winner_takes_all"},
+        ("POST", "/api/v1/tournaments/{slug}/money/calcutta/lots/"): {"entries": [w.entry.pk]},
+        ("PUT", "/api/v1/tournaments/{slug}/money/calcutta/lots/{lot}/sale/"): {
+            "price": "10.00",
+            "buyers": [{"player": a, "percent": "100"}],
+        },
+        ("PUT", "/api/v1/tournaments/{slug}/money/calcutta/lots/{lot}/buy-back/"): {
+            "entry": w.entry.pk,
+            "percent": "10",
+        },
+        ("PUT", "/api/v1/tournaments/{slug}/money/club/"): {
+            "currency": "EUR",
+            "payout_unit": "1.00",
+            "publish_payouts": True,
+            "publish_calcutta": True,
+        },
+        ("PUT", "/api/v1/tournaments/{slug}/money/master-points/"): {
+            "formula": "usbgf-2019",
+            "event_weight": "1",
+        },
         ("POST", "/accounts/login/"): {"username": "nobody", "password": "wrong"},
     }
     key = (method, template)
@@ -312,6 +347,44 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/api/v1/tournaments/{slug}/odds/"): everyone(200),
     ("POST", "/api/v1/tournaments/{slug}/start/"): row(401, 403, 403, 403, 409, 409, 401),
     ("POST", "/api/v1/tournaments/{slug}/swap/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("PATCH", "/api/v1/tournaments/{slug}/money/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("GET", "/api/v1/tournaments/{slug}/money/"): everyone(200),
+    ("PUT", "/api/v1/tournaments/{slug}/money/pools/{key}/"): row(
+        401, 403, 403, 403, 200, 200, 401
+    ),
+    ("DELETE", "/api/v1/tournaments/{slug}/money/pools/{key}/"): row(
+        401, 403, 403, 403, 400, 400, 401
+    ),
+    ("PUT", "/api/v1/tournaments/{slug}/money/pools/{key}/entrants/"): row(
+        401, 403, 403, 403, 400, 400, 401
+    ),
+    ("PUT", "/api/v1/tournaments/{slug}/money/pools/{key}/award/"): row(
+        401, 403, 403, 403, 400, 400, 401
+    ),
+    ("POST", "/api/v1/tournaments/{slug}/money/pools/{key}/buy-backs/"): row(
+        401, 403, 403, 403, 400, 400, 401
+    ),
+    ("POST", "/api/v1/tournaments/{slug}/money/payments/"): row(401, 403, 403, 403, 201, 201, 401),
+    ("POST", "/api/v1/tournaments/{slug}/money/splits/"): row(401, 403, 403, 403, 400, 400, 401),
+    ("DELETE", "/api/v1/tournaments/{slug}/money/splits/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("GET", "/api/v1/tournaments/{slug}/money/calcutta/"): everyone(200),
+    ("PUT", "/api/v1/tournaments/{slug}/money/calcutta/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("POST", "/api/v1/tournaments/{slug}/money/calcutta/lots/"): row(
+        401, 403, 403, 403, 400, 400, 401
+    ),
+    ("PUT", "/api/v1/tournaments/{slug}/money/calcutta/lots/{lot}/sale/"): row(
+        401, 403, 403, 403, 400, 400, 401
+    ),
+    ("PUT", "/api/v1/tournaments/{slug}/money/calcutta/lots/{lot}/buy-back/"): row(
+        401, 403, 403, 403, 400, 400, 401
+    ),
+    ("PUT", "/api/v1/tournaments/{slug}/money/club/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("GET", "/api/v1/tournaments/{slug}/money/ledger.csv"): row(401, 403, 403, 403, 200, 200, 401),
+    ("GET", "/api/v1/tournaments/{slug}/money/master-points/"): everyone(200),
+    ("PUT", "/api/v1/tournaments/{slug}/money/master-points/"): row(
+        401, 403, 403, 403, 200, 200, 401
+    ),
+    ("GET", "/api/v1/clubs/{slug}/master-points/"): everyone(200),
     ("GET", "/"): everyone(200),
     ("GET", "/accounts/login/"): everyone(200),
     ("POST", "/accounts/login/"): row(200, R302, R302, R302, R302, R302, 200),
@@ -396,6 +469,29 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/tournaments/{slug}/standings/"): everyone(200),
     ("GET", "/tournaments/{slug}/odds/"): everyone(200),
     ("GET", "/tournaments/{slug}/odds/live/"): everyone(200),
+    ("GET", "/tournaments/{slug}/money/"): everyone(200),
+    ("GET", "/clubs/{slug}/master-points/"): everyone(200),
+    ("GET", "/tournaments/{slug}/director/money/"): row(302, 404, 404, 404, 200, 200, 302),
+    ("POST", "/tournaments/{slug}/director/money/"): row(R302, 404, 404, 404, 200, 200, R302),
+    ("GET", "/tournaments/{slug}/director/money/auction/"): row(302, 404, 404, 404, 200, 200, 302),
+    ("GET", "/tournaments/{slug}/director/money/payout-sheet/"): row(
+        302, 404, 404, 404, 200, 200, 302
+    ),
+    ("GET", "/tournaments/{slug}/director/money/ledger.csv"): row(
+        302, 404, 404, 404, 200, 200, 302
+    ),
+    ("GET", "/tournaments/{slug}/director/money/do/{action}/"): row(
+        302, 404, 404, 404, 404, 404, 302
+    ),
+    ("POST", "/tournaments/{slug}/director/money/do/{action}/"): row(
+        R302, 404, 404, 404, 404, 404, R302
+    ),
+    ("GET", "/tournaments/{slug}/director/money/master-points/"): row(
+        302, 404, 404, 404, 404, 404, 302
+    ),
+    ("POST", "/tournaments/{slug}/director/money/master-points/"): row(
+        R302, 404, 404, 404, 400, 400, R302
+    ),
 }
 
 

@@ -205,6 +205,7 @@ def path_params(template: str, w: World) -> dict[str, Any]:
         "token": w.own_link,
         "club_slug": w.club.slug,
         "action": "forfeit",
+        "lot": 1,
     }
     params["slug"] = w.club.slug
     if template.startswith(("/api/v1/tournaments/", "/tournaments/")):

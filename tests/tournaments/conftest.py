@@ -8,7 +8,7 @@ from games.models import Match
 from games.services import clubs as club_services
 from games.services import matches as match_services
 from games.services.actors import actor_for_user
-from tournaments.models import Pairing
+from tournaments.models import Pairing, PairingStatus
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
 
@@ -67,3 +67,17 @@ def pairing(tournament, key: str) -> Pairing:
     return Pairing.objects.select_related("match", "entry1", "entry2", "winner").get(
         tournament=tournament, key=key
     )
+
+
+def play_out(event, win) -> None:
+    """The better seed wins every match, through the match services."""
+    while True:
+        ready = list(
+            event.pairings.filter(status=PairingStatus.READY, stale=False)
+            .exclude(match=None)
+            .select_related("entry1", "entry2")
+        )
+        if not ready:
+            return
+        for p in ready:
+            win(event, p.key, min(p.entry1.seed, p.entry2.seed))

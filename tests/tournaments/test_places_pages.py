@@ -6,24 +6,10 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tournaments.models import PairingStatus
+from tests.tournaments.conftest import play_out
 from tournaments.services import events as event_services
 
 pytestmark = pytest.mark.django_db
-
-
-def play_out(event, win) -> None:
-    """The better seed wins every match, through the match services."""
-    while True:
-        ready = list(
-            event.pairings.filter(status=PairingStatus.READY, stale=False)
-            .exclude(match=None)
-            .select_related("entry1", "entry2")
-        )
-        if not ready:
-            return
-        for p in ready:
-            win(event, p.key, min(p.entry1.seed, p.entry2.seed))
 
 
 def test_standings_page_and_overview_show_places_and_the_winner(make_event, win, actor):

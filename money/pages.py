@@ -1,0 +1,404 @@
+"""Money pages: the director's money page, the auction page, the payout sheet, the public
+payouts page and the CSV.
+
+Thin: each POST parses its form, calls one service and redirects back to the section it
+came from; a refusal re-renders the page (400) with the rule in words next to the form
+and the field it names. Reads go through :func:`money.selectors.money_view`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from core import access
+from core.errors import BoxcarsError, RuleViolation
+from games.models import Player
+from games.services.actors import actor_for_user
+from money import rules, selectors, services
+from money.api import ledger_csv
+from money.models import PaidBy, PaymentMethod, Remainder
+from money.rules.master_points import FORMULAS
+from tournaments.models import Entry, EntryStatus, Tournament
+
+FIELD_WORDS = {
+    "fee": "Entry fee",
+    "added": "Added money",
+    "rake_percent": "Rake %",
+    "rake_fixed": "Fixed rake",
+    "table": "Payout table",
+    "registration_fee": "Registration fee",
+    "payout_unit": "Payout unit",
+    "price": "Price",
+    "buyers": "Buyers",
+    "percent": "Percent",
+    "entries": "Players",
+    "entry": "Player",
+    "amount": "Amount",
+}
+
+
+def _tournament(slug: str) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+
+
+def _directed(request: HttpRequest, slug: str) -> Tournament:
+    tournament = _tournament(slug)
+    if not (
+        access.is_site_admin(request.user) or access.is_director(request.user, tournament.club)
+    ):
+        raise Http404
+    return tournament
+
+
+def amount(value: str | None, field: str, *, blank: Decimal | None = Decimal(0)) -> Decimal | None:
+    """A form's amount as a Decimal ("12,50" and "12.50" both read); words for bad input."""
+    text = (value or "").strip().replace(",", ".")
+    if not text:
+        return blank
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        raise RuleViolation(
+            "invalid_amount", f"{text!r} is not an amount such as 12.50.", field
+        ) from None
+    if not number.is_finite():
+        raise RuleViolation("invalid_amount", f"{text!r} is not an amount such as 12.50.", field)
+    return number
+
+
+def _ints(values: list[str], field: str) -> list[int]:
+    try:
+        return [int(v) for v in values if v]
+    except ValueError:
+        raise RuleViolation("invalid_choice", "Choose from the list.", field) from None
+
+
+def _table(request: HttpRequest) -> list[Decimal] | str:
+    preset = request.POST.get("preset", "")
+    if preset and preset != "custom":
+        return preset
+    parts = [
+        p
+        for p in request.POST.get("table", "").replace(";", "/").replace(",", "/").split("/")
+        if p.strip()
+    ]
+    return [amount(p, "table") or Decimal(0) for p in parts] or "winner_takes_all"
+
+
+def _pool(request: HttpRequest, actor: Any, t: Tournament) -> Any:
+    p = request.POST
+    buy_back_fee = amount(p.get("buy_back_fee"), "buy_back_fee", blank=None)
+    until = p.get("buy_back_until_round", "").strip()
+    return services.save_pool(
+        actor=actor,
+        tournament=t,
+        key=p.get("key", "").strip().lower(),
+        name=p.get("name", ""),
+        side=p.get("side") == "on",
+        paid_by=p.get("paid_by", PaidBy.EVENT),
+        fee=amount(p.get("fee"), "fee"),
+        added=amount(p.get("added"), "added"),
+        rake_percent=amount(p.get("rake_percent"), "rake_percent"),
+        rake_fixed=amount(p.get("rake_fixed"), "rake_fixed"),
+        table=_table(request),
+        remainder=p.get("remainder", Remainder.FIRST),
+        buy_back_fee=buy_back_fee,
+        buy_back_until_round=int(until) if until.isdigit() else None,
+    )
+
+
+def _buyers(request: HttpRequest) -> list[tuple[int, Decimal]]:
+    buyers = []
+    for player, percent in zip(
+        request.POST.getlist("buyer"), request.POST.getlist("share"), strict=False
+    ):
+        if not player:
+            continue
+        share = amount(percent, "buyers", blank=None)
+        buyers.append((_ints([player], "buyers")[0], share if share is not None else Decimal(100)))
+    return buyers
+
+
+ACTIONS: dict[str, Callable[[HttpRequest, Any, Tournament], Any]] = {
+    "club": lambda r, a, t: services.save_club_money(
+        actor=a,
+        tournament=t,
+        currency=r.POST.get("currency", ""),
+        payout_unit=amount(r.POST.get("payout_unit"), "payout_unit"),
+        publish_payouts=r.POST.get("publish_payouts") == "on",
+        publish_calcutta=r.POST.get("publish_calcutta") == "on",
+    ),
+    "registration-fee": lambda r, a, t: services.set_registration_fee(
+        actor=a,
+        tournament=t,
+        registration_fee=amount(r.POST.get("registration_fee"), "registration_fee"),
+    ),
+    "pool": _pool,
+    "delete-pool": lambda r, a, t: services.delete_pool(
+        actor=a, tournament=t, key=r.POST.get("key", "")
+    ),
+    "entrants": lambda r, a, t: services.set_side_pool_entrants(
+        actor=a,
+        tournament=t,
+        key=r.POST.get("key", ""),
+        entry_ids=_ints(r.POST.getlist("entries"), "entries"),
+    ),
+    "buy-back": lambda r, a, t: services.record_buy_back(
+        actor=a,
+        tournament=t,
+        key=r.POST.get("key", ""),
+        entry_id=_ints([r.POST.get("entry", "")], "entry")[0] if r.POST.get("entry") else 0,
+    ),
+    "payment": lambda r, a, t: services.record_payment(
+        actor=a,
+        tournament=t,
+        player_id=_ints([r.POST.get("player", "0")], "player")[0],
+        amount=amount(r.POST.get("amount"), "amount"),
+        method=r.POST.get("method", ""),
+        note=r.POST.get("note", ""),
+    ),
+    "split": lambda r, a, t: services.record_split(
+        actor=a, tournament=t, entry_ids=_ints(r.POST.getlist("entries"), "entries")
+    ),
+    "clear-splits": lambda r, a, t: services.clear_splits(actor=a, tournament=t),
+    "calcutta": lambda r, a, t: services.configure_calcutta(
+        actor=a,
+        tournament=t,
+        table=_table(r),
+        rake_percent=amount(r.POST.get("rake_percent"), "rake_percent"),
+        rake_fixed=amount(r.POST.get("rake_fixed"), "rake_fixed"),
+        buy_back_limit=amount(r.POST.get("buy_back_limit"), "buy_back_limit", blank=Decimal(50)),
+        remainder=r.POST.get("remainder", Remainder.FIRST),
+    ),
+    "lot": lambda r, a, t: services.add_lot(
+        actor=a,
+        tournament=t,
+        label=r.POST.get("label", ""),
+        entry_ids=_ints(r.POST.getlist("entries"), "entries"),
+    ),
+    "sale": lambda r, a, t: services.sell_lot(
+        actor=a,
+        tournament=t,
+        lot_id=_ints([r.POST.get("lot", "0")], "lot")[0],
+        price=amount(r.POST.get("price"), "price"),
+        buyers=_buyers(r),
+    ),
+    "lot-buy-back": lambda r, a, t: services.buy_back_lot(
+        actor=a,
+        tournament=t,
+        lot_id=_ints([r.POST.get("lot", "0")], "lot")[0],
+        entry_id=_ints([r.POST.get("entry", "0")], "entry")[0],
+        percent=amount(r.POST.get("percent"), "percent"),
+    ),
+}
+AUCTION_ACTIONS = {"calcutta", "lot", "sale", "lot-buy-back"}
+
+
+def _context(tournament: Tournament) -> dict[str, Any]:
+    view = selectors.money_view(tournament)
+    entries = list(
+        Entry.objects.filter(tournament=tournament).select_related("player").order_by("seed", "pk")
+    )
+    by_player = {p.player.pk: p for p in view.people if p.player}
+    rows = []
+    for entry in entries:
+        person = by_player.get(entry.player_id)
+        rows.append(
+            {
+                "entry": entry,
+                "person": person,
+                "owes": -person.balance if person and person.balance < 0 else 0,
+            }
+        )
+    in_lot = {
+        e.pk
+        for lot in (view.calcutta.lots.all() if view.calcutta else [])
+        for e in lot.entries.all()
+    }
+    return {
+        "tournament": tournament,
+        "view": view,
+        "entries": entries,
+        "active": [e for e in entries if e.status == EntryStatus.ACTIVE],
+        "rows": rows,
+        "summary": view.pool_summary(),
+        "presets": [(key, label) for key, (label, _) in rules.PRESETS.items()],
+        "paid_by": PaidBy.choices,
+        "remainders": Remainder.choices,
+        "methods": PaymentMethod.choices,
+        "players": Player.objects.filter(clubs=tournament.club).order_by("display_name"),
+        "free_entries": [e for e in entries if e.pk not in in_lot],
+        "lots": _lots(view),
+        "is_director": True,
+        "master_points": _event_master_points(tournament),
+        "formulas": list(FORMULAS),
+    }
+
+
+def _event_master_points(tournament: Tournament) -> dict[str, Any]:
+    from money.master_points import event_points
+    from money.models import EventMasterPoints
+
+    setting = EventMasterPoints.objects.filter(tournament=tournament).first()
+    points = event_points(tournament, setting) if setting else {}
+    names = dict(Player.objects.filter(pk__in=points).values_list("pk", "display_name"))
+    return {
+        "setting": setting,
+        "points": sorted(((names[p], v) for p, v in points.items()), key=lambda r: -r[1]),
+    }
+
+
+def _lots(view: selectors.MoneyView) -> list[dict[str, Any]]:
+    if view.calcutta is None:
+        return []
+    from money.api import calcutta_data
+
+    data = calcutta_data(view) or {"lots": []}
+    lots = {lot.pk: lot for lot in view.calcutta.lots.all()}
+    return [{**row, "lot": lots[row["id"]]} for row in data["lots"]]
+
+
+@login_required
+def director_money(request: HttpRequest, slug: str, action: str | None = None) -> HttpResponse:
+    """The director's money page (GET), or one of its forms (POST ``action``)."""
+    tournament = _directed(request, slug)
+    template = "money/director.html"
+    if action is not None:
+        if request.method != "POST" or action not in ACTIONS:
+            raise Http404
+        if action in AUCTION_ACTIONS:
+            template = "money/auction.html"
+        try:
+            ACTIONS[action](request, actor_for_user(request.user), tournament)
+        except BoxcarsError as error:
+            context = _context(tournament)
+            context["error"] = {
+                "form": action,
+                "field": FIELD_WORDS.get(error.field or "", error.field or ""),
+                "detail": error.message,
+            }
+            context["posted"] = request.POST
+            return render(request, template, context, status=400)
+        messages.success(request, "Saved.")
+        name = "money-auction" if action in AUCTION_ACTIONS else "money-director"
+        return redirect(f"{_url(name, slug)}#{action}")
+    return render(request, template, _context(tournament))
+
+
+def _url(name: str, slug: str) -> str:
+    from django.urls import reverse
+
+    return reverse(name, kwargs={"slug": slug})
+
+
+@login_required
+def auction(request: HttpRequest, slug: str) -> HttpResponse:
+    """The auctioneer's page: set up, lots, winning bids, syndicates, buy-backs."""
+    return render(request, "money/auction.html", _context(_directed(request, slug)))
+
+
+@login_required
+def payout_sheet(request: HttpRequest, slug: str) -> HttpResponse:
+    """The printable payout sheet: each pool's payouts, each person's net, the transfers."""
+    return render(request, "money/payout_sheet.html", _context(_directed(request, slug)))
+
+
+@login_required
+def ledger_csv_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _directed(request, slug)
+    response = HttpResponse(ledger_csv(selectors.money_view(tournament)), content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-ledger.csv"'
+    return response
+
+
+def public_money(request: HttpRequest, slug: str) -> HttpResponse:
+    """Payouts and the Calcutta's lots, prices and owners, as far as the club publishes."""
+    tournament = _tournament(slug)
+    view = selectors.money_view(tournament)
+    director = access.is_site_admin(request.user) or access.is_director(
+        request.user, tournament.club
+    )
+    user = request.user
+    mine = next(
+        (
+            p
+            for p in view.people
+            if p.player is not None and user.is_authenticated and p.player.user_id == user.pk
+        ),
+        None,
+    )
+    return render(
+        request,
+        "money/public.html",
+        {
+            "tournament": tournament,
+            "view": view,
+            "summary": view.pool_summary() if (director or view.club.publish_payouts) else None,
+            "lots": _lots(view) if (director or view.club.publish_calcutta) else None,
+            "is_director": director,
+            "mine": mine,
+        },
+    )
+
+
+def _master_points_csv(rows: list) -> str:
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["rank", "player", "points", "events"])
+    for rank, row in enumerate(rows, start=1):
+        writer.writerow([rank, row.player.display_name, str(row.points), len(row.events)])
+    return out.getvalue()
+
+
+def club_master_points(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's master-point table (public), or its CSV with ``?format=csv``."""
+    from games.models import Club
+    from money.master_points import club_table
+
+    club = get_object_or_404(Club, slug=slug)
+    rows = club_table(club)
+    if request.GET.get("format") == "csv":
+        response = HttpResponse(_master_points_csv(rows), content_type="text/csv")
+        response["Content-Disposition"] = f'attachment; filename="{club.slug}-master-points.csv"'
+        return response
+    return render(request, "money/master_points.html", {"club": club, "rows": rows})
+
+
+@login_required
+def event_master_points(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director sets the event's master-point formula and weights (POST)."""
+    from money.master_points import set_master_points
+
+    tournament = _directed(request, slug)
+    if request.method != "POST":
+        raise Http404
+    try:
+        set_master_points(
+            actor=actor_for_user(request.user),
+            tournament=tournament,
+            formula=request.POST.get("formula", ""),
+            event_weight=amount(request.POST.get("event_weight"), "event_weight", blank=Decimal(1)),
+            division_weight=amount(
+                request.POST.get("division_weight"), "division_weight", blank=Decimal(1)
+            ),
+        )
+    except BoxcarsError as error:
+        context = _context(tournament)
+        context["error"] = {
+            "form": "master-points",
+            "field": error.field or "",
+            "detail": error.message,
+        }
+        return render(request, "money/director.html", context, status=400)
+    messages.success(request, "Saved.")
+    return redirect(f"{_url('money-director', slug)}#master-points")
