@@ -151,6 +151,7 @@ TIE_BREAK_NAMES = {
     TieBreak.MEDIAN_BUCHHOLZ: "Median Buchholz",
     TieBreak.HEAD_TO_HEAD: "Head to head",
     TieBreak.POINTS_DIFFERENCE: "Points difference",
+    TieBreak.WIN_SKILL: "Win + Skill (PR)",
 }
 TIE_BREAK_SLOTS = len(TieBreak)
 PREVIEW_MAX = LARGE_EVENT  # larger previews are a job (the API's drop map)
