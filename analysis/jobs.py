@@ -38,7 +38,10 @@ def analyse_match_job(job: Job, progress: Progress) -> dict[str, Any]:
 @on_event(events.MATCH_FINISHED)
 @on_event(events.MATCH_TRANSCRIPT_ATTACHED)
 def analyse_imported_match(payload: dict[str, Any]) -> None:
-    match = Match.objects.select_related("club").filter(pk=payload.get("match_id")).first()
+    match_id = payload.get("match_id")
+    if match_id is None:
+        return
+    match = Match.objects.select_related("club").filter(pk=match_id).first()
     if match is None or not match.transcript.strip():
         return
     if not services.settings_for(match.club).automatic:

@@ -39,7 +39,7 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
 
     from analysis import engine, services
     from analysis.models import MatchAnalysis
-    from games import jobs
+    from core import jobs
     from games.models import Match
     from games.services import clubs as club_services
     from games.services.actors import actor_for_user

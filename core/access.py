@@ -31,4 +31,4 @@ def is_director(user: AnyUser, club: Directed) -> bool:
         return False
     if is_site_admin(user):
         return True
-    return club.directors.filter(pk=user.pk).exists()
+    return bool(club.directors.filter(pk=user.pk).exists())  # directors is loosely typed (Any)

@@ -28,5 +28,6 @@ class Actor:
 
     def label(self) -> str:
         if self.player is not None:
-            return self.player.display_name
+            name: str = self.player.display_name
+            return name
         return self.user.get_username() if self.user is not None else "anonymous"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django.db.models import Model, QuerySet
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.exceptions import PermissionDenied
@@ -10,10 +12,13 @@ from rest_framework.permissions import IsAuthenticated
 from core import access
 from core.models import Job
 
+if TYPE_CHECKING:
+    from rest_framework.response import Response
+
 HIDDEN_PARAMS = {"files", "content", "payload"}
 
 
-class JobSerializer(serializers.ModelSerializer):
+class JobSerializer(serializers.ModelSerializer[Job]):
     """A job as pollers see it. ``heartbeat_at`` shows a running job is alive;
     ``retried_as`` is the job that took over the work of one lost with its worker."""
 
@@ -46,12 +51,12 @@ class JobSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
-    def get_params(self, job: Job) -> dict:
+    def get_params(self, job: Job) -> dict[str, Any]:
         """The job's parameters, without bulky payloads (uploaded files stay private)."""
         return {k: v for k, v in (job.params or {}).items() if k not in HIDDEN_PARAMS}
 
 
-class JobViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class JobViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet[Job]):
     """A job is visible to whoever started it, the club's directors and site admins."""
 
     serializer_class = JobSerializer
@@ -73,7 +78,7 @@ class JobViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         return job
 
 
-def job_accepted_response(job: Job):
+def job_accepted_response(job: Job) -> Response:
     """202 with the job resource and its Location, as long jobs answer."""
     from rest_framework.response import Response
 

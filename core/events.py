@@ -15,13 +15,17 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
-_handlers: dict[str, list[Callable[[dict[str, Any]], None]]] = defaultdict(list)
+#: An after-commit handler: takes the event's payload.
+Handler = Callable[[dict[str, Any]], None]
+H = TypeVar("H", bound=Handler)
+
+_handlers: dict[str, list[Handler]] = defaultdict(list)
 
 #: Enqueueing on commit tries briefly (a pooled connection gone stale after a broker
 #: restart is replaced on the retry), then gives up: the request has committed and
@@ -29,10 +33,10 @@ _handlers: dict[str, list[Callable[[dict[str, Any]], None]]] = defaultdict(list)
 ENQUEUE_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.1}
 
 
-def on_event(kind: str) -> Callable[[Callable[[dict[str, Any]], None]], Callable]:
+def on_event(kind: str) -> Callable[[H], H]:
     """Register an after-commit handler for an event kind (idempotent handlers only)."""
 
-    def register(handler: Callable[[dict[str, Any]], None]) -> Callable:
+    def register(handler: H) -> H:
         if handler not in _handlers[kind]:
             _handlers[kind].append(handler)
         return handler
@@ -40,7 +44,7 @@ def on_event(kind: str) -> Callable[[Callable[[dict[str, Any]], None]], Callable
     return register
 
 
-def handlers_for(kind: str) -> list[Callable[[dict[str, Any]], None]]:
+def handlers_for(kind: str) -> list[Handler]:
     return list(_handlers.get(kind, ()))
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, cast
 
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.models.sql import InsertQuery, UpdateQuery
@@ -49,7 +49,7 @@ class HistoryBatch:
 _batch: ContextVar[HistoryBatch | None] = ContextVar("history_batch", default=None)
 
 
-class BatchedHistoricalRecords(HistoricalRecords):
+class BatchedHistoricalRecords(HistoricalRecords):  # type: ignore[misc]  # simple-history has no types
     """simple-history's ``HistoricalRecords``, whose rows :func:`history_in_bulk` batches."""
 
     def create_historical_record(
@@ -118,7 +118,8 @@ def _write(batch: HistoryBatch) -> None:
         statements.extend(insert.get_compiler(connection=connection).as_sql())
     if batch.update is not None:
         queryset, values = batch.update
-        update = queryset.query.chain(UpdateQuery)
+        # the stubs type chain(klass) as a plain Query; it returns a klass
+        update = cast(UpdateQuery, queryset.query.chain(UpdateQuery))
         update.add_update_values(values)
         statements.append(update.get_compiler(connection=connection).as_sql())
     if not statements:

@@ -39,6 +39,7 @@ from django.db import IntegrityError, transaction
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from core.history import history_in_bulk
 from core.models import IdempotentRequest
@@ -169,7 +170,7 @@ def idempotent(view: Callable[..., Response]) -> Callable[..., Response]:
     """
 
     @functools.wraps(view)
-    def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def wrapper(self: APIView, request: Request, *args: Any, **kwargs: Any) -> Response:
         key = request.headers.get(HEADER)
         if not key or request.method in SAFE_METHODS:
             return view(self, request, *args, **kwargs)

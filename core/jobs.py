@@ -17,12 +17,12 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from core.errors import BoxcarsError
@@ -183,7 +183,7 @@ class _Heartbeat:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def _current(self):
+    def _current(self) -> QuerySet[Job]:
         return Job.objects.filter(pk=self.job_id, attempts=self.attempt, status=JobStatus.RUNNING)
 
     def start(self) -> None:
@@ -356,16 +356,18 @@ def sweep_stalled_jobs(*, timeout_seconds: float | None = None) -> int:
     return sum(_declare_lost(pk, attempts, cutoff, timeout) for pk, attempts in candidates)
 
 
-def _declare_lost(job_id: int, attempts: int, cutoff, timeout: float) -> bool:
+def _declare_lost(job_id: int, attempts: int, cutoff: datetime, timeout: float) -> bool:
     with transaction.atomic():
         job = (
             Job.objects.select_for_update(skip_locked=True)  # locked: being written, alive
             .filter(pk=job_id, status=JobStatus.RUNNING, attempts=attempts)
             .first()
         )
-        beat = job and (job.heartbeat_at or job.started_at)
-        if job is None or (beat is not None and beat >= cutoff):
-            return False  # finished, taken over or beating again meanwhile
+        if job is None:
+            return False  # finished or taken over meanwhile
+        beat = job.heartbeat_at or job.started_at
+        if beat is not None and beat >= cutoff:
+            return False  # beating again meanwhile
         now = timezone.now()
         if attempts >= settings.JOB_MAX_ATTEMPTS:
             Job.objects.filter(pk=job.pk).update(

@@ -8,7 +8,7 @@ message (a release after the move).
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from . import outbox
 
@@ -37,7 +37,7 @@ def legacy_sweep_events(older_than_seconds: int = 30) -> int:
     retry_backoff=True,
     max_retries=3,
 )
-def legacy_run_job(self, job_id: int) -> str:
+def legacy_run_job(self: Task, job_id: int) -> str:
     from django.conf import settings
 
     from core import jobs

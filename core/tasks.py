@@ -3,7 +3,7 @@ ids and call services."""
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from . import legacy_tasks, outbox  # noqa: F401 - legacy_tasks: the old games.tasks.* names
 
@@ -23,7 +23,7 @@ def sweep_events(older_than_seconds: int = 30) -> int:
 @shared_task(
     bind=True, acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=3
 )
-def run_job(self, job_id: int) -> str:
+def run_job(self: Task, job_id: int) -> str:
     """Run one long job (see ``core.jobs``); safe to deliver twice. In a worker the job
     beats from a thread (``JOB_HEARTBEAT_INTERVAL``) so the sweep can tell it is alive."""
     from django.conf import settings

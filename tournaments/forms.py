@@ -332,12 +332,13 @@ class NewTournamentForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         fmt = data.get("format")
         if fmt in FORMAT_OPTIONS:  # another format's fields are ignored, errors and all
             keep = self.fields_of(fmt)
-            for name in list(self._errors or {}):
+            for name in list(self.errors):  # the errors so far (full_clean is running)
                 if name in self.format_fields() and name not in keep:
-                    del self._errors[name]
+                    del self.errors[name]
         chosen = [data.get(f"tie_break_{n}") for n in range(1, TIE_BREAK_SLOTS + 1)]
         data["tie_breaks"] = [t for t in chosen if t]
         return data
@@ -373,7 +374,14 @@ class NewTournamentForm(forms.Form):
                 }
                 for stage, legend in FORMAT_STAGES[fmt]
             ]
-            out.append({"format": fmt, "label": label, "stages": stages, "help": LENGTHS_HELP[fmt]})
+            out.append(
+                {
+                    "format": fmt,
+                    "label": label,
+                    "stages": stages,
+                    "help": LENGTHS_HELP[TournamentFormat(fmt)],
+                }
+            )
         return out
 
     def schedule(self) -> dict[str, Any]:

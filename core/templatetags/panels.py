@@ -28,5 +28,6 @@ def panels(context: template.Context, slot: str, *args: Any) -> SafeString:
         csrf_token = context.get("csrf_token")
         if csrf_token is not None:
             panel_context["csrf_token"] = csrf_token
+        assert context.template is not None  # a tag renders inside a template
         parts.append(context.template.engine.get_template(panel.template).render(panel_context))
     return mark_safe("".join(parts))

@@ -187,7 +187,7 @@ class MatchDetailSerializer(MatchSummarySerializer):
 
     def _rows(self, match: Match) -> list[dict[str, Any]]:
         if match.game_rows is not None:  # the write that returned the match read them
-            return match.game_rows  # type: ignore[return-value]
+            return match.game_rows
         cache = self.context.setdefault("_games", {})
         if match.pk not in cache:
             cache[match.pk] = list(

@@ -3,6 +3,8 @@ match: the player a user or a score link speaks for, a match's directors and sid
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib.auth.models import AnonymousUser, User
 
 from core import access
@@ -24,7 +26,8 @@ def _player_of(user: User) -> Player | None:
     """The user's player: no query when it came with the user (the API's token check
     selects it with the token), else one."""
     if _USER_PLAYER.is_cached(user):
-        return _USER_PLAYER.get_cached_value(user)
+        # the stubs type the cache as any Model; this relation's holds a Player (or None)
+        return cast("Player | None", _USER_PLAYER.get_cached_value(user))
     return Player.objects.filter(user=user).first()
 
 

@@ -258,13 +258,12 @@ def _rows_for(actor: Actor) -> QuerySet[Match]:
 def _locked_games(match: Match) -> list[dict[str, Any]]:
     """The match's games (``values(*GAME_FIELDS)``, in order), read under its lock:
     those the locking query brought if they are the locked state's, else read now."""
-    rows = getattr(match, "locked_game_rows", _UNREAD)
-    if rows is not _UNREAD and match.snapshot_version == match.version:
+    # both annotated by the locking query (``_rows_for``, PostgreSQL only), or neither
+    rows: list[dict[str, Any]] | None = getattr(match, "locked_game_rows", None)
+    version: int | None = getattr(match, "snapshot_version", None)
+    if version is not None and version == match.version:
         return rows or []
     return list(Game.objects.filter(match_id=match.pk).order_by("number").values(*GAME_FIELDS))
-
-
-_UNREAD = object()
 
 
 def _begin(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -10,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from analysis import services
 from analysis.models import Decision, MatchAnalysis, PlayerAnalysis
 from core.models import Job
-from games.models import Match
+from games.models import Match, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +90,7 @@ def test_asking_again_at_another_depth_replaces_the_analysis_and_keeps_history(
 def test_a_match_without_transcript_cannot_be_analysed(client_for, club, director):
     from tests.factories import PlayerFactory
 
-    a, b = PlayerFactory(), PlayerFactory()
+    a, b = cast(Player, PlayerFactory()), cast(Player, PlayerFactory())  # factory_boy: a Player
     match = Match.objects.create(club=club, player1=a, player2=b, length=5)
     response = client_for(director).post(f"/api/v1/matches/{match.pk}/analysis/", {})
     assert response.status_code == 400 and response.json()["code"] == "no_transcript"

@@ -52,7 +52,7 @@ def finish(event, director, key: str, *, upset: bool) -> None:
     )
     winner = pairing.entry2 if upset else pairing.entry1
     match = pairing.match
-    score = [match.length, 0] if match.player1_id == winner.player_id else [0, match.length]
+    score = (match.length, 0) if match.player1_id == winner.player_id else (0, match.length)
     match_services.record_final_score(
         actor=actor_for_user(director), match_id=match.pk, score=score
     )

@@ -96,7 +96,12 @@ def old_wiring(monkeypatch):
     """Draw as the code did before the rule (and forget graphs cached either way)."""
     brackets._cached_graph.cache_clear()
     monkeypatch.setattr(elimination, "last_chance_rounds", literal_rounds)
-    yield lambda: (monkeypatch.undo(), brackets._cached_graph.cache_clear())
+
+    def today() -> None:
+        monkeypatch.undo()
+        brackets._cached_graph.cache_clear()
+
+    yield today
     brackets._cached_graph.cache_clear()
 
 

@@ -260,7 +260,9 @@ def standings_data(rows: list[Standing]) -> list[dict[str, Any]]:
 class OddsPlaceSerializer(serializers.Serializer):
     """A finishing place of the event: ``size`` entrants share it."""
 
-    label = serializers.CharField()
+    # DRF's metaclass takes declared fields off the class, so this never replaces
+    # Field.label; the stubs cannot know that
+    label = serializers.CharField()  # type: ignore[assignment]
     size = serializers.IntegerField()
 
 

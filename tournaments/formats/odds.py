@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .bracket_engine import MatchStatus, derive_bracket_state
 from .bracket_graph import BracketGraph, Bye, LoserOf, Seed, Source, Stage, WinnerOf
@@ -61,7 +62,7 @@ def standard_error(simulations: int, p: float = 0.5) -> float:
     return math.sqrt(p * (1.0 - p) / simulations)
 
 
-def fibs_matrix(ratings: Sequence[float], length: int) -> np.ndarray:
+def fibs_matrix(ratings: Sequence[float] | NDArray[np.float64], length: int) -> NDArray[np.float64]:
     """``P[a, b]``: the chance that ``a`` beats ``b`` over ``length`` points, FIBS formula.
 
     The formula of ``games.rules.fibs.win_probabilities`` (``1 / (10^(-D sqrt(N) / 2000) + 1)``
@@ -69,7 +70,8 @@ def fibs_matrix(ratings: Sequence[float], length: int) -> np.ndarray:
     """
     r = np.asarray(ratings, dtype=float)
     diff = r[:, None] - r[None, :]
-    return 1.0 / (10.0 ** (-diff * math.sqrt(max(length, 1)) / 2000.0) + 1.0)
+    matrix: NDArray[np.float64] = 1.0 / (10.0 ** (-diff * math.sqrt(max(length, 1)) / 2000.0) + 1.0)
+    return matrix
 
 
 @dataclass(frozen=True)
@@ -275,20 +277,21 @@ def _simulate_chunk(
     side_b = np.empty((count, size), dtype=np.int16)
     rows = np.arange(size)
     place = np.full((size, n), nb, dtype=np.int16)  # nb: not placed (cannot happen once over)
-    consts: dict[int, np.ndarray] = {}
+    consts: dict[int, NDArray[np.int16]] = {}
 
-    def const(value: int) -> np.ndarray:
+    def const(value: int) -> NDArray[np.int16]:
         if value not in consts:
             consts[value] = np.full(size, value, dtype=np.int16)
         return consts[value]
 
-    def resolve(source: tuple[int, int]) -> np.ndarray:
+    def resolve(source: tuple[int, int]) -> NDArray[np.int16]:
         kind, value = source
         if kind == _SEED:
             return const(value)
         if kind == _BYE:
             return const(-1)
-        return won[value] if kind == _WIN else lost[value]
+        row: NDArray[np.int16] = won[value] if kind == _WIN else lost[value]
+        return row
 
     for i, op in enumerate(plan.ops):
         a, b = resolve(op.a), resolve(op.b)

@@ -336,17 +336,18 @@ def place_layout(
             where = (_BLOCK_STAGES[block].index(match.stage), match.round)
             counts[block][where] = counts[block].get(where, 0) + 1
             stage_of[(block, where)] = match.stage
-    groups: dict[str, list[tuple[int, int, object]]] = {b: [] for b in BLOCKS}
+    # what a group places: its block's winner (the block's name) or who lost at (stage, round)
+    groups: dict[str, list[tuple[int, int, str | tuple[Stage, int]]]] = {b: [] for b in BLOCKS}
     for block, stages in _BLOCK_STAGES.items():
         head = next((s for s in stages if s in graph.stage_winners), None)
         if head is not None:
-            groups[block].append((1, 1, ("winner", block)))
+            groups[block].append((1, 1, block))
         above = 1
         for where in sorted(counts[block], key=_deepest_first):
             size = counts[block][where]
             groups[block].append((above + 1, above + size, (stage_of[(block, where)], where[1])))
             above += size
-    ordered: list[tuple[str, int, int, object]] = []
+    ordered: list[tuple[str, int, int, str | tuple[Stage, int]]] = []
     taken = dict.fromkeys(BLOCKS, 0)
     for token in tokens:
         block_groups = groups[token.block]
@@ -366,9 +367,8 @@ def place_layout(
     for index, (block, first, last, what) in enumerate(ordered):
         buckets.append(PlaceBucket(_label(block, first, last), block, first, last, position))
         position += last - first + 1
-        kind, value = what  # type: ignore[misc]
-        if kind == "winner":
-            block_winner[value] = index
+        if isinstance(what, str):
+            block_winner[what] = index
         else:
-            eliminated_at[(kind, value)] = index
+            eliminated_at[what] = index
     return PlaceLayout(tuple(buckets), eliminated_at, block_winner)

@@ -15,7 +15,7 @@ gives new standings.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Generic, TypeVar
@@ -171,7 +171,7 @@ def compute_standings(
         return sum(scores[1:-1]) if len(scores) >= 3 else sum(scores)
 
     head_to_head = _head_to_head(players, wins, beat)
-    static = {
+    static: dict[TieBreak, Callable[[E], int]] = {
         TieBreak.MATCH_WINS: wins.__getitem__,
         TieBreak.BUCHHOLZ: buchholz,
         TieBreak.MEDIAN_BUCHHOLZ: median_buchholz,

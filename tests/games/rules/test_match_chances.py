@@ -4,6 +4,7 @@ skill-shifted chain for players of different ratings, and its properties."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -118,7 +119,9 @@ def test_at_0_0_the_chain_gives_the_fibs_probability(length, gap):
 
 def test_a_favourite_leading_is_likelier_than_the_table_says_and_the_underdog_less():
     table = default_table()
-    kwargs = dict(length=7, score_a=3, score_b=1, crawford_game=False, post_crawford=False)
+    kwargs: dict[str, Any] = dict(
+        length=7, score_a=3, score_b=1, crawford_game=False, post_crawford=False
+    )
     equal = match_winning_chance(table, **kwargs)
     assert match_winning_chance(table, **kwargs, rating_a=1700, rating_b=1500) > equal
     assert match_winning_chance(table, **kwargs, rating_a=1500, rating_b=1700) < equal
@@ -126,7 +129,9 @@ def test_a_favourite_leading_is_likelier_than_the_table_says_and_the_underdog_le
 
 def test_finished_matches_are_certain():
     table = default_table()
-    common = dict(length=5, crawford_game=False, post_crawford=False, rating_a=1400, rating_b=1900)
+    common: dict[str, Any] = dict(
+        length=5, crawford_game=False, post_crawford=False, rating_a=1400, rating_b=1900
+    )
     assert match_winning_chance(table, score_a=5, score_b=4, **common) == 1.0
     assert match_winning_chance(table, score_a=2, score_b=6, **common) == 0.0
 

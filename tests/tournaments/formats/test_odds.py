@@ -157,7 +157,11 @@ def test_places_agree_with_the_bracket_places_once_played(name):
     entries = list(range(graph.entries))
     for bits in itertools.islice(itertools.product((0, 1), repeat=len(graph.matches)), 256):
         choice = dict(zip((m.key for m in graph.matches), bits, strict=True))
-        played = play_event(graph, entries, lambda m, a, b, c=choice: a if c[m.key] else b)
+
+        def decide(m, a, b, c=choice):
+            return a if c[m.key] else b
+
+        played = play_event(graph, entries, decide)
         state = derive_bracket_state(graph, entries, played.winners)
         places = elimination_places(graph, state, entries, ("main", "consolation:2"))
         plan = plan_for(graph, winners=played.winners, prize_order=("main", "consolation:2"))
