@@ -8,12 +8,12 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
-from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api_jobs import JobSerializer
+from games.api.permissions import ReadOnlyOrAuthenticated
 from games.models import Club, Match
 
 from . import selectors, services
@@ -26,7 +26,7 @@ class AnalysisRequestSerializer(serializers.Serializer):
 class MatchAnalysisView(APIView):
     """GET: the analysis (public, as the match is). POST: a director asks for one."""
 
-    permission_classes = [AllowAny]
+    permission_classes = [ReadOnlyOrAuthenticated]
 
     @extend_schema(
         responses={200: inline_serializer("MatchAnalysis", {"match": serializers.IntegerField()})}
@@ -58,7 +58,7 @@ class ClubAnalysisSettingsSerializer(serializers.Serializer):
 class ClubAnalysisSettingsView(APIView):
     """``/api/v1/clubs/{slug}/analysis-settings/``: GET (public), PATCH (directors)."""
 
-    permission_classes = [AllowAny]
+    permission_classes = [ReadOnlyOrAuthenticated]
 
     @staticmethod
     def _answer(row: Any) -> dict[str, Any]:

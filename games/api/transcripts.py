@@ -179,6 +179,8 @@ class MatchAttachTranscriptView(APIView):
     @extend_schema(request=TranscriptUploadSerializer, responses={200: dict})
     def post(self, request: Request, pk: int) -> Response:
         match = get_object_or_404(Match.objects.select_related("club"), pk=pk)
+        actor = actor_for_user(request.user)
+        transcript_services.require_may_attach(actor=actor, match=match)
         body = TranscriptUploadSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         upload = body.validated_data.get("file")
@@ -189,7 +191,7 @@ class MatchAttachTranscriptView(APIView):
         else:
             raise RuleViolation("transcript_required", "Send a .mat file or its text.", "file")
         attached = transcript_services.attach_transcript(
-            actor=actor_for_user(request.user), match=match, text=text, name=name
+            actor=actor, match=match, text=text, name=name
         )
         return Response(
             {"match": attached.pk, "transcript_hash": attached.transcript_hash},

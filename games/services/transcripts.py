@@ -289,6 +289,11 @@ def _require_director(actor: Actor | None, club: Club) -> None:
     raise NotAllowed("directors_only", "Only the club's directors import transcripts.")
 
 
+def require_may_attach(*, actor: Actor | None, match: Match) -> None:
+    """Refuse a stranger before the upload is read: 403 comes before a 400 on the body."""
+    _require_director(actor, match.club)
+
+
 def _existing(club: Club, digest: str) -> Match | None:
     return Match.objects.filter(club=club, transcript_hash=digest).order_by("pk").first()
 

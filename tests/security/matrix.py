@@ -105,7 +105,7 @@ def _fingerprint_sql() -> str:
     """One query: the row count of every table of the service, the sum of the version
     columns, and the text of the editable club and player fields."""
     parts = []
-    for label in ("games", "tournaments", "chouette", "money", "auth", "knox"):
+    for label in ("core", "games", "tournaments", "chouette", "money", "analysis", "auth", "knox"):
         for model in apps.get_app_config(label).get_models():
             parts.append(f'(SELECT COUNT(*) FROM "{model._meta.db_table}")')
     for label in ("games.Match", "tournaments.Tournament", "chouette.Session", "money.EventMoney"):

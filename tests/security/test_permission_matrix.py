@@ -305,7 +305,7 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("POST", "/api/v1/matches/{pk}/table/"): row(401, 403, 403, 403, 200, 200, 403),
     ("GET", "/api/v1/matches/{pk}/transcript.mat"): everyone(200),
     ("GET", "/api/v1/matches/{pk}/analysis/"): everyone(404),
-    ("POST", "/api/v1/matches/{pk}/analysis/"): row(401, 403, 403, 403, 202, 202, 401),
+    ("POST", "/api/v1/matches/{pk}/analysis/"): row(401, 403, 403, 403, 400, 400, 401),
     ("POST", "/api/v1/matches/{pk}/transcript/"): row(401, 403, 403, 403, 400, 400, 401),
     ("GET", "/api/v1/clubs/{slug}/analysis-settings/"): everyone(200),
     ("PATCH", "/api/v1/clubs/{slug}/analysis-settings/"): row(401, 403, 403, 403, 200, 200, 401),
