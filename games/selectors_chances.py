@@ -42,14 +42,27 @@ class Chances:
 
 def _ratings(matches: Sequence[Match]) -> dict[tuple[int, int], float]:
     """(club id, player id) -> rating on the club's list, one query for all matches."""
-    clubs = {m.club_id for m in matches}
-    players = {p for m in matches for p in (m.player1_id, m.player2_id)}
+    found: dict[tuple[int, int], float] = {}
+    unread = []
+    for m in matches:
+        if hasattr(m, "list_rating1"):  # read with the row by the locking query of a write
+            for player_id, rating in (
+                (m.player1_id, m.list_rating1),
+                (m.player2_id, m.list_rating2),
+            ):
+                if rating is not None:
+                    found[(m.club_id, player_id)] = float(rating)
+        else:
+            unread.append(m)
+    clubs = {m.club_id for m in unread}
+    players = {p for m in unread for p in (m.player1_id, m.player2_id)}
     if not clubs:
-        return {}
+        return found
     rows = Rating.objects.filter(rating_list__club_id__in=clubs, player_id__in=players).values_list(
         "rating_list__club_id", "player_id", "rating"
     )
-    return {(club, player): rating for club, player, rating in rows}
+    found.update({(club, player): rating for club, player, rating in rows})
+    return found
 
 
 def _crawford_played(matches: Sequence[Match]) -> set[int]:

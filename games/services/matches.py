@@ -35,7 +35,7 @@ from core.listeners import Outcome, ResultChange, announce_result_change
 from core.locking import LockedWrite
 from core.transactions import joins_all_or_nothing
 from games import events
-from games.models import Club, Confirmation, Dispute, Game, Match, MatchStatus, Player
+from games.models import Club, Confirmation, Dispute, Game, Match, MatchStatus, Player, Rating
 from games.rules.errors import ConflictError, NotAllowed, RuleViolation
 from games.rules.scoring import (
     GameRecord,
@@ -234,6 +234,17 @@ def _rows_for(actor: Actor) -> QuerySet[Match]:
     locked state's; different, :func:`_locked_games` reads them again.
     """
     rows = _MATCH_ROWS
+    # The players' ratings on the club's list ride along for the answer's winning
+    # chances (games.selectors_chances reads ``list_rating1/2``): no query of their own.
+    club_ratings = Rating.objects.filter(rating_list__club_id=OuterRef("club_id"))
+    rows = rows.annotate(
+        list_rating1=Subquery(
+            club_ratings.filter(player_id=OuterRef("player1_id")).values("rating")[:1]
+        ),
+        list_rating2=Subquery(
+            club_ratings.filter(player_id=OuterRef("player2_id")).values("rating")[:1]
+        ),
+    )
     if actor.user is not None and not actor.is_admin:
         directors = Club.directors.through.objects.filter(
             club_id=OuterRef("club_id"), user_id=actor.user.pk
