@@ -47,8 +47,8 @@ def _ratings(matches: Sequence[Match]) -> dict[tuple[int, int], float]:
     for m in matches:
         if hasattr(m, "list_rating1"):  # read with the row by the locking query of a write
             for player_id, rating in (
-                (m.player1_id, m.list_rating1),
-                (m.player2_id, m.list_rating2),
+                (m.player1_id, getattr(m, "list_rating1", None)),
+                (m.player2_id, getattr(m, "list_rating2", None)),
             ):
                 if rating is not None:
                     found[(m.club_id, player_id)] = float(rating)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from decimal import Decimal
 from typing import Any
 
@@ -44,8 +44,13 @@ WRITE_PARAMS = [
     OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
     OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
 ]
-AMOUNT = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal(0)}
-PERCENT = {"max_digits": 6, "decimal_places": 3, "min_value": Decimal(0), "max_value": Decimal(100)}
+AMOUNT: dict[str, Any] = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal(0)}
+PERCENT: dict[str, Any] = {
+    "max_digits": 6,
+    "decimal_places": 3,
+    "min_value": Decimal(0),
+    "max_value": Decimal(100),
+}
 
 
 def money(cents: int) -> str:
@@ -143,7 +148,7 @@ def calcutta_data(view: selectors.MoneyView) -> dict[str, Any] | None:
             if lot.price is not None
             else ()
         )
-        names = {s.player_id: s.player.display_name for s in shares}
+        names: dict[Hashable, str] = {s.player_id: s.player.display_name for s in shares}
         lots.append(
             {
                 "id": lot.pk,
@@ -506,7 +511,7 @@ class CalcuttaView(APIView):
 
 
 class LotInput(serializers.Serializer):
-    label = serializers.CharField(max_length=80, required=False, default="", allow_blank=True)
+    label = serializers.CharField(max_length=80, required=False, default="", allow_blank=True)  # type: ignore[assignment]  # DRF Field has a label
     entries = serializers.ListField(
         child=serializers.IntegerField(min_value=1), min_length=1, max_length=1024
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import cast
 
 from django.db import transaction
 
@@ -80,12 +81,16 @@ def event_points(
         .exclude(winner=None)
         .values_list("winner__player_id", "round__match_length")
     ]
-    return rules.award(
-        setting.formula,
-        rules.Weights(setting.event_weight, setting.division_weight),
-        players=players,
-        places=places["event"],
-        match_wins=wins,
+    # players are keyed by id here: the cast states it at the boundary
+    return cast(
+        "dict[int, Decimal]",
+        rules.award(
+            setting.formula,
+            rules.Weights(setting.event_weight, setting.division_weight),
+            players=players,
+            places=places["event"],
+            match_wins=wins,
+        ),
     )
 
 

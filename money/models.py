@@ -9,14 +9,23 @@ a correction to the bracket re-derives the payouts. Amounts are ``DecimalField``
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-MONEY = {"max_digits": 12, "decimal_places": 2, "validators": [MinValueValidator(Decimal(0))]}
-PERCENT = {"max_digits": 6, "decimal_places": 3, "validators": [MinValueValidator(Decimal(0))]}
+MONEY: dict[str, Any] = {
+    "max_digits": 12,
+    "decimal_places": 2,
+    "validators": [MinValueValidator(Decimal(0))],
+}
+PERCENT: dict[str, Any] = {
+    "max_digits": 6,
+    "decimal_places": 3,
+    "validators": [MinValueValidator(Decimal(0))],
+}
 
 
 class ClubMoney(models.Model):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, overload
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -57,6 +57,10 @@ def _directed(request: HttpRequest, slug: str) -> Tournament:
     return tournament
 
 
+@overload
+def amount(value: str | None, field: str, *, blank: Decimal = ...) -> Decimal: ...
+@overload
+def amount(value: str | None, field: str, *, blank: None) -> Decimal | None: ...
 def amount(value: str | None, field: str, *, blank: Decimal | None = Decimal(0)) -> Decimal | None:
     """A form's amount as a Decimal ("12,50" and "12.50" both read); words for bad input."""
     text = (value or "").strip().replace(",", ".")

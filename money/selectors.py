@@ -11,9 +11,11 @@ would unbalance the ledger is refused before anything is stored.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from games.models import Player
 from money import rules
@@ -218,7 +220,7 @@ class MoneyView:
             for p in distribution.payments
         ]
 
-    def pool_summary(self) -> list[dict[str, object]]:
+    def pool_summary(self) -> list[dict[str, Any]]:
         """Per pool: money in, rake, paid out, remainder, held (cents)."""
         rows = []
         for key in self.ledger.pools:
@@ -303,7 +305,7 @@ def money_view(tournament: Tournament) -> MoneyView:
     club = club_money(tournament)
     event = event_money(tournament)
     ledger, pools, calcutta, _ = build_ledger(tournament, event, club)
-    paid: dict[int, int] = defaultdict(int)
+    paid: dict[Hashable, int] = defaultdict(int)
     owing: set[int] = set()
     if event is not None:
         for payment in event.payments.all():
@@ -329,7 +331,7 @@ def money_view(tournament: Tournament) -> MoneyView:
     people = sorted(by_party.values(), key=lambda p: (p.player is None, p.name.lower()))
 
     def name(party: object) -> str:
-        return HOUSE_LABEL if party is rules.HOUSE else players[party].display_name  # type: ignore[index]
+        return HOUSE_LABEL if party is rules.HOUSE else players[party].display_name
 
     transfers = [
         (name(payer), name(payee), amount) for payer, payee, amount in rules.settle(ledger, paid)

@@ -6,6 +6,8 @@ and the value of a cube come from :mod:`games.rules.money`. Each module says whi
 rule it implements and the decisions it takes where the sources are silent.
 """
 
+from core.settlement import minimum_transfers
+
 from .house_rules import (
     HOUSE_RULE,
     HOUSE_RULES,
@@ -29,7 +31,7 @@ from .payouts import (
 )
 from .rotation import lineup_after, rotate
 from .session import GameReplay, Join, Leave, SessionReplay, next_game, replay_session
-from .settlement import Transfer, minimum_transfers, money_totals, settle
+from .settlement import Transfer, money_totals, settle
 from .types import Player, Side
 
 __all__ = [

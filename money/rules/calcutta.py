@@ -123,10 +123,10 @@ def lot_places(
     for place in places:
         group = []
         for player in place:
-            key = lot_of.get(player)
-            if key is not None and key in sold and key not in placed:
-                placed.add(key)
-                group.append(key)
+            lot = lot_of.get(player)
+            if lot is not None and lot in sold and lot not in placed:
+                placed.add(lot)
+                group.append(lot)
         if group:
             ordered.append(group)
     return ordered

@@ -163,7 +163,9 @@ def _calcutta_lines(
         net, ordered, calcutta.table, unit=calcutta.unit, remainder=calcutta.remainder
     )
     for payment in result.payments:
-        for person, amount in sales[payment.person].winnings(payment.amount).items():
+        lot = payment.person  # the Calcutta's places are lots, named by their keys
+        assert isinstance(lot, str)
+        for person, amount in sales[lot].winnings(payment.amount).items():
             if amount:
                 lines.append(Line(person, amount, "winnings", CALCUTTA, str(payment.person)))
     if result.house_remainder:

@@ -163,21 +163,21 @@ def test_an_event_with_side_pool_buy_backs_and_a_calcutta_settles_from_the_pages
             (li.locator(".who").inner_text(), li.locator(".num").inner_text()) for li in items.all()
         ]
 
-    name = {seed: seeds[seed].player.display_name for seed in seeds}
+    seed_name = {seed: seeds[seed].player.display_name for seed in seeds}
     # main: 16 x 20.00 = 320.00, rake 32.00, net 288.00: 144 / 72 / 36 + 36 (3-4 shared)
     assert payouts("main") == [
-        (name[1], "144.00 EUR"),
-        (name[2], "72.00 EUR"),
-        (name[3], "36.00 EUR"),
-        (name[4], "36.00 EUR"),
+        (seed_name[1], "144.00 EUR"),
+        (seed_name[2], "72.00 EUR"),
+        (seed_name[3], "36.00 EUR"),
+        (seed_name[4], "36.00 EUR"),
     ]
     # the side pool's entrant who went furthest (a semi-finalist) takes its 20.00
-    assert payouts("side") == [(name[3], "20.00 EUR")]
+    assert payouts("side") == [(seed_name[3], "20.00 EUR")]
     # the consolation pool: the two buy-backs (20.00), paid among those who bought in
-    assert payouts("consolation") == [(name[9], "20.00 EUR")]
+    assert payouts("consolation") == [(seed_name[9], "20.00 EUR")]
     # the Calcutta: 296.00 less 14.80 rake = 281.20; 70 % = 196.84 -> 196 and 30 % = 84.36
     # -> 84 (rounded to whole units), the 1.20 remainder to the first
-    assert payouts("calcutta") == [(name[1], "197.20 EUR"), (name[2], "84.00 EUR")]
+    assert payouts("calcutta") == [(seed_name[1], "197.20 EUR"), (seed_name[2], "84.00 EUR")]
     people = page.locator("#sheet-people tbody tr")
     balances: dict[str, Decimal] = {}
     for row in people.all():

@@ -87,7 +87,7 @@ def calcuttas(draw):
         )
         weights = [draw(st.integers(1, 7)) for _ in buyers]
         shares = [Fraction(w, sum(weights)) for w in weights]
-        buy_backs = ()
+        buy_backs: tuple[tuple[str, Fraction], ...] = ()
         if draw(st.booleans()):
             buy_backs = ((players[0], Fraction(draw(st.integers(1, 50)), 100)),)
         sales.append(
