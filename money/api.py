@@ -379,7 +379,7 @@ class PoolAwardView(APIView):
         )
 
 
-class EntryInput(serializers.Serializer):
+class MoneyEntryInput(serializers.Serializer):
     entry = serializers.IntegerField(min_value=1)
 
 
@@ -388,13 +388,13 @@ class BuyBackView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(request=EntryInput, responses=OpenApiTypes.OBJECT, parameters=WRITE_PARAMS)
+    @extend_schema(request=MoneyEntryInput, responses=OpenApiTypes.OBJECT, parameters=WRITE_PARAMS)
     @idempotent
     def post(self, request: Request, slug: str, key: str) -> Response:
         return write(
             request,
             slug,
-            EntryInput,
+            MoneyEntryInput,
             lambda actor, t, d, v: services.record_buy_back(
                 actor=actor, tournament=t, key=key, entry_id=d["entry"], expected_version=v
             ),
