@@ -57,7 +57,7 @@ def test_visitor_browses_bracket_and_standings(page_for, running_events):
     phone.wait_for_url(re.compile(r"/tournaments/demo-friday-bracket/bracket/$"))
     stages = phone.locator("svg.bracket")
     assert stages.count() == 3
-    assert [h.strip() for h in phone.locator("section h2").all_inner_texts()] == [
+    assert [h.strip() for h in phone.locator("section:has(svg.bracket) h2").all_inner_texts()] == [
         "Main",
         "Consolation",
         "Last chance",
@@ -72,7 +72,8 @@ def test_visitor_browses_bracket_and_standings(page_for, running_events):
     # One player's path: every highlighted box holds that player, and no other does.
     followed = Entry.objects.filter(tournament__slug=demo.BRACKET_SLUG).order_by("seed").first()
     name = followed.player.display_name
-    phone.get_by_label("Follow a player").select_option(label=name)
+    # the option reads "name (x% to win)" once the odds are in: pick it by its entry
+    phone.get_by_label("Follow a player").select_option(value=str(followed.pk))
     phone.get_by_role("button", name="Show path").click()
     phone.wait_for_url(re.compile(rf"\?player={followed.pk}$"))
     path = phone.locator("svg.bracket g.slot.path")
