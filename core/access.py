@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from core.errors import NotAllowed
+
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
+
+    from core.actors import Actor
 
     AnyUser = User | AnonymousUser
 
@@ -32,3 +36,17 @@ def is_director(user: AnyUser, club: Directed) -> bool:
     if is_site_admin(user):
         return True
     return bool(club.directors.filter(pk=user.pk).exists())  # directors is loosely typed (Any)
+
+
+def actor_directs(actor: Actor, club: Directed) -> bool:
+    """The actor (a site admin, or a signed-in director of ``club``) manages it."""
+    if actor.is_admin:
+        return True
+    return actor.user is not None and is_director(actor.user, club)
+
+
+def require_director(actor: Actor, club: Directed, *, detail: str) -> None:
+    """403 ``directors_only`` unless the actor directs the club; ``detail`` says what
+    only directors may do (each app words its own)."""
+    if not actor_directs(actor, club):
+        raise NotAllowed("directors_only", detail)

@@ -23,7 +23,7 @@ from django.db.models import Q
 from core import access, locking
 from core.actors import Actor
 from games.models import Player
-from games.rules.errors import ConflictError, NotAllowed, RuleViolation
+from games.rules.errors import ConflictError, RuleViolation
 from money import rules
 from money.models import (
     BuyBack,
@@ -45,10 +45,9 @@ T = TypeVar("T")
 
 
 def require_director(actor: Actor, tournament: Tournament) -> None:
-    if actor.is_admin:
-        return
-    if actor.user is None or not access.is_director(actor.user, tournament.club):
-        raise NotAllowed("directors_only", "Only the club's directors manage an event's money.")
+    access.require_director(
+        actor, tournament.club, detail="Only the club's directors manage an event's money."
+    )
 
 
 def directors_only(service: Callable[..., T]) -> Callable[..., T]:

@@ -25,9 +25,7 @@ def check_version(session: Session, expected_version: int | None) -> None:
 
 
 def is_director(actor: Actor, club: Club) -> bool:
-    if actor.is_admin:
-        return True
-    return actor.user is not None and access.is_director(actor.user, club)
+    return access.actor_directs(actor, club)
 
 
 def is_seated(actor: Actor, session: Session) -> bool:

@@ -284,10 +284,7 @@ def check_rating(rating: int | None) -> int | None:
 
 
 def require_club_director(actor: Actor, club: Club) -> None:
-    if actor.is_admin:
-        return
-    if actor.user is None or not access.is_director(actor.user, club):
-        raise NotAllowed("directors_only", "Only the club's directors add its players.")
+    access.require_director(actor, club, detail="Only the club's directors add its players.")
 
 
 def roster_by_name(club: Club) -> dict[str, list[Player]]:

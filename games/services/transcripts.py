@@ -48,7 +48,7 @@ from core.actors import Actor
 from core.events import emit
 from games import events
 from games.models import Club, Game, Match, MatchSource, MatchStatus, Player
-from games.rules.errors import NotAllowed, RuleViolation
+from games.rules.errors import RuleViolation
 from games.rules.matfile import (
     BEAVER,
     DOUBLE,
@@ -284,9 +284,7 @@ def check_transcript(*, text: str, name: str, money: bool | None = None) -> Repl
 def _require_director(actor: Actor | None, club: Club) -> None:
     if actor is None:  # the management command: whoever runs it operates the site
         return
-    if actor.is_admin or (actor.user is not None and access.is_director(actor.user, club)):
-        return
-    raise NotAllowed("directors_only", "Only the club's directors import transcripts.")
+    access.require_director(actor, club, detail="Only the club's directors import transcripts.")
 
 
 def require_may_attach(*, actor: Actor | None, match: Match) -> None:

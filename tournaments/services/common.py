@@ -11,7 +11,7 @@ from __future__ import annotations
 from core import access, locking
 from core.actors import Actor
 from games.models import Match, MatchStatus
-from games.rules.errors import ConflictError, NotAllowed
+from games.rules.errors import ConflictError
 from tournaments.models import Pairing, Tournament, TournamentStatus
 
 
@@ -49,10 +49,9 @@ def require_locked(match_ids: set[int], locked: set[int]) -> None:
 
 
 def require_director(actor: Actor, tournament: Tournament) -> None:
-    if actor.is_admin:
-        return
-    if actor.user is None or not access.is_director(actor.user, tournament.club):
-        raise NotAllowed("directors_only", "Only the club's directors manage its tournaments.")
+    access.require_director(
+        actor, tournament.club, detail="Only the club's directors manage its tournaments."
+    )
 
 
 def check_version(tournament: Tournament, expected_version: int | None) -> None:
