@@ -11,7 +11,7 @@ from django.utils.safestring import mark_safe
 
 from core import access
 from games.models import Club, Match, Player
-from games.pages.ratings import CHART_HEIGHT, CHART_PAD, CHART_WIDTH, Chart
+from games.pages.ratings import Chart, ChartScale
 
 from . import engine, selectors, services
 from .board_svg import board_svg
@@ -71,15 +71,8 @@ def pr_chart(history: list) -> Chart | None:
         return None
     values = [h.pr for h in history]
     low, high = 0.0, max(max(values), 5.0)
-    span_x = max(len(values) - 1, 1)
-    inner_w = CHART_WIDTH - 2 * CHART_PAD
-    inner_h = CHART_HEIGHT - 2 * CHART_PAD
-
-    def x(i: int) -> float:
-        return round(CHART_PAD + inner_w * i / span_x, 1)
-
-    def y(v: float) -> float:
-        return round(CHART_PAD + inner_h * (v - low) / (high - low), 1)
+    scale = ChartScale(len(values), low, high, high_on_top=False)
+    x, y = scale.x, scale.y
 
     points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values))
     dots = []

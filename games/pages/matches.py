@@ -39,6 +39,17 @@ OFFERED_CHOICES = [(v, str(v)) for v in (2, 4, 8, 16, 32, 64)]
 FAR_BEYOND_THE_END = 2
 
 
+def _game_input(data: dict[str, Any]) -> match_services.GameInput:
+    """A game form's cleaned data as the services take it (entry and correction alike)."""
+    return match_services.GameInput(
+        winner_id=data["winner"],
+        cube=data["cube"],
+        cube_owner=data["cube_owner"],
+        ending=data["ending"],
+        level=data["level"],
+    )
+
+
 def _sides(match: Match, side: int | None) -> list[tuple[int, str]]:
     """The two players as (side, label): the viewer first as "You (name)" when they play
     in the match, else both by name in match order."""
@@ -363,13 +374,7 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
                             actor=actor,
                             match_id=match.pk,
                             number=data["number"],
-                            game=match_services.GameInput(
-                                winner_id=data["winner"],
-                                cube=data["cube"],
-                                cube_owner=data["cube_owner"],
-                                ending=data["ending"],
-                                level=data["level"],
-                            ),
+                            game=_game_input(data),
                         )
                     except BoxcarsError as error:
                         field = game_form.field_of(error.field)
@@ -636,13 +641,7 @@ def match_correct(request: HttpRequest, pk: int) -> HttpResponse:
             match_services.correct_game(
                 **common,
                 number=data["number"],
-                game=match_services.GameInput(
-                    winner_id=data["winner"],
-                    cube=data["cube"],
-                    cube_owner=data["cube_owner"],
-                    ending=data["ending"],
-                    level=data["level"],
-                ),
+                game=_game_input(data),
             )
             done = f"Game {data['number']} corrected; the scores after it follow."
         elif action == "remove":

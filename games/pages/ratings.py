@@ -31,6 +31,27 @@ class Chart:
     bottom: int = CHART_HEIGHT - CHART_PAD
 
 
+@dataclass(frozen=True)
+class ChartScale:
+    """Drawing coordinates of a line chart's ``count`` points between ``low`` and ``high``
+    (shared by the rating chart and the PR chart). ``high_on_top`` is False where a
+    higher value is worse and is drawn lower (a PR)."""
+
+    count: int
+    low: float
+    high: float
+    high_on_top: bool = True
+
+    def x(self, i: int) -> float:
+        inner_w = CHART_WIDTH - 2 * CHART_PAD
+        return round(CHART_PAD + inner_w * i / max(self.count - 1, 1), 1)
+
+    def y(self, v: float) -> float:
+        inner_h = CHART_HEIGHT - 2 * CHART_PAD
+        from_top = (self.high - v) if self.high_on_top else (v - self.low)
+        return round(CHART_PAD + inner_h * from_top / (self.high - self.low), 1)
+
+
 def rating_chart(history: list[RatingChange]) -> Chart | None:
     """The rating before the first match, then after each: a line with a dot per match."""
     if not history:
@@ -39,15 +60,8 @@ def rating_chart(history: list[RatingChange]) -> Chart | None:
     low, high = min(values), max(values)
     if high - low < 10:
         low, high = low - 5, high + 5
-    span_x = max(len(values) - 1, 1)
-    inner_w = CHART_WIDTH - 2 * CHART_PAD
-    inner_h = CHART_HEIGHT - 2 * CHART_PAD
-
-    def x(i: int) -> float:
-        return round(CHART_PAD + inner_w * i / span_x, 1)
-
-    def y(v: float) -> float:
-        return round(CHART_PAD + inner_h * (high - v) / (high - low), 1)
+    scale = ChartScale(len(values), low, high)
+    x, y = scale.x, scale.y
 
     points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values))
     dots = [
