@@ -5,7 +5,8 @@ WORKDIR /app
 # The analysis engine is the gnubg Python binding (a pip dependency with its weights);
 # Debian's gnubg program is the reference the analysis is checked against, shipped too so
 # a director can compare a match by hand (`gnubg -t`).
-RUN apt-get update && apt-get install -y --no-install-recommends gnubg \
+# gettext compiles the translation catalogs (locale/) at build time.
+RUN apt-get update && apt-get install -y --no-install-recommends gnubg gettext \
     && rm -rf /var/lib/apt/lists/*
 COPY pyproject.toml README.md LICENSE THIRD_PARTY_NOTICES.md ./
 COPY config ./config
@@ -17,11 +18,16 @@ COPY analysis ./analysis
 COPY bench ./bench
 COPY templates ./templates
 COPY static ./static
+COPY locale ./locale
+COPY core ./core
+COPY money ./money
 COPY manage.py ./
 RUN pip install --no-cache-dir . \
     && SECRET_KEY=build-only-build-only-build-only-build-only-build-only \
-       ALLOWED_HOSTS=localhost python manage.py collectstatic --noinput
+       ALLOWED_HOSTS=localhost python manage.py collectstatic --noinput \
+    && python manage.py compilemessages --ignore=.venv -v 0
 RUN useradd --create-home boxcars
 USER boxcars
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+# gthread: a live page's stream (docs/live.md) holds a thread, not a whole worker
+CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--worker-class", "gthread", "--threads", "16", "--access-logfile", "-"]

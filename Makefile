@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install gnubg-program run test lint format bench docs clean
+.PHONY: install gnubg-program gettext messages catalogs run test lint format bench docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -11,7 +11,26 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) messages
+
+# GNU gettext: makemessages and compilemessages need its tools (Debian's gettext).
+gettext:
+	command -v msgfmt >/dev/null 2>&1 || \
+	  (apt-get update -qq && apt-get install -y -qq gettext)
+
+# The compiled catalogs (locale/*/LC_MESSAGES/*.mo) are built, never committed.
+messages: $(STAMP) gettext
+	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=site -v 0
+
+# Refresh the .po catalogs from the sources (then translate the new entries): django.po
+# from the Python code and templates, djangojs.po from static/js (gettext in the browser).
+LANGS := -l de -l fr -l da
+catalogs: $(STAMP) gettext
+	$(BIN)/python manage.py makemessages $(LANGS) --no-obsolete --ignore=.venv --ignore=site \
+	  --ignore=staticfiles --ignore=tests --ignore=bench --ignore=docs
+	$(BIN)/python manage.py makemessages -d djangojs $(LANGS) --no-obsolete --ignore=.venv \
+	  --ignore=site --ignore=staticfiles --ignore=static/vendor --ignore=tests --ignore=bench \
+	  --ignore=docs --ignore=node_modules
 
 # Debian's gnubg program: the independent reference of tests/analysis (skipped without it).
 # The analysis itself needs only the gnubg Python binding, which `make install` installs.
@@ -24,7 +43,7 @@ run: $(STAMP)
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-test: $(STAMP)
+test: $(STAMP) messages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)

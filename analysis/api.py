@@ -1,11 +1,12 @@
-"""``/api/v1/matches/{id}/analysis/``: ask for a match's analysis (202 + the job), read it."""
+"""``/api/v1/matches/{id}/analysis/``: ask for a match's analysis (202 + the job), read it;
+``.../analysis/history/``: the earlier analyses re-analyses replaced."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -47,6 +48,26 @@ class MatchAnalysisView(APIView):
             user=request.user, match=match, plies=body.validated_data.get("plies")
         )
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+class EarlierAnalysesView(APIView):
+    """GET: the match's earlier analyses that re-analyses replaced, latest replaced
+    first (public, as the analysis is); ``?decisions=true`` adds every stored decision."""
+
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("decisions", bool, OpenApiParameter.QUERY, required=False)],
+        responses={200: {"type": "array", "items": {"type": "object", "additionalProperties": {}}}},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        match = get_object_or_404(Match.objects.select_related("player1", "player2"), pk=pk)
+        full = request.query_params.get("decisions", "").lower() in ("1", "true", "yes")
+        return Response(
+            selectors.earlier_as_dicts(
+                match, selectors.earlier_analyses(match), with_decisions=full
+            )
+        )
 
 
 class ClubAnalysisSettingsSerializer(serializers.Serializer):

@@ -15,3 +15,6 @@ class AnalysisConfig(AppConfig):
         )
 
         panels.register()
+        from . import club_zones
+
+        club_zones.register()

@@ -25,7 +25,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import re
+import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -37,10 +40,11 @@ import gnubg
 # The rolling player's checkers in gnubg's SGF: 'a'..'x' are points, 'y' the bar, 'z' off.
 _BAR, _OFF = 25, 0
 _LOCK = threading.RLock()
-_configured: dict[str, int] = {}
 # the records gnubg writes as a move node of its SGF (a resignation is not one)
 _SAVED_ACTIONS = ("move", "double", "take", "drop")
 _CACHE_ENTRIES = 1 << 20
+# a size gnubg's cache is set to for a moment so that setting it back really empties it
+_CACHE_FLUSH_ENTRIES = 1 << 10
 
 ENGINE_NAME = "GNU Backgammon"
 
@@ -124,9 +128,53 @@ def _silenced() -> Iterator[None]:
                 os.close(fd)
 
 
-def _configure(plies: int) -> None:
-    """Set gnubg's analysis depth (and one thread: the binding's pool stalls otherwise)."""
-    if _configured.get("plies") == plies:
+@dataclass(frozen=True, slots=True)
+class MoveFilter:
+    """Which candidate plays of a 2-ply analysis gnubg looks at 2 plies deep.
+
+    gnubg ranks every legal play at 0-ply and keeps up to ``extra_0`` within
+    ``threshold_0`` of the best; those are evaluated at 1-ply, and up to ``extra_1``
+    within ``threshold_1`` of the best there go on to 2-ply (``extra_1`` < 0: no 1-ply
+    step, all go to 2-ply). The played move is always evaluated at the full depth.
+    """
+
+    extra_0: int
+    threshold_0: float
+    extra_1: int
+    threshold_1: float
+
+    def commands(self) -> tuple[str, ...]:
+        second = (
+            "set analysis movefilter 2 1 -1 0 0"
+            if self.extra_1 < 0
+            else f"set analysis movefilter 2 1 0 {self.extra_1} {self.threshold_1}"
+        )
+        return (f"set analysis movefilter 2 0 0 {self.extra_0} {self.threshold_0}", second)
+
+
+# the binding's own default for 2 plies (up to 8 plays evaluated 2 plies deep)
+BINDING_FILTER = MoveFilter(16, 0.32, 8, 0.16)
+# Boxcars's: up to 4 plays within 0.08 of the best at 1-ply go on to 2-ply (the 1-ply
+# step of gnubg's "large" filter). A play 0.08 behind at 1-ply is rarely best at 2-ply;
+# it costs about a third less (docs/analysis.md, Speed, states the figures it moved).
+BOXCARS_FILTER = MoveFilter(16, 0.32, 4, 0.08)
+
+
+@dataclass(slots=True)
+class _Configured:
+    """What gnubg was last set to (the binding is one global engine)."""
+
+    plies: int | None = None
+    move_filter: MoveFilter | None = None
+
+
+_configured = _Configured()
+
+
+def _configure(plies: int, move_filter: MoveFilter = BOXCARS_FILTER) -> None:
+    """Set gnubg's analysis depth and move filter (and one thread: the binding's pool
+    stalls otherwise)."""
+    if (_configured.plies, _configured.move_filter) == (plies, move_filter):
         return
     for command in (
         "set threads 1",
@@ -135,9 +183,26 @@ def _configure(plies: int) -> None:
         f"set analysis cubedecision evaluation plies {plies}",
         "set analysis luck on",
         "set analysis luckanalysis plies 0",
+        *move_filter.commands(),
     ):
         gnubg.command(command)
-    _configured["plies"] = plies
+    _configured.plies = plies
+    _configured.move_filter = move_filter
+
+
+def _empty_cache() -> None:
+    """Empty gnubg's evaluation cache, so an analysis never depends on earlier ones.
+
+    gnubg keeps evaluations in a cache that outlives an analysis; in a long-lived process
+    an analysis then reads positions cached by earlier matches and its figures move in
+    the last digits (``boxcars_crawford_7p.mat`` at 0-ply: an error rate of 120.082
+    instead of 120.083 mEMG after 25 other matches; CI once saw the checker error rate
+    at 52.5 instead of 53.3). ``set cache N`` with the size it already has leaves the
+    cache as it is, so the size goes down and back up: a resize allocates a new, empty
+    cache, which is the state of a fresh process.
+    """
+    gnubg.command(f"set cache {_CACHE_FLUSH_ENTRIES}")
+    gnubg.command(f"set cache {_CACHE_ENTRIES}")
 
 
 def board_of(me: tuple[int, ...], opp: tuple[int, ...]) -> tuple[list[int], list[int]]:
@@ -305,13 +370,63 @@ def _is_crawford(score: tuple[int, int], length: int, played: bool) -> bool:
     return (score[0] == length - 1) != (score[1] == length - 1)
 
 
-def analyse_mat(text: str, *, plies: int) -> EngineMatch:
-    """gnubg's analysis of a ``.mat`` transcript, decision by decision."""
+def analyse_mat(text: str, *, plies: int, move_filter: MoveFilter = BOXCARS_FILTER) -> EngineMatch:
+    """gnubg's analysis of a ``.mat`` transcript, decision by decision, in a child process.
+
+    A fresh process per analysis, for two reasons found the hard way: the binding's
+    ``import mat`` crashes the whole process (a segmentation fault) when called from any
+    thread but the main one (a threaded server, a thread-pool worker), and gnubg's state
+    outlives an analysis (its evaluation cache: see :func:`_empty_cache`), so figures
+    must not depend on what the process analysed before. The child costs a Python start
+    and the binding's import against seconds of analysis. ``move_filter`` matters at 2
+    plies and more; the bench passes :data:`BINDING_FILTER` to compare with the
+    binding's default.
+    """
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory(prefix="boxcars-gnubg-") as tmp:
+        job, answer = Path(tmp) / "job.pickle", Path(tmp) / "answer.pickle"
+        job.write_bytes(pickle.dumps((text, plies, move_filter)))
+        path = os.pathsep.join(p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p)
+        done = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(job), str(answer)],
+            cwd=root,
+            env={**os.environ, "PYTHONPATH": path},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            check=False,
+        )
+        if done.returncode != 0 or not answer.exists():
+            tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
+            raise EngineError(f"gnubg stopped (exit {done.returncode}): {' '.join(tail)}")
+        result = pickle.loads(answer.read_bytes())
+    if isinstance(result, EngineError):
+        raise result
+    assert isinstance(result, EngineMatch)
+    return result
+
+
+_CHILD = "import sys; from analysis.engine import _child; _child(sys.argv[1], sys.argv[2])"
+
+
+def _child(job: str, answer: str) -> None:
+    """The child's side of :func:`analyse_mat`: analyse here, pickle the answer."""
+    text, plies, move_filter = pickle.loads(Path(job).read_bytes())
+    result: EngineMatch | EngineError
+    try:
+        result = analyse_here(text, plies=plies, move_filter=move_filter)
+    except EngineError as exc:
+        result = exc
+    Path(answer).write_bytes(pickle.dumps(result))
+
+
+def analyse_here(text: str, *, plies: int, move_filter: MoveFilter = BOXCARS_FILTER) -> EngineMatch:
+    """gnubg's analysis in this process, only from its main thread (see
+    :func:`analyse_mat`); the cache is emptied first, so the figures are a fresh
+    process's."""
     with _silenced(), tempfile.TemporaryDirectory(prefix="boxcars-gnubg-") as tmp:
-        _configure(plies)
-        # a fresh evaluation cache: the analysis must not depend on what this process
-        # analysed before (resizing gnubg's cache empties it)
-        gnubg.command(f"set cache {_CACHE_ENTRIES}")
+        _configure(plies, move_filter)
+        _empty_cache()
         source = Path(tmp) / "match.mat"
         source.write_text(text, encoding="utf-8")
         saved = Path(tmp) / "match.sgf"
@@ -420,7 +535,7 @@ def gnubg_boards(text: str) -> list[list[tuple[str, int, str]]]:
     boards with the positions our replay produces.
     """
     with _silenced(), tempfile.TemporaryDirectory(prefix="boxcars-gnubg-") as tmp:
-        _configure(_configured.get("plies", 0))
+        _configure(_configured.plies or 0)
         source = Path(tmp) / "match.mat"
         source.write_text(text, encoding="utf-8")
         gnubg.command(f'import mat "{source}"')
@@ -462,7 +577,7 @@ def self_play_mat(*, length: int, seed: int, plies: int = 0) -> str:
     PR must be 0: the property test of the analysis.
     """
     with _silenced(), tempfile.TemporaryDirectory(prefix="boxcars-gnubg-") as tmp:
-        _configure(_configured.get("plies", plies))
+        _configure(plies if _configured.plies is None else _configured.plies)
         out = Path(tmp) / "self.mat"
         for player in (0, 1):
             gnubg.command(f"set player {player} gnubg")

@@ -9,6 +9,7 @@ keep every earlier version of the analysis and of each player's figures.
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from games.models import Club, Match, Player
@@ -98,11 +99,11 @@ class PlayerAnalysis(models.Model):
 
 
 class DecisionKind(models.TextChoices):
-    CHECKER = "checker", "Checker play"
-    NO_DOUBLE = "no_double", "No double"
-    DOUBLE = "double", "Double"
-    TAKE = "take", "Take"
-    PASS = "pass", "Pass"
+    CHECKER = "checker", gettext_lazy("Checker play")
+    NO_DOUBLE = "no_double", gettext_lazy("No double")
+    DOUBLE = "double", gettext_lazy("Double")
+    TAKE = "take", gettext_lazy("Take")
+    PASS = "pass", gettext_lazy("Pass")
 
 
 class Decision(models.Model):
@@ -140,3 +141,32 @@ class Decision(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game} #{self.index} {self.kind} loss {self.loss:.3f}"
+
+
+class SupersededAnalysis(models.Model):
+    """An earlier analysis of a match that a re-analysis replaced, kept whole and cheaply.
+
+    The figures' history lives in ``PlayerAnalysis.history``, but a decision row per
+    historical version would double what every analysis writes (about 200 rows a
+    match). The replaced decisions are few and only ever read together, so a
+    re-analysis keeps them as one row: every decision as it was stored (one JSON object
+    per row, the ``Decision`` fields) and both players' figures. A first analysis writes
+    nothing here.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="superseded_analyses")
+    plies = models.PositiveSmallIntegerField()
+    engine = models.CharField(max_length=60)
+    transcript_hash = models.CharField(max_length=64)
+    analysed_at = models.DateTimeField()
+    superseded_at = models.DateTimeField()
+    decisions_count = models.PositiveIntegerField()
+    decisions = models.JSONField(help_text="The replaced Decision rows, in their order.")
+    figures = models.JSONField(help_text="The replaced PlayerAnalysis rows, by side.")
+
+    class Meta:
+        ordering = ["-superseded_at", "-id"]
+        verbose_name_plural = "superseded analyses"
+
+    def __str__(self) -> str:
+        return f"earlier analysis of {self.match} at {self.plies}-ply"

@@ -59,6 +59,7 @@ def match_analysis(request: HttpRequest, pk: int) -> HttpResponse:
             "analysis": analysis,
             "players": sorted(analysis.players.all(), key=lambda p: p.side) if analysis else [],
             "worst": worst,
+            "earlier": selectors.earlier_as_dicts(match, selectors.earlier_analyses(match)),
             "is_director": access.is_director(request.user, match.club),
             "settings": services.settings_for(match.club),
         },

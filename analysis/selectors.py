@@ -11,13 +11,56 @@ from django.db.models import Case, Count, F, FloatField, QuerySet, Sum, When
 from games.models import Club, Match, Player
 
 from .figures import performance_rating
-from .models import Decision, MatchAnalysis, PlayerAnalysis
+from .models import Decision, MatchAnalysis, PlayerAnalysis, SupersededAnalysis
 
 WORST_DECISIONS = 10
 
 
 def analysis_of(match: Match) -> MatchAnalysis | None:
     return MatchAnalysis.objects.filter(match=match).prefetch_related("players__player").first()
+
+
+def earlier_analyses(match: Match) -> list[SupersededAnalysis]:
+    """The analyses of ``match`` that re-analyses replaced, latest replaced first, each
+    with its decisions and figures as they were stored."""
+    return list(SupersededAnalysis.objects.filter(match=match))
+
+
+EARLIER_FIGURES = ("pr", "error_rate", "rating", "luck_rate", "errors", "blunders", "decisions")
+
+
+def earlier_as_dicts(
+    match: Match, earlier: list[SupersededAnalysis], *, with_decisions: bool = False
+) -> list[dict[str, Any]]:
+    """The earlier analyses as the API answers them: when, how deep, each player's
+    figures then (and every decision as stored, when asked: about 200 a match)."""
+    names = {
+        match.player1_id: match.player1.display_name,
+        match.player2_id: match.player2.display_name,
+    }
+    out = []
+    for row in earlier:
+        item: dict[str, Any] = {
+            "id": row.pk,
+            "plies": row.plies,
+            "engine": row.engine,
+            "analysed_at": row.analysed_at,
+            "superseded_at": row.superseded_at,
+            "decisions": row.decisions_count,
+            "players": [
+                {
+                    "side": f["side"] + 1,
+                    "player": f["player_id"],
+                    "name": names.get(f["player_id"], ""),
+                    **{k: f.get(k) for k in EARLIER_FIGURES if k in f},
+                }
+                for f in sorted(row.figures, key=lambda f: f["side"])
+            ],
+        }
+        if with_decisions:
+            item["decision_rows"] = row.decisions
+        out.append(item)
+    return out
 
 
 def worst_decisions(

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core import access
-from core.errors import NotAllowed, RuleViolation
+from core.errors import N_, NotAllowed, RuleViolation
 from core.jobs import start_job
 from core.models import Job
 from games.models import Club, Match
@@ -29,6 +29,7 @@ from .models import (
     Decision,
     MatchAnalysis,
     PlayerAnalysis,
+    SupersededAnalysis,
 )
 
 JOB_KIND = "analysis.match"
@@ -49,9 +50,15 @@ def update_settings(
     min_decisions: int | None = None,
 ) -> ClubAnalysisSettings:
     if not access.is_director(user, club):
-        raise NotAllowed("not_director", "Only the club's directors change its analysis settings.")
+        raise NotAllowed(
+            "not_director", N_("Only the club's directors change its analysis settings.")
+        )
     if plies is not None and not 0 <= plies <= MAX_PLIES:
-        raise RuleViolation("plies_range", f"The depth is 0 to {MAX_PLIES} plies.", "plies")
+        raise RuleViolation(
+            "plies_range",
+            N_("The depth is 0 to %(MAX_PLIES)s plies.", MAX_PLIES=MAX_PLIES),
+            "plies",
+        )
     with transaction.atomic():
         row, _ = ClubAnalysisSettings.objects.select_for_update().get_or_create(club=club)
         if automatic is not None:
@@ -77,17 +84,21 @@ def request_analysis(
     ``automatic`` is the import's own request: no user to check.
     """
     if not automatic and not access.is_director(user, match.club):
-        raise NotAllowed("not_director", "Only the club's directors ask for an analysis.")
+        raise NotAllowed("not_director", N_("Only the club's directors ask for an analysis."))
     if not match.transcript.strip():
         raise RuleViolation(
             "no_transcript",
-            "This match has no transcript to analyse: attach a .mat file first.",
+            N_("This match has no transcript to analyse: attach a .mat file first."),
             "transcript",
         )
     if plies is None:
         plies = settings_for(match.club).plies
     if not 0 <= plies <= MAX_PLIES:
-        raise RuleViolation("plies_range", f"The depth is 0 to {MAX_PLIES} plies.", "plies")
+        raise RuleViolation(
+            "plies_range",
+            N_("The depth is 0 to %(MAX_PLIES)s plies.", MAX_PLIES=MAX_PLIES),
+            "plies",
+        )
     digest = _transcript_hash(match)
     return start_job(
         kind=JOB_KIND,
@@ -107,7 +118,9 @@ def analyse_match(*, match_id: int, plies: int, progress: Any = None) -> MatchAn
     try:
         analysed = engine.analyse_mat(match.transcript, plies=plies)
     except engine.EngineError as exc:
-        raise RuleViolation("engine_refused", f"gnubg could not analyse it: {exc}", "") from exc
+        raise RuleViolation(
+            "engine_refused", N_("gnubg could not analyse it: %(exc)s", exc=exc), ""
+        ) from exc
     seconds = time.perf_counter() - started
     if progress:
         progress(1, 3, "storing the decisions")
@@ -115,6 +128,37 @@ def analyse_match(*, match_id: int, plies: int, progress: Any = None) -> MatchAn
     if progress:
         progress(3, 3, "done")
     return result
+
+
+_KEPT_DECISION_FIELDS = [
+    f.attname for f in Decision._meta.concrete_fields if f.attname not in ("id", "analysis_id")
+]
+_KEPT_FIGURE_FIELDS = [
+    f.attname
+    for f in PlayerAnalysis._meta.concrete_fields
+    if f.attname not in ("id", "analysis_id")
+]
+
+
+def _keep_superseded(analysis: MatchAnalysis) -> None:
+    """Keep the analysis about to be replaced: its decisions and figures in one row.
+
+    Two reads and one insert, inside the replacing transaction (the row lock on the
+    analysis is held), so an earlier analysis is never lost nor kept twice.
+    """
+    SupersededAnalysis.objects.create(
+        match_id=analysis.match_id,
+        plies=analysis.plies,
+        engine=analysis.engine,
+        transcript_hash=analysis.transcript_hash,
+        analysed_at=analysis.analysed_at,
+        superseded_at=timezone.now(),
+        decisions_count=analysis.decisions_count,
+        decisions=list(
+            analysis.decisions.order_by("game", "index", "id").values(*_KEPT_DECISION_FIELDS)
+        ),
+        figures=list(analysis.players.order_by("side").values(*_KEPT_FIGURE_FIELDS)),
+    )
 
 
 def store_analysis(*, match_id: int, analysed: engine.EngineMatch, seconds: float) -> MatchAnalysis:
@@ -126,6 +170,8 @@ def store_analysis(*, match_id: int, analysed: engine.EngineMatch, seconds: floa
         analysis = MatchAnalysis.objects.select_for_update().filter(match=match).first()
         if analysis is None:
             analysis = MatchAnalysis(match=match)
+        else:
+            _keep_superseded(analysis)
         analysis.plies = analysed.plies
         analysis.engine = f"{engine.ENGINE_NAME} {engine.version()}"
         analysis.transcript_hash = _transcript_hash(match)

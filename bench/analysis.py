@@ -16,8 +16,10 @@ match at 2-ply through the job (aim <= 10 s).
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.server import setup_django
 
@@ -25,6 +27,13 @@ CORPUS = Path(__file__).resolve().parents[1] / "data" / "mat"
 SEVEN_POINT = (
     CORPUS / "bgstudio" / "Llabba_BoardLord_-_Llabba_7pt_Backgammon_Studio_2023_08_09_18_11_07.mat"
 )
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (each analysis runs
+    gnubg in a child process: see ``analysis.engine.analyse_mat``)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def _sample(count: int) -> list[Path]:
@@ -58,24 +67,24 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
         return Match.objects.get(pk=outcome.match_id)
 
     def through_job(matches: list[Match], plies: int) -> tuple[float, float, int]:
-        wall, cpu = time.perf_counter(), time.process_time()
+        wall, cpu = time.perf_counter(), _cpu()
         decisions = 0
         for match in matches:
             job, _ = services.request_analysis(user=user, match=match, plies=plies)
             status = jobs.run(job.pk)
             assert status == "succeeded", status
             decisions += MatchAnalysis.objects.get(match=match).decisions_count
-        return time.perf_counter() - wall, time.process_time() - cpu, decisions
+        return time.perf_counter() - wall, _cpu() - cpu, decisions
 
     def bare(matches: list[Match], plies: int) -> tuple[float, float, int]:
         from analysis.decisions import decisions_of
 
         texts = [m.transcript for m in matches]
-        wall, cpu = time.perf_counter(), time.process_time()
+        wall, cpu = time.perf_counter(), _cpu()
         decisions = 0
         for text in texts:
             decisions += len(decisions_of(engine.analyse_mat(text, plies=plies)))
-        return time.perf_counter() - wall, time.process_time() - cpu, decisions
+        return time.perf_counter() - wall, _cpu() - cpu, decisions
 
     result: dict[str, object] = {"engine": f"gnubg {engine.version()}"}
     plan = [(0, 2 if quick else 12)] + ([] if quick else [(2, 2)])
@@ -100,4 +109,39 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
     result[f"seven_point_{seven_plies}ply_seconds"] = round(wall, 2)
     result[f"seven_point_{seven_plies}ply_cpu_seconds"] = round(cpu, 2)
     result["seven_point_decisions"] = n
+    if not quick:
+        result.update(_filters_compared(engine))
+    result["load_average_1min"] = round(os.getloadavg()[0], 2)
     return result
+
+
+def _filters_compared(engine: Any) -> dict[str, object]:
+    """The 7-point match at 2-ply, bare, with the binding's move filter and with ours.
+
+    Same run, same process: the CPU seconds of each, their ratio, and how far each
+    player's error rate and PR moved (mEMG) between the two.
+    """
+    from analysis.decisions import decisions_of
+    from analysis.figures import totals
+
+    text = SEVEN_POINT.read_text()
+    out: dict[str, object] = {}
+    figures = {}
+    seconds = {}
+    for name, move_filter in (
+        ("binding_filter", engine.BINDING_FILTER),
+        ("boxcars_filter", engine.BOXCARS_FILTER),
+    ):
+        cpu = _cpu()
+        analysed = engine.analyse_mat(text, plies=2, move_filter=move_filter)
+        seconds[name] = _cpu() - cpu
+        out[f"seven_point_2ply_{name}_cpu_seconds"] = round(seconds[name], 2)
+        figures[name] = totals(row.decision for row in decisions_of(analysed))
+    before, after = figures["binding_filter"], figures["boxcars_filter"]
+    out["seven_point_2ply_filter_cpu_ratio"] = round(
+        seconds["boxcars_filter"] / max(seconds["binding_filter"], 1e-9), 3
+    )
+    out["seven_point_2ply_error_rate_moved_memg"] = [
+        round(a.error_rate - b.error_rate, 3) for a, b in zip(after, before, strict=True)
+    ]
+    return out

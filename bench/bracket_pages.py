@@ -26,7 +26,7 @@ def _prepare(entries: int) -> str:
 
     from games.models import Club, Player
     from games.services import clubs as club_services
-    from games.services import matches as match_services
+    from games.services import score_entry
     from games.services.actors import actor_for_user
     from tournaments.models import Pairing, Tournament
     from tournaments.services import entries as entry_services
@@ -60,7 +60,7 @@ def _prepare(entries: int) -> str:
         "match"
     ):
         if p.match_id:
-            match_services.record_final_score(
+            score_entry.record_final_score(
                 actor=actor, match_id=p.match_id, score=(p.match.length, 0)
             )
     return slug

@@ -25,7 +25,7 @@ def _prepare(matches_per_client: int, games_per_match: int):
 
     from games.models import Club, Match
     from games.services import clubs as club_services
-    from games.services import matches as match_services
+    from games.services import match_create
     from games.services.actors import actor_for_user
 
     User = get_user_model()
@@ -45,7 +45,7 @@ def _prepare(matches_per_client: int, games_per_match: int):
         a, b = players[2 * c], players[2 * c + 1]
         plan: list[PreparedRequest] = []
         match_ids = [
-            match_services.create_match(
+            match_create.create_match(
                 actor=actor, club=club, player1=a, player2=b, length=99, label="bench"
             ).pk
             for _ in range(matches_per_client)
@@ -84,7 +84,7 @@ def _queries_per_entry() -> dict[str, int]:
     from rest_framework.test import APIClient
 
     from games.models import Club
-    from games.services import matches as match_services
+    from games.services import match_create, match_records, score_entry
     from games.services.actors import actor_for_user
 
     director = get_user_model().objects.get(username="bench-director")
@@ -96,14 +96,14 @@ def _queries_per_entry() -> dict[str, int]:
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     counts = {}
     for label, games in (("empty_match", 0), ("match_with_150_games", 150)):
-        match = match_services.create_match(
+        match = match_create.create_match(
             actor=actor, club=club, player1=a, player2=b, length=0, rated=False
         )
         for i in range(games):
-            match_services.record_game(
+            score_entry.record_game(
                 actor=actor,
                 match_id=match.pk,
-                game=match_services.GameInput(winner_id=a.pk if i % 2 else b.pk),
+                game=match_records.GameInput(winner_id=a.pk if i % 2 else b.pk),
             )
         with CaptureQueriesContext(connection) as captured:
             response = client.post(

@@ -57,7 +57,7 @@ def _setup():
 
 
 def _score_plan(club, director, token, *, length: int, games: int) -> tuple[list, list[int]]:
-    from games.services import matches as match_services
+    from games.services import match_create
     from games.services.actors import actor_for_user
 
     players = list(club.players.order_by("id"))
@@ -68,7 +68,7 @@ def _score_plan(club, director, token, *, length: int, games: int) -> tuple[list
     number = 0
     for _ in range(games):
         if match is None or (length and number >= length):
-            match = match_services.create_match(
+            match = match_create.create_match(
                 actor=actor, club=club, player1=a, player2=b, length=length, label="soak"
             )
             match_ids.append(match.pk)
@@ -127,7 +127,7 @@ def _chouette_plan(session, token, games: int) -> list[PreparedRequest]:
 
 def _rated_matches(club, director, count: int) -> list[int]:
     """Rated 5-point matches recorded by their final score, for the director to correct."""
-    from games.services import matches as match_services
+    from games.services import match_create, score_entry
     from games.services.actors import actor_for_user
 
     actor = actor_for_user(director)
@@ -135,10 +135,10 @@ def _rated_matches(club, director, count: int) -> list[int]:
     ids = []
     for i in range(count):
         a, b = players[i % len(players)], players[(i + 1) % len(players)]
-        match = match_services.create_match(
+        match = match_create.create_match(
             actor=actor, club=club, player1=a, player2=b, length=5, label="soak corrections"
         )
-        match_services.record_final_score(actor=actor, match_id=match.pk, score=(5, i % 5))
+        score_entry.record_final_score(actor=actor, match_id=match.pk, score=(5, i % 5))
         ids.append(match.pk)
     return ids
 

@@ -13,3 +13,7 @@ class ChouetteConfig(AppConfig):
 
         panels.register()
         register_demo_seeder("chouette", "chouette.demo.seed")
+
+        from . import club_zones
+
+        club_zones.register()

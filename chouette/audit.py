@@ -7,7 +7,7 @@ back and says, per version, what changed compared with the one before (the same
 shape as :func:`games.audit.match_audit_trail` for matches). Player ids are shown as
 names, so the trail reads like the sheet, and each entry has a ``summary``: the change
 in words ("Ann recorded game 3: box Ann won a gammon against captain Ben (box +4)"),
-told by :mod:`games.rules.audit_words`. A fixed number of queries, whatever the
+told by :mod:`chouette.rules.audit_words`. A fixed number of queries, whatever the
 session's length.
 """
 
@@ -19,10 +19,10 @@ from decimal import Decimal
 from typing import Any
 
 from games.models import Player
-from games.rules.audit_words import ChangeRecord, describe
 
 from .models import ChouetteGame, MemberResult, Seat, Session
 from .records import RULE_FIELDS
+from .rules.audit_words import ChouetteChange, describe
 
 TYPES = {"+": "created", "~": "changed", "-": "deleted"}
 
@@ -146,7 +146,7 @@ class _Words:
         if user is not None:
             who = self.by_user.get(user.pk) or user.get_username()
         return describe(
-            ChangeRecord(
+            ChouetteChange(
                 kind=kind,
                 action=TYPES.get(record.history_type, record.history_type),
                 who=who,

@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 from django.db import models
+from django.utils.translation import gettext, gettext_lazy
 
 from games.models import Player
 from games.rules.errors import RuleViolation
@@ -42,7 +43,7 @@ ACTION_LABELS: dict[str, str] = {
 BEAVER_ACTIONS = {MemberAction.BEAVERED, MemberAction.BOX_BEAVERED}
 
 
-def _chips(choices: list[tuple[Any, str]]) -> forms.RadioSelect:
+def _chips(choices: list[tuple[Any, Any]]) -> forms.RadioSelect:
     """Radio buttons the template draws as big touch targets (the chips of score entry)."""
     return forms.RadioSelect(choices=choices)
 
@@ -59,17 +60,20 @@ class GameForm(forms.Form):
         required=False,
         initial=Side.BOX,
         widget=_chips(WINNER_CHOICES),
-        label="Who won on the board?",
+        label=gettext_lazy("Who won on the board?"),
     )
     level = forms.ChoiceField(
-        choices=Level.choices, initial=Level.SINGLE, widget=_chips(Level.choices), label="Won by"
+        choices=Level.choices,
+        initial=Level.SINGLE,
+        widget=_chips(Level.choices),
+        label=gettext_lazy("Won by"),
     )
     ending = forms.ChoiceField(
         choices=ENDING_CHOICES,
         required=False,
         initial="",
         widget=_chips(ENDING_CHOICES),
-        label="Ending",
+        label=gettext_lazy("Ending"),
     )
     automatic_doubles = forms.IntegerField(min_value=0, max_value=10, initial=0)
     number = forms.IntegerField(widget=forms.HiddenInput)
@@ -84,7 +88,10 @@ class GameForm(forms.Form):
         if nxt.partner_to_name:
             partners = [(p.pk, p.display_name) for p in nxt.team[1:]]
             self.fields["partner"] = forms.TypedChoiceField(
-                choices=partners, coerce=int, widget=_chips(partners), label="The box's partner"
+                choices=partners,
+                coerce=int,
+                widget=_chips(partners),
+                label=gettext_lazy("The box's partner"),
             )
         actions = [
             (value, ACTION_LABELS[value])
@@ -97,7 +104,7 @@ class GameForm(forms.Form):
         for line, player in enumerate(self.members):
             prefix = f"m{player.pk}"
             cube = forms.IntegerField(
-                min_value=1, initial=1, widget=_chips(CUBE_CHOICES), label="Cube"
+                min_value=1, initial=1, widget=_chips(CUBE_CHOICES), label=gettext_lazy("Cube")
             )
             cube.chip_grid = True  # type: ignore[attr-defined]  # seven equal chips across a phone
             self.fields[f"{prefix}_cube"] = cube
@@ -105,10 +112,13 @@ class GameForm(forms.Form):
                 choices=actions,
                 initial=MemberAction.PLAYED,
                 widget=_chips(actions),
-                label="Cube action",
+                label=gettext_lazy("Cube action"),
             )
             self.fields[f"{prefix}_owner"] = forms.ChoiceField(
-                choices=OWNER_CHOICES, required=False, widget=_chips(OWNER_CHOICES), label="Owner"
+                choices=OWNER_CHOICES,
+                required=False,
+                widget=_chips(OWNER_CHOICES),
+                label=gettext_lazy("Owner"),
             )
             names = ["cube", "action", "owner"]
             if session.allow_starting_cube:
@@ -117,17 +127,17 @@ class GameForm(forms.Form):
                     coerce=int,
                     initial=1,
                     widget=_chips(STAKE_CHOICES),
-                    label="Stake",
+                    label=gettext_lazy("Stake"),
                 )
                 names.append("stake")
             if session.raccoons:
                 self.fields[f"{prefix}_raccoon"] = forms.BooleanField(
-                    required=False, label="Raccoon"
+                    required=False, label=gettext_lazy("Raccoon")
                 )
                 names.append("raccoon")
             if session.captain_takeover:
                 self.fields[f"{prefix}_taken_over"] = forms.BooleanField(
-                    required=False, label="Captain took over the drop"
+                    required=False, label=gettext_lazy("Captain took over the drop")
                 )
                 names.append("taken_over")
             role = "captain" if line == 0 else f"line {line + 1}"
@@ -167,8 +177,8 @@ class GameForm(forms.Form):
 
 
 class OrderFrom(models.TextChoices):
-    ROLLS = "rolls", "Opening rolls"
-    SEATS = "seats", "The order we give"
+    ROLLS = "rolls", gettext_lazy("Opening rolls")
+    SEATS = "seats", gettext_lazy("The order we give")
 
 
 @dataclass(frozen=True)
@@ -190,7 +200,7 @@ def _parse_rolls(text: str) -> list[int]:
         return [int(part) for part in parts]
     except ValueError:
         raise forms.ValidationError(
-            "Rolls are numbers 1 to 6, each re-roll after a space: e.g. 3 5."
+            gettext_lazy("Rolls are numbers 1 to 6, each re-roll after a space: e.g. 3 5.")
         ) from None
 
 
@@ -225,11 +235,13 @@ class OpenSessionForm(forms.Form):
     order_from = forms.ChoiceField(
         choices=OrderFrom.choices, initial=OrderFrom.ROLLS, widget=forms.RadioSelect
     )
-    stake = forms.CharField(max_length=14, initial="1.00", label="Stake per point")
+    stake = forms.CharField(max_length=14, initial="1.00", label=gettext_lazy("Stake per point"))
     currency = forms.CharField(max_length=3, initial="EUR")
     label = forms.CharField(max_length=120, required=False)
     played_on = forms.DateField(
-        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Played on"
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        label=gettext_lazy("Played on"),
     )
     profile = forms.ChoiceField(
         choices=RuleProfile.choices, initial=RuleProfile.MODERN, widget=forms.HiddenInput
@@ -245,10 +257,15 @@ class OpenSessionForm(forms.Form):
             seat = f"p{player.pk}_seat"
             rolls = f"p{player.pk}_rolls"
             self.fields[seat] = forms.IntegerField(
-                min_value=1, max_value=len(players), required=False, label=f"{player} seat"
+                min_value=1,
+                max_value=len(players),
+                required=False,
+                label=gettext("%(player)s seat") % {"player": player},
             )
             self.fields[rolls] = forms.CharField(
-                max_length=40, required=False, label=f"{player} rolls"
+                max_length=40,
+                required=False,
+                label=gettext("%(player)s rolls") % {"player": player},
             )
             name = player.display_name
             self.fields[seat].widget.attrs.update({"size": 3, "aria-label": f"{name}'s seat"})
@@ -292,14 +309,19 @@ class OpenSessionForm(forms.Form):
             try:
                 order_from_rolls(named)
             except RuleViolation as error:
-                raise forms.ValidationError(f"{error.message} ({error.code})") from None
+                raise forms.ValidationError(
+                    gettext_lazy("%(message)s (%(code)s)")
+                    % {"message": error.message, "code": error.code}
+                ) from None
             data["rolls"] = chosen
         else:
             seats = sorted(chosen.items(), key=lambda item: item[1])
             numbers = [number for _, number in seats]
             if numbers != list(range(1, len(numbers) + 1)):
                 raise forms.ValidationError(
-                    "Number the seats 1 (box), 2 (captain), 3, ... each once, without gaps."
+                    gettext_lazy(
+                        "Number the seats 1 (box), 2 (captain), 3, ... each once, without gaps."
+                    )
                 )
             data["players"] = [pk for pk, _ in seats]
         return data

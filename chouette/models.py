@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from games.models import Club, GameLevel, Player
@@ -43,37 +44,37 @@ Consultation = _choices("Consultation", "consultation")
 
 
 class RuleProfile(models.TextChoices):
-    MODERN = "modern", "Modern"
-    THORNE_1930 = "thorne_1930", "Thorne 1930"
+    MODERN = "modern", gettext_lazy("Modern")
+    THORNE_1930 = "thorne_1930", gettext_lazy("Thorne 1930")
 
 
 class SessionStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    CLOSED = "closed", "Closed"
+    OPEN = "open", gettext_lazy("Open")
+    CLOSED = "closed", gettext_lazy("Closed")
 
 
 class Side(models.TextChoices):
-    BOX = "box", "Box"
-    TEAM = "team", "Team"
+    BOX = "box", gettext_lazy("Box")
+    TEAM = "team", gettext_lazy("Team")
 
 
 Level = GameLevel  # the same levels as a match game
 
 
 class Ending(models.TextChoices):
-    PLAYED = "played", "Played out"
-    RESIGNED = "resigned", "Resigned"
-    DROPPED = "dropped", "Every member out on a drop"
+    PLAYED = "played", gettext_lazy("Played out")
+    RESIGNED = "resigned", gettext_lazy("Resigned")
+    DROPPED = "dropped", gettext_lazy("Every member out on a drop")
 
 
 class MemberAction(models.TextChoices):
     """What happened on one member's cube (the final state the table records)."""
 
-    PLAYED = "played", "Played to the end"
-    DROPPED = "dropped", "Refused the box's double"
-    BOX_DROPPED = "box_dropped", "The box refused the member's double"
-    BEAVERED = "beavered", "Beavered the box's double"
-    BOX_BEAVERED = "box_beavered", "The box beavered the member's double"
+    PLAYED = "played", gettext_lazy("Played to the end")
+    DROPPED = "dropped", gettext_lazy("Refused the box's double")
+    BOX_DROPPED = "box_dropped", gettext_lazy("The box refused the member's double")
+    BEAVERED = "beavered", gettext_lazy("Beavered the box's double")
+    BOX_BEAVERED = "box_beavered", gettext_lazy("The box beavered the member's double")
 
 
 def house_rule_field(rule: HouseRule) -> models.Field:
@@ -203,9 +204,9 @@ class SessionEvent(models.Model):
     """
 
     class Kind(models.TextChoices):
-        GAME = "game", "Game"
-        JOIN = "join", "Join"
-        LEAVE = "leave", "Leave"
+        GAME = "game", gettext_lazy("Game")
+        JOIN = "join", gettext_lazy("Join")
+        LEAVE = "leave", gettext_lazy("Leave")
 
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="events")
     sequence = models.PositiveIntegerField()

@@ -18,6 +18,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games.models import Club, Player
@@ -150,7 +151,7 @@ def record_game(request: HttpRequest, pk: int) -> HttpResponse:
         if (name := _form_field_of(form, error.field)) is not None:
             form.add_error(name, error.message)  # marked on the member's card too
         return _sheet_page(request, sheet, form)
-    messages.success(request, f"Game {result.number} recorded.")
+    messages.success(request, gettext("Game %(number)s recorded.") % {"number": result.number})
     return HttpResponseRedirect(sheet.session.get_absolute_url())
 
 
@@ -167,8 +168,14 @@ def _post_action(
     return HttpResponseRedirect(session.get_absolute_url())
 
 
+def _posted_int(request: HttpRequest, name: str) -> int:
+    """A posted whole number; anything else (words, NUL, "1e400") reads as 0, refused below."""
+    text = request.POST.get(name) or ""
+    return int(text) if text.isascii() and text.isdigit() else 0
+
+
 def _player_from(request: HttpRequest) -> Player:
-    return get_object_or_404(Player, pk=request.POST.get("player") or 0)
+    return get_object_or_404(Player, pk=_posted_int(request, "player"))
 
 
 @require_POST
@@ -195,7 +202,7 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
-    number = int(request.POST.get("number") or 0)
+    number = _posted_int(request, "number")
     return _post_action(
         request,
         pk,
@@ -294,7 +301,8 @@ def open_session(request: HttpRequest, club_slug: str) -> HttpResponse:
             sheet = session_sheet(session)
             messages.success(
                 request,
-                f"Chouette opened: {sheet.next.box} is box, {sheet.next.captain} captain.",
+                gettext("Chouette opened: %(box)s is box, %(captain)s captain.")
+                % {"box": sheet.next.box, "captain": sheet.next.captain},
             )
             return HttpResponseRedirect(session.get_absolute_url())
     return _open_page(request, club, form, status=400)

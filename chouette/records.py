@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.errors import N_
 from games.rules.errors import RuleViolation
 from games.rules.money import MoneyRules
 from games.rules.types import Ending, Level
@@ -62,7 +63,11 @@ def build_rules(
     if unknown:
         raise RuleViolation(
             "unknown_house_rule",
-            f"Unknown house rule(s): {', '.join(unknown)}. Known: {', '.join(RULE_FIELDS)}.",
+            N_(
+                "Unknown house rule(s): %(join)s. Known: %(join2)s.",
+                join=", ".join(unknown),
+                join2=", ".join(RULE_FIELDS),
+            ),
             field=f"rules.{unknown[0]}",
         )
     if profile == RuleProfile.THORNE_1930:
@@ -72,7 +77,11 @@ def build_rules(
     else:
         raise RuleViolation(
             "unknown_rule_profile",
-            f"{profile!r} is not a rule profile: {', '.join(RuleProfile.values)}.",
+            N_(
+                "%(profile)r is not a rule profile: %(join)s.",
+                profile=profile,
+                join=", ".join(RuleProfile.values),
+            ),
             field="rules.profile",
         )
     money_values = {name: getattr(base.money, name) for name in MONEY_FIELDS}
@@ -138,7 +147,11 @@ def record_from_input(data: GameInput) -> GameRecord:
         if member.action not in ACTION_SIDES:
             raise RuleViolation(
                 "invalid_action",
-                f"{member.action!r} is not one of: {', '.join(MemberAction.values)}.",
+                N_(
+                    "%(action)r is not one of: %(join)s.",
+                    action=member.action,
+                    join=", ".join(MemberAction.values),
+                ),
                 field=f"members[{index}].action",
             )
         drop, beaver = ACTION_SIDES[member.action]
@@ -146,14 +159,19 @@ def record_from_input(data: GameInput) -> GameRecord:
         if member.cube_turned is not None and member.cube_turned != (cube > initial):
             raise RuleViolation(
                 "cube_turned_mismatch",
-                f"A cube at {cube} {'was' if cube > initial else 'was not'} turned "
-                f"(the game started at {initial}): cube_turned says otherwise.",
+                N_(
+                    "A cube at %(cube)s %(value)s turned (the game started at "
+                    "%(initial)s): cube_turned says otherwise.",
+                    cube=cube,
+                    value="was" if cube > initial else "was not",
+                    initial=initial,
+                ),
                 field=f"members[{index}].cube_turned",
             )
         if member.raccoon and beaver is None:
             raise RuleViolation(
                 "raccoon_without_beaver",
-                "A raccoon is the doubler's immediate redouble of a beaver.",
+                N_("A raccoon is the doubler's immediate redouble of a beaver."),
                 field=f"members[{index}].raccoon",
             )
         members.append(

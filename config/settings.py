@@ -9,12 +9,14 @@ refuses to start without a real ``SECRET_KEY`` and ``ALLOWED_HOSTS``.
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
 import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -73,12 +75,16 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The page language: the picker's cookie, else the browser's Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A club's pages in the club's time zone (core/club_zones.py).
+    "core.club_zones.ClubTimeZoneMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     # Last, as django-axes asks: turns a sign-in lockout into the lockout page (429).
     "axes.middleware.AxesMiddleware",
@@ -94,6 +100,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -121,6 +128,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# The live pages' pub/sub channel (core/live.py): Redis pub/sub ignores the database
+# number, so two sites sharing one Redis server need two names.
+LIVE_REDIS_CHANNEL = env.str("LIVE_REDIS_CHANNEL", default="boxcars:live")
 
 # django-redis with IGNORE_EXCEPTIONS: while Redis is unreachable (or answers with an
 # error) every cache call is logged and answers as an empty cache (reads miss, writes are
@@ -152,10 +162,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The languages with a complete catalog in locale/ (docs/languages.md: how to add one).
+LANGUAGES = [
+    ("en", _("English")),
+    ("de", _("German")),
+    ("fr", _("French")),
+    ("da", _("Danish")),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language picker's choice lives in this cookie for a year; LocaleMiddleware reads it
+# before the browser's Accept-Language.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Stored in UTC; a club's pages are shown in the club's own zone (Club.time_zone), this is
+# the zone of pages outside any club and the default of a new club.
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True
+# Numbers take the locale's decimal mark (4.2 / 4,2); grouping (1,234 / 1.234) only where
+# a filter asks for it (money amounts), so ratings and years stay "1500" and "2026".
+USE_THOUSAND_SEPARATOR = False
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
@@ -205,6 +232,22 @@ AXES_LOCKOUT_CALLABLE = "games.sign_in_lockout.lockout_response"
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Boxcars <boxcars@localhost>")
 SITE_URL = env.str("SITE_URL", default="http://localhost:8000").rstrip("/")
+# An API provider instead of SMTP (round calls, score links): EMAIL_BACKEND names an
+# anymail backend, e.g. anymail.backends.mailgun.EmailBackend, and every ANYMAIL_*
+# variable goes into ANYMAIL without its prefix (ANYMAIL_MAILGUN_API_KEY=...).
+if env.str("EMAIL_BACKEND", default=""):
+    EMAIL_BACKEND = env.str("EMAIL_BACKEND")
+ANYMAIL = {
+    key.removeprefix("ANYMAIL_"): value
+    for key, value in os.environ.items()
+    if key.startswith("ANYMAIL_")
+}
+# Web push of round calls (pywebpush): a VAPID key pair (e.g. ``vapid --gen``, the
+# private key as its base64url text) and the contact address push services may use.
+# Without both keys the player's page offers no notifications and calls send none.
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_CLAIMS_EMAIL = env.str("VAPID_CLAIMS_EMAIL", default="boxcars@localhost")
 
 # Uploads: transcripts and result histories are small text files.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=5 * 1024 * 1024)
@@ -258,6 +301,10 @@ SPECTACULAR_SETTINGS = {
         "SeedingMethodEnum": "tournaments.models.SeedingMethod",
         "ChouetteSideEnum": "chouette.models.Side",
         "ChouetteEndingEnum": "chouette.models.Ending",
+        "ClockPresetEnum": "games.rules.clock.Preset",
+        "PayoutPresetEnum": "money.rules.PRESETS",
+        "ClockFlagRuleEnum": "games.rules.clock.FlagRule",
+        "ClockStatusEnum": "games.rules.clock.ClockStatus",
     },
 }
 

@@ -1,13 +1,29 @@
-"""URL configuration: pages, the API under /api/v1/, its schema and docs, /healthz."""
+"""URL configuration: pages, the live stream, the API under /api/v1/, its schema and
+docs, /healthz."""
 
+from django import get_version
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.utils import timezone
+from django.views.decorators.cache import cache_page
+from django.views.decorators.http import last_modified
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from core.live_stream import live_stream
 from games.api.auth import TokenLoginView, TokenRevokeAllView, TokenRevokeView
 
 from .health import healthz
+
+# The JavaScript catalog only changes with a deploy (its .mo files are built then), so it
+# is cached per language for a day and dated by the process start: a conditional request
+# after a deploy gets the new catalog. base.html puts the language in its address, so a
+# browser never keeps one language's catalog after the visitor switched.
+STARTED = timezone.now()
+javascript_catalog = cache_page(24 * 3600, key_prefix=f"jsi18n-{get_version()}")(
+    last_modified(lambda request, **kwargs: STARTED)(JavaScriptCatalog.as_view())
+)
 
 api_v1 = [
     path("auth/token/", TokenLoginView.as_view(), name="api-token-login"),
@@ -23,7 +39,12 @@ api_v1 = [
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    # The header's language picker posts here; the choice is kept in a cookie.
+    path("i18n/", include("django.conf.urls.i18n")),
+    # gettext() and interpolate() for static/js, in the page's language (docs/languages.md).
+    path("jsi18n/", javascript_catalog, name="javascript-catalog"),
     path("admin/", admin.site.urls),
+    path("live/stream/", live_stream, name="live-stream"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/v1/", include(api_v1)),

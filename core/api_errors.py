@@ -14,11 +14,22 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.db import InterfaceError, OperationalError
 from django.http import Http404
+from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from core.errors import BoxcarsError
+from core.errors import BoxcarsError, Text
+
+
+def translated(message: str) -> str:
+    """The message in the active language: an ``N_`` text's template, filled in after.
+
+    A message not in the catalog (or a plain string) stays as written, in English.
+    """
+    if isinstance(message, Text):
+        return str(message)
+    return gettext(message) if message else message
 
 
 def _first_error(detail: Any, prefix: str = "") -> tuple[str | None, str, str]:
@@ -45,7 +56,8 @@ def body_too_large() -> dict[str, Any]:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     return {
         "code": "body_too_large",
-        "detail": f"The request body is larger than the {limit} bytes the API accepts.",
+        "detail": gettext("The request body is larger than the %(limit)s bytes the API accepts.")
+        % {"limit": limit},
         "field": None,
     }
 
@@ -53,7 +65,9 @@ def body_too_large() -> dict[str, Any]:
 def boxcars_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Map every error to the documented body; let DRF set headers (WWW-Authenticate...)."""
     if isinstance(exc, BoxcarsError):
-        return Response(exc.as_dict(), status=exc.status_code)
+        return Response(
+            {**exc.as_dict(), "detail": translated(exc.message)}, status=exc.status_code
+        )
     if isinstance(exc, RequestDataTooBig | TooManyFieldsSent):
         # Django refuses a body over DATA_UPLOAD_MAX_MEMORY_SIZE when a view reads it.
         return Response(body_too_large(), status=413)
@@ -63,8 +77,10 @@ def boxcars_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         unavailable = Response(
             {
                 "code": "database_unavailable",
-                "detail": "The database is unavailable for a moment; nothing was recorded. "
-                "Try again shortly.",
+                "detail": gettext(
+                    "The database is unavailable for a moment; nothing was recorded. "
+                    "Try again shortly."
+                ),
                 "field": None,
             },
             status=503,

@@ -11,3 +11,11 @@ class CoreConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "core"
     verbose_name = "Core"
+
+    def ready(self) -> None:
+        """Domain error messages (``core.errors.N_``) render in the request's language."""
+        from django.utils.translation import gettext
+
+        from core.errors import install_translator
+
+        install_translator(gettext)

@@ -3,10 +3,66 @@
 Every error carries a stable ``code`` (which rule was broken), a human ``message``
 and, where one input is to blame, the ``field`` it came from. The API maps them to
 the error body ``{"code": ..., "detail": ..., "field": ...}`` (``core/api_errors.py``).
-Pure Python (no Django): the pure rule modules raise them too.
+Pure Python (no Django): the pure rule modules raise them too. A message is written in
+English through :func:`N_`, which keeps its template and values apart so the API can
+answer in the client's language (``core/api_errors.py`` translates the template, then
+fills it in); the ``code`` and ``field`` never change with the language.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+# The catalog lookup, installed by the Django side (core/apps.py) when translation is on.
+_translators: list[Callable[[str], str]] = []
+
+
+def install_translator(translate: Callable[[str], str]) -> None:
+    """Let ``str(text)`` answer in the active language (pages and API show it so)."""
+    _translators[:] = [translate]
+
+
+class Text(str):
+    """An English message that remembers its template and values, for translation later.
+
+    It *is* the English sentence (so logs, tests and ``str()`` read as before); the
+    API's error handler looks the ``template`` up in the catalog and fills in ``params``.
+    """
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, /, **params: Any) -> Text:
+        text = super().__new__(cls, template % params if params else template)
+        text.template = template
+        text.params = params
+        return text
+
+    def __str__(self) -> str:
+        """The message in the active language: the template translated, then filled in.
+
+        Comparison, hashing and JSON see the English sentence; only rendering (a page,
+        the API's error body) asks for the translation.
+        """
+        if not _translators:
+            return str.__str__(self)
+        template = _translators[0](self.template)
+        if not self.params:
+            return template
+        try:
+            return template % self.params
+        except (KeyError, TypeError, ValueError):
+            return str.__str__(self)
+
+
+def N_(template: str, /, **params: Any) -> Text:
+    """Mark an error message for translation (``makemessages`` extracts ``N_("...")``).
+
+    Placeholders are ``%(name)s`` filled from keyword arguments, never concatenation, so
+    a translation can move them where its grammar wants them.
+    """
+    return Text(template, **params)
 
 
 class BoxcarsError(Exception):

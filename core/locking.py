@@ -29,7 +29,8 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from django.db import models
 
-from core.errors import RuleViolation, StaleVersionError
+from core import live
+from core.errors import N_, RuleViolation, StaleVersionError
 
 
 class Versioned(Protocol):
@@ -61,7 +62,9 @@ def parse_if_match(header: str | None, *, noun: str) -> int | None:
         return int(value)
     except ValueError:
         raise StaleVersionError(
-            "if_match_invalid", f'If-Match must be the {noun}\'s ETag, e.g. "3".', "If-Match"
+            "if_match_invalid",
+            N_('If-Match must be the %(noun)s\'s ETag, e.g. "3".', noun=noun),
+            "If-Match",
         ) from None
 
 
@@ -84,7 +87,7 @@ def lock_row(
     if row is None:
         raise RuleViolation(
             f"{noun}_not_found",
-            f"There is no {noun} {pk}.",
+            N_("There is no %(noun)s %(pk)s.", noun=noun, pk=pk),
             field=noun if field is _MISSING else field,  # type: ignore[arg-type]
         )
     return row
@@ -113,16 +116,23 @@ def check_version(row: Versioned, expected: int | None, *, noun: str) -> None:
     if expected is not None and expected != row.version:
         raise StaleVersionError(
             "stale_version",
-            f"The {noun} changed since you read it (your version {expected}, "
-            f"now {row.version}): reload and try again.",
+            N_(
+                "The %(noun)s changed since you read it (your version %(expected)s, "
+                "now %(version)s): reload and try again.",
+                noun=noun,
+                expected=expected,
+                version=row.version,
+            ),
             field="If-Match",
         )
 
 
 def bump(row: Versioned, **save_kwargs: Any) -> None:
-    """Count one more write: the new version is the row's new ETag."""
+    """Count one more write: the new version is the row's new ETag; the pages showing
+    the row hear of it once the write commits (:func:`core.live.row_changed`)."""
     row.version += 1
     row.save(**save_kwargs)
+    live.row_changed(row)
 
 
 # --- the write --------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 
-from core.errors import RuleViolation
+from core.errors import N_, RuleViolation
 
 #: Up to this many non-zero balances the settlement is the proven minimum.
 EXACT_LIMIT = 16
@@ -38,7 +38,9 @@ def check_zero_sum(amounts: Iterable[int], *, field: str = "payouts") -> None:
     if total != 0:
         raise RuleViolation(
             "ledger_not_zero_sum",
-            f"The payouts sum to {total}, not 0: every point won is a point lost.",
+            N_(
+                "The payouts sum to %(total)s, not 0: every point won is a point lost.", total=total
+            ),
             field=field,
         )
 

@@ -12,7 +12,12 @@ class GamesConfig(AppConfig):
         from core.demo import register_demo_seeder
         from core.idempotency import register_scope
 
-        from . import dispute_notices, rating_jobs, score_links, transcript_jobs  # noqa: F401
+        from . import dispute_notices, live, rating_jobs, score_links, transcript_jobs  # noqa: F401
 
         register_scope("games.score_link", score_links.idempotency_scope)
         register_demo_seeder("games", "games.demo.seed")
+        live.register()
+
+        from . import club_zones
+
+        club_zones.register()

@@ -10,7 +10,7 @@ from typing import Any
 from django.db import transaction
 
 from games.models import Club, Match, Player
-from games.services import matches as match_services
+from games.services import match_create, score_entry
 from games.services.actors import actor_for_user
 
 LABEL = "Demo rated match"
@@ -42,7 +42,7 @@ def seed(*, club: Club, director: Any, stdout: Any = None) -> None:
         if Match.objects.filter(club=club, label=label).exists():
             continue
         with transaction.atomic():
-            match = match_services.create_match(
+            match = match_create.create_match(
                 actor=actor,
                 club=club,
                 player1=players[winner],
@@ -50,7 +50,7 @@ def seed(*, club: Club, director: Any, stdout: Any = None) -> None:
                 length=length,
                 label=label,
             )
-            match_services.record_final_score(
+            score_entry.record_final_score(
                 actor=actor, match_id=match.pk, score=(length, loser_score)
             )
         created += 1

@@ -1,7 +1,8 @@
 """The kinds of outbox events the match services emit (see :mod:`core.events`).
 
-``games.services.matches`` emits them; handlers registered with
-``core.events.on_event`` (the rating jobs, the dispute notices) act on them after commit.
+``games.services.match_writes`` (a result announced) and ``match_disputes`` emit them;
+handlers registered with ``core.events.on_event`` (the rating jobs, the dispute notices)
+act on them after commit.
 """
 
 MATCH_FINISHED = "match.finished"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from games.rules import limits
 from games.rules.errors import BoxcarsError
@@ -29,29 +30,33 @@ def show_error(form: forms.Form, error: BoxcarsError) -> None:
 
 class WalkInForm(forms.Form):
     display_name = forms.CharField(
-        label="Name",
+        label=gettext_lazy("Name"),
         max_length=limits.MAX_PLAYER_NAME,
         error_messages={
-            "required": "A player needs a name.",
-            "max_length": f"A name is at most {limits.MAX_PLAYER_NAME} characters.",
+            "required": gettext_lazy("A player needs a name."),
+            "max_length": gettext("A name is at most %(MAX_PLAYER_NAME)s characters.")
+            % {"MAX_PLAYER_NAME": limits.MAX_PLAYER_NAME},
         },
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
     email = forms.EmailField(
-        label="E-mail (optional)",
+        label=gettext_lazy("E-mail (optional)"),
         required=False,
         max_length=limits.MAX_EMAIL,
-        error_messages={"invalid": "That is not an e-mail address (name@example.org)."},
+        error_messages={
+            "invalid": gettext_lazy("That is not an e-mail address (name@example.org).")
+        },
     )
     rating = forms.IntegerField(
-        label="Starting rating (optional)",
+        label=gettext_lazy("Starting rating (optional)"),
         required=False,
         min_value=1,
         max_value=limits.MAX_RATING,
         error_messages={
-            "invalid": "A rating is a whole number, like 1500.",
-            "min_value": "A starting rating is at least 1.",
-            "max_value": f"A starting rating is at most {limits.MAX_RATING}.",
+            "invalid": gettext_lazy("A rating is a whole number, like 1500."),
+            "min_value": gettext_lazy("A starting rating is at least 1."),
+            "max_value": gettext("A starting rating is at most %(MAX_RATING)s.")
+            % {"MAX_RATING": limits.MAX_RATING},
         },
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
@@ -61,11 +66,13 @@ class PlayerEditForm(forms.Form):
     display_name = WalkInForm.base_fields["display_name"]
     email = WalkInForm.base_fields["email"]
     clubs: forms.ModelMultipleChoiceField[Club] = forms.ModelMultipleChoiceField(
-        label="Clubs",
+        label=gettext_lazy("Clubs"),
         queryset=None,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Only the clubs you direct are listed; other memberships stay as they are.",
+        help_text=gettext_lazy(
+            "Only the clubs you direct are listed; other memberships stay as they are."
+        ),
     )
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
@@ -73,3 +80,16 @@ class PlayerEditForm(forms.Form):
         field = self.fields["clubs"]
         assert isinstance(field, forms.ModelMultipleChoiceField)
         field.queryset = clubs
+
+
+class ClubSettingsForm(forms.Form):
+    """A director's settings of the club that the pages use: for now its time zone."""
+
+    time_zone = forms.CharField(
+        max_length=64,
+        widget=forms.TextInput(attrs={"list": "time-zones", "autocomplete": "off"}),
+        label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy(
+            "An IANA name such as Europe/Copenhagen: the club's pages show every time in it."
+        ),
+    )

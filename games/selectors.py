@@ -7,14 +7,23 @@ from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from core.errors import ConflictError
-from games.models import Club, Confirmation, Dispute, Game, Match, MatchStatus, Player
+from core.errors import N_, ConflictError
+from games.models import Club, Confirmation, Dispute, Game, Match, MatchClock, MatchStatus, Player
 
 
 def matches_queryset() -> QuerySet[Match]:
     """Matches with everything a list or the API detail shows, in a constant number of
     queries (the API reads a match's games as plain values itself)."""
-    return Match.objects.select_related("club", "player1", "player2", "winner", "awaiting")
+    return Match.objects.select_related("club", "player1", "player2", "winner", "awaiting", "clock")
+
+
+def clock_of(match: Match) -> MatchClock | None:
+    """The match's clock: the one its query brought (``select_related("clock")``), or
+    one query."""
+    try:
+        return match.clock
+    except MatchClock.DoesNotExist:
+        return None
 
 
 def match_sheet_queryset() -> QuerySet[Match]:
@@ -78,11 +87,12 @@ def next_game_refusal(match: Match, *, director: bool) -> ConflictError | None:
     if match.final_score_only:
         return ConflictError(
             "final_score_recorded",
-            "This match was recorded as a final score; a director corrects it.",
+            N_("This match was recorded as a final score; a director corrects it."),
         )
     if match.confirmation == Confirmation.DISPUTED and not director:
         return ConflictError(
-            "match_disputed", "The match is disputed: the club's directors must resolve it first."
+            "match_disputed",
+            N_("The match is disputed: the club's directors must resolve it first."),
         )
     return None
 

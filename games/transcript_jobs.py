@@ -15,6 +15,7 @@ import gzip
 import json
 from typing import Any
 
+from core.errors import N_
 from core.jobs import Progress, job_handler
 from core.models import Job
 from games.models import Club
@@ -54,7 +55,7 @@ def import_transcripts_job(job: Job, progress: Progress) -> dict[str, Any]:
     params = job.params
     club = Club.objects.filter(pk=job.club_id).first()  # type: ignore[misc]  # pk=None: no row; the stubs refuse None
     if club is None:
-        raise RuleViolation("club_not_found", "The importing club no longer exists.", "club")
+        raise RuleViolation("club_not_found", N_("The importing club no longer exists."), "club")
     files = unpack_files(params["files"])
     progress(0, len(files), "starting")
     outcomes = transcript_services.import_transcripts(

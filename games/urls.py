@@ -2,14 +2,25 @@
 
 from django.urls import path
 
-from .pages import clubs, matches, players, ratings, score_links
+from .pages import (
+    clocks,
+    club_settings,
+    clubs,
+    matches,
+    players,
+    ratings,
+    score_links,
+    transcripts,
+)
 
 urlpatterns = [
     path("", clubs.home, name="home"),
     path("clubs/<slug:slug>/", clubs.club_detail, name="club-detail"),
     path("clubs/<slug:slug>/players/add/", players.add_player, name="club-add-player"),
+    path("clubs/<slug:slug>/settings/", club_settings.club_settings, name="club-settings"),
     path("players/<slug:slug>/", clubs.player_detail, name="player-detail"),
     path("players/<slug:slug>/edit/", players.edit_player, name="player-edit"),
+    path("clubs/<slug:slug>/import/", transcripts.import_transcript, name="club-import"),
     path("clubs/<slug:slug>/ratings/", ratings.club_ratings, name="club-ratings"),
     path("players/<slug:slug>/ratings/", ratings.player_ratings, name="player-ratings"),
     path("matches/<int:pk>/", matches.match_detail, name="match-detail"),
@@ -20,5 +31,7 @@ urlpatterns = [
     path("matches/<int:pk>/card/", matches.match_card, name="match-card"),
     path("matches/<int:pk>/links/", score_links.match_links, name="match-links"),
     path("matches/<int:pk>/correct/", matches.match_correct, name="match-correct"),
+    path("matches/<int:pk>/clock/", clocks.match_clock, name="match-clock"),
     path("score/<str:token>/", matches.score_link_entry, name="score-link"),
+    path("score/<str:token>/clock/", clocks.score_link_clock, name="score-link-clock"),
 ]

@@ -2,72 +2,84 @@
 
 from django.urls import path
 
-from . import api
+from .api import calcutta, event, master_points, pools
 
 urlpatterns = [
     path(
+        "clubs/<slug:slug>/master-points/table/",
+        master_points.ClubPointsTableView.as_view(),
+        name="money-api-club-points-table",
+    ),
+    path(
+        "clubs/<slug:slug>/master-points/season/",
+        master_points.ClubSeasonView.as_view(),
+        name="money-api-club-season",
+    ),
+    path(
         "clubs/<slug:slug>/master-points/",
-        api.ClubMasterPointsView.as_view(),
+        master_points.ClubMasterPointsView.as_view(),
         name="money-api-club-points",
     ),
     path(
         "tournaments/<slug:slug>/money/master-points/",
-        api.EventMasterPointsView.as_view(),
+        master_points.EventMasterPointsView.as_view(),
         name="money-api-master-points",
     ),
-    path("tournaments/<slug:slug>/money/", api.MoneyView.as_view(), name="money-api"),
-    path("tournaments/<slug:slug>/money/club/", api.ClubMoneyView.as_view(), name="money-api-club"),
+    path("tournaments/<slug:slug>/money/", event.MoneyView.as_view(), name="money-api"),
+    path(
+        "tournaments/<slug:slug>/money/club/", event.ClubMoneyView.as_view(), name="money-api-club"
+    ),
     path(
         "tournaments/<slug:slug>/money/ledger.csv",
-        api.LedgerCsvView.as_view(),
+        event.LedgerCsvView.as_view(),
         name="money-api-csv",
     ),
     path(
         "tournaments/<slug:slug>/money/payments/",
-        api.PaymentsView.as_view(),
+        event.PaymentsView.as_view(),
         name="money-api-payments",
     ),
     path(
-        "tournaments/<slug:slug>/money/splits/", api.SplitsView.as_view(), name="money-api-splits"
+        "tournaments/<slug:slug>/money/splits/", event.SplitsView.as_view(), name="money-api-splits"
     ),
     path(
         "tournaments/<slug:slug>/money/pools/<slug:key>/",
-        api.PoolView.as_view(),
+        pools.PoolView.as_view(),
         name="money-api-pool",
     ),
     path(
         "tournaments/<slug:slug>/money/pools/<slug:key>/entrants/",
-        api.PoolEntrantsView.as_view(),
+        pools.PoolEntrantsView.as_view(),
         name="money-api-pool-entrants",
     ),
     path(
         "tournaments/<slug:slug>/money/pools/<slug:key>/award/",
-        api.PoolAwardView.as_view(),
+        pools.PoolAwardView.as_view(),
         name="money-api-pool-award",
     ),
     path(
         "tournaments/<slug:slug>/money/pools/<slug:key>/buy-backs/",
-        api.BuyBackView.as_view(),
+        pools.BuyBackView.as_view(),
         name="money-api-buy-backs",
     ),
     path(
         "tournaments/<slug:slug>/money/calcutta/",
-        api.CalcuttaView.as_view(),
+        calcutta.CalcuttaView.as_view(),
         name="money-api-calcutta",
     ),
     path(
         "tournaments/<slug:slug>/money/calcutta/lots/",
-        api.LotsView.as_view(),
+        calcutta.LotsView.as_view(),
         name="money-api-lots",
     ),
     path(
         "tournaments/<slug:slug>/money/calcutta/lots/<int:lot>/sale/",
-        api.SaleView.as_view(),
+        calcutta.SaleView.as_view(),
         name="money-api-sale",
     ),
     path(
         "tournaments/<slug:slug>/money/calcutta/lots/<int:lot>/buy-back/",
-        api.LotBuyBackView.as_view(),
+        calcutta.LotBuyBackView.as_view(),
         name="money-api-lot-buy-back",
     ),
 ]

@@ -5,3 +5,9 @@ class MoneyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "money"
     verbose_name = "Event money"
+
+    def ready(self) -> None:
+        """Register the money pages' club time zone."""
+        from . import club_zones
+
+        club_zones.register()

@@ -12,8 +12,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 MONEY: dict[str, Any] = {
@@ -29,23 +30,37 @@ PERCENT: dict[str, Any] = {
 
 
 class ClubMoney(models.Model):
-    """A club's money settings: currency, the smallest unit paid out, what is public."""
+    """A club's money settings: currency, the smallest unit paid out, what is public, and
+    the day its master-points season starts (1 January: the calendar year)."""
 
     club = models.OneToOneField("games.Club", on_delete=models.CASCADE, related_name="money")
     currency = models.CharField(max_length=3, default="EUR")
     payout_unit = models.DecimalField(default=Decimal("1.00"), **MONEY)
     publish_payouts = models.BooleanField(default=True)
     publish_calcutta = models.BooleanField(default=True)
+    season_start_month = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(12)]
+    )
+    season_start_day = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(28)]
+    )
+    points_version = models.PositiveIntegerField(default=1)
+    """The ETag of the club's master-points settings (its table and season start): each
+    save of either bumps it, so two directors editing at once cannot overwrite blindly."""
 
     history = HistoricalRecords()
 
     def __str__(self) -> str:
         return f"money of {self.club}"
 
+    @property
+    def points_etag(self) -> str:
+        return f'"{self.points_version}"'
+
 
 class Remainder(models.TextChoices):
-    FIRST = "first", "To the top-placed player"
-    HOUSE = "house", "Kept by the club"
+    FIRST = "first", gettext_lazy("To the top-placed player")
+    HOUSE = "house", gettext_lazy("Kept by the club")
 
 
 class EventMoney(models.Model):
@@ -73,10 +88,10 @@ class EventMoney(models.Model):
 
 
 class PaidBy(models.TextChoices):
-    EVENT = "event", "The event's places (prize order)"
-    MAIN = "main", "Main bracket places"
-    CONSOLATION = "consolation", "Consolation places"
-    LAST_CHANCE = "last_chance", "Last chance places"
+    EVENT = "event", gettext_lazy("The event's places (prize order)")
+    MAIN = "main", gettext_lazy("Main bracket places")
+    CONSOLATION = "consolation", gettext_lazy("Consolation places")
+    LAST_CHANCE = "last_chance", gettext_lazy("Last chance places")
 
 
 class Pool(models.Model):
@@ -138,9 +153,9 @@ class BuyBack(models.Model):
 
 
 class PaymentMethod(models.TextChoices):
-    CASH = "cash", "Cash"
-    TRANSFER = "transfer", "Transfer"
-    OWING = "owing", "Marked owing"
+    CASH = "cash", gettext_lazy("Cash")
+    TRANSFER = "transfer", gettext_lazy("Transfer")
+    OWING = "owing", gettext_lazy("Marked owing")
 
 
 class Payment(models.Model):
@@ -233,8 +248,38 @@ class EventMasterPoints(models.Model):
     formula = models.CharField(max_length=20, default="usbgf-2019")
     event_weight = models.DecimalField(max_digits=6, decimal_places=3, default=Decimal(1))
     division_weight = models.DecimalField(max_digits=6, decimal_places=3, default=Decimal(1))
+    club_table = models.ForeignKey(
+        "ClubPointsTable", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     history = HistoricalRecords()
 
     def __str__(self) -> str:
         return f"master points of {self.tournament} ({self.formula})"
+
+
+class ClubPointsTable(models.Model):
+    """One version of a club's own master-points table (points per place by field size,
+    and per match won; the higher counts), as :mod:`money.rules.club_points` stores it.
+
+    Versions are never edited: saving the table creates the next version, and an event
+    awarded with the club table keeps the version it named
+    (:attr:`EventMasterPoints.club_table`), so later edits never change its points.
+    """
+
+    club = models.ForeignKey("games.Club", on_delete=models.CASCADE, related_name="points_tables")
+    version = models.PositiveIntegerField()
+    data = models.JSONField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "version"], name="unique_points_table_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"points table v{self.version} of {self.club}"

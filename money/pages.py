@@ -16,15 +16,18 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
 from core import access
-from core.errors import BoxcarsError, RuleViolation
+from core.errors import N_, BoxcarsError, RuleViolation
 from games.models import Player
 from games.services.actors import actor_for_user
 from money import rules, selectors, services
-from money.api import ledger_csv
+from money.api.answers import ledger_csv
+from money.master_points import FORMULA_CHOICES
 from money.models import PaidBy, PaymentMethod, Remainder
-from money.rules.master_points import FORMULAS
 from tournaments.models import Entry, EntryStatus, Tournament
 
 FIELD_WORDS = {
@@ -57,11 +60,28 @@ def _directed(request: HttpRequest, slug: str) -> Tournament:
     return tournament
 
 
+# The largest amount a money column holds (12 digits, 2 after the point) and the largest
+# master-point weight (6 digits, 3 after it): bigger input is refused in words here rather
+# than overflowing the column as a 500.
+AMOUNT_LIMIT = Decimal("1e10")
+WEIGHT_LIMIT = Decimal("1e3")
+
+
 @overload
-def amount(value: str | None, field: str, *, blank: Decimal = ...) -> Decimal: ...
+def amount(
+    value: str | None, field: str, *, blank: Decimal = ..., limit: Decimal = ...
+) -> Decimal: ...
 @overload
-def amount(value: str | None, field: str, *, blank: None) -> Decimal | None: ...
-def amount(value: str | None, field: str, *, blank: Decimal | None = Decimal(0)) -> Decimal | None:
+def amount(
+    value: str | None, field: str, *, blank: None, limit: Decimal = ...
+) -> Decimal | None: ...
+def amount(
+    value: str | None,
+    field: str,
+    *,
+    blank: Decimal | None = Decimal(0),
+    limit: Decimal = AMOUNT_LIMIT,
+) -> Decimal | None:
     """A form's amount as a Decimal ("12,50" and "12.50" both read); words for bad input."""
     text = (value or "").strip().replace(",", ".")
     if not text:
@@ -70,18 +90,34 @@ def amount(value: str | None, field: str, *, blank: Decimal | None = Decimal(0))
         number = Decimal(text)
     except InvalidOperation:
         raise RuleViolation(
-            "invalid_amount", f"{text!r} is not an amount such as 12.50.", field
+            "invalid_amount", N_("%(text)r is not an amount such as 12.50.", text=text), field
         ) from None
     if not number.is_finite():
-        raise RuleViolation("invalid_amount", f"{text!r} is not an amount such as 12.50.", field)
+        raise RuleViolation(
+            "invalid_amount", N_("%(text)r is not an amount such as 12.50.", text=text), field
+        )
+    if abs(number) >= limit:
+        raise RuleViolation(
+            "amount_too_large",
+            N_("%(text)r is too large (under %(limit)s).", text=text, limit=f"{limit:,f}"),
+            field,
+        )
     return number
+
+
+def _int(value: str | None, field: str) -> int:
+    """One chosen id from a form; an empty or non-numeric choice is refused in words."""
+    chosen = _ints([value or ""], field)
+    if not chosen:
+        raise RuleViolation("invalid_choice", N_("Choose from the list."), field)
+    return chosen[0]
 
 
 def _ints(values: list[str], field: str) -> list[int]:
     try:
         return [int(v) for v in values if v]
     except ValueError:
-        raise RuleViolation("invalid_choice", "Choose from the list.", field) from None
+        raise RuleViolation("invalid_choice", N_("Choose from the list."), field) from None
 
 
 def _table(request: HttpRequest) -> list[Decimal] | str:
@@ -163,7 +199,7 @@ ACTIONS: dict[str, Callable[[HttpRequest, Any, Tournament], Any]] = {
     "payment": lambda r, a, t: services.record_payment(
         actor=a,
         tournament=t,
-        player_id=_ints([r.POST.get("player", "0")], "player")[0],
+        player_id=_int(r.POST.get("player"), "player"),
         amount=amount(r.POST.get("amount"), "amount"),
         method=r.POST.get("method", ""),
         note=r.POST.get("note", ""),
@@ -190,15 +226,15 @@ ACTIONS: dict[str, Callable[[HttpRequest, Any, Tournament], Any]] = {
     "sale": lambda r, a, t: services.sell_lot(
         actor=a,
         tournament=t,
-        lot_id=_ints([r.POST.get("lot", "0")], "lot")[0],
+        lot_id=_int(r.POST.get("lot"), "lot"),
         price=amount(r.POST.get("price"), "price"),
         buyers=_buyers(r),
     ),
     "lot-buy-back": lambda r, a, t: services.buy_back_lot(
         actor=a,
         tournament=t,
-        lot_id=_ints([r.POST.get("lot", "0")], "lot")[0],
-        entry_id=_ints([r.POST.get("entry", "0")], "entry")[0],
+        lot_id=_int(r.POST.get("lot"), "lot"),
+        entry_id=_int(r.POST.get("entry"), "entry"),
         percent=amount(r.POST.get("percent"), "percent"),
     ),
 }
@@ -242,7 +278,7 @@ def _context(tournament: Tournament) -> dict[str, Any]:
         "lots": _lots(view),
         "is_director": True,
         "master_points": _event_master_points(tournament),
-        "formulas": list(FORMULAS),
+        "formulas": FORMULA_CHOICES,
     }
 
 
@@ -262,7 +298,7 @@ def _event_master_points(tournament: Tournament) -> dict[str, Any]:
 def _lots(view: selectors.MoneyView) -> list[dict[str, Any]]:
     if view.calcutta is None:
         return []
-    from money.api import calcutta_data
+    from money.api.answers import calcutta_data
 
     data = calcutta_data(view) or {"lots": []}
     lots = {lot.pk: lot for lot in view.calcutta.lots.all()}
@@ -290,7 +326,12 @@ def director_money(request: HttpRequest, slug: str, action: str | None = None) -
             }
             context["posted"] = request.POST
             return render(request, template, context, status=400)
-        messages.success(request, "Saved.")
+        messages.success(request, gettext("Saved."))
+        back = request.POST.get("next", "")
+        if back and url_has_allowed_host_and_scheme(
+            back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        ):
+            return redirect(back)  # a form on another page (the director's entry list)
         name = "money-auction" if action in AUCTION_ACTIONS else "money-director"
         return redirect(f"{_url(name, slug)}#{action}")
     return render(request, template, _context(tournament))
@@ -352,30 +393,167 @@ def public_money(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _master_points_csv(rows: list) -> str:
+def _master_points_csv(rows: list, season: str) -> str:
     import csv
     import io
 
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["rank", "player", "points", "events"])
+    writer.writerow(["season", "rank", "player", "points", "events"])
     for rank, row in enumerate(rows, start=1):
-        writer.writerow([rank, row.player.display_name, str(row.points), len(row.events)])
+        writer.writerow([season, rank, row.player.display_name, str(row.points), len(row.events)])
     return out.getvalue()
 
 
+def _season(request: HttpRequest, club: Any, club_seasons: list) -> Any:
+    """The season asked for (``?season=2026``; ``all``: every season), the newest by
+    with points by default (the current one before any has); a season without events
+    shows an empty table rather than a 404."""
+    from money.master_points import Season, season_start
+    from money.rules.seasons import season_bounds, season_label
+
+    asked = request.GET.get("season", "")
+    if asked == "all":
+        return None
+    if asked.isdigit() and 1900 <= int(asked) <= 9999:
+        for season in club_seasons:
+            if season.year == int(asked):
+                return season
+        start = season_start(club)
+        year = int(asked)
+        return Season(year, season_label(start, year), *season_bounds(start, year))
+    with_points = [s for s in club_seasons if s.has_points]
+    return (with_points or club_seasons or [None])[0]
+
+
 def club_master_points(request: HttpRequest, slug: str) -> HttpResponse:
-    """The club's master-point table (public), or its CSV with ``?format=csv``."""
+    """The club's master-points leaderboard for a season (public), or its CSV with
+    ``?format=csv``; ``?season=2026`` picks the season (``all``: every season)."""
     from games.models import Club
-    from money.master_points import club_table
+    from money.master_points import club_table, seasons
 
     club = get_object_or_404(Club, slug=slug)
-    rows = club_table(club)
+    club_seasons = seasons(club)
+    season = _season(request, club, club_seasons)
+    rows = club_table(club, season.year if season else None)
+    label = season.label if season else "all"
     if request.GET.get("format") == "csv":
-        response = HttpResponse(_master_points_csv(rows), content_type="text/csv")
-        response["Content-Disposition"] = f'attachment; filename="{club.slug}-master-points.csv"'
+        response = HttpResponse(_master_points_csv(rows, label), content_type="text/csv")
+        response["Content-Disposition"] = (
+            f'attachment; filename="{club.slug}-master-points-{label}.csv"'
+        )
         return response
-    return render(request, "money/master_points.html", {"club": club, "rows": rows})
+    director = access.is_site_admin(request.user) or access.is_director(request.user, club)
+    return render(
+        request,
+        "money/master_points.html",
+        {
+            "club": club,
+            "rows": rows,
+            "season": season,
+            "seasons": club_seasons,
+            "is_director": director,
+        },
+    )
+
+
+def _club_table_form(request: HttpRequest) -> tuple[str, list[dict[str, Any]]]:
+    """The table form: one row per bracket (blank rows ignored), points as "10/6/3/3"."""
+    brackets = []
+    rows = zip(
+        request.POST.getlist("min_players"),
+        request.POST.getlist("max_players"),
+        request.POST.getlist("points"),
+        strict=False,
+    )
+    for i, (low, high, points) in enumerate(rows):
+        if not (low.strip() or high.strip() or points.strip()):
+            continue
+        field = f"brackets[{i}]"
+        parts = [p for p in points.replace(";", "/").replace(",", "/").split("/") if p.strip()]
+        brackets.append(
+            {
+                "min_players": _ints([low.strip() or "0"], f"{field}.min_players")[0],
+                "max_players": _ints([high.strip()], f"{field}.max_players")[0]
+                if high.strip()
+                else None,
+                "points": [str(amount(p, f"{field}.points")) for p in parts],
+            }
+        )
+    per_win = str(amount(request.POST.get("per_match_won"), "per_match_won"))
+    return per_win, brackets
+
+
+def club_points_table(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's own master-points table: its current version and earlier ones (public);
+    directors edit it (each save is a new version) and set the season's start day."""
+    from django.contrib.auth.views import redirect_to_login
+
+    from games.models import Club
+    from money import master_points
+    from money.models import ClubPointsTable
+
+    club = get_object_or_404(Club, slug=slug)
+    director = access.is_site_admin(request.user) or access.is_director(request.user, club)
+    error = None
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not director:
+            raise Http404
+        form = request.POST.get("form", "table")
+        try:
+            actor = actor_for_user(request.user)
+            read = request.POST.get("version", "")
+            expected = int(read) if read.isdigit() else None
+            if form == "season":
+                master_points.set_season_start(
+                    actor=actor,
+                    club=club,
+                    expected_version=expected,
+                    month=_ints([request.POST.get("month", "") or "0"], "season_start_month")[0],
+                    day=_ints([request.POST.get("day", "") or "0"], "season_start_day")[0],
+                )
+            else:
+                per_win, brackets = _club_table_form(request)
+                master_points.save_club_table(
+                    actor=actor,
+                    club=club,
+                    per_match_won=per_win,
+                    brackets=brackets,
+                    expected_version=expected,
+                )
+        except BoxcarsError as error_:
+            error = {"form": form, "field": error_.field or "", "detail": error_.message}
+        else:
+            messages.success(request, _("Saved."))
+            return redirect(request.path)
+    versions = list(ClubPointsTable.objects.filter(club=club).order_by("-version"))
+    current = versions[0] if versions else None
+    rows = [
+        {
+            "min": b["min_players"],
+            "max": b["max_players"],
+            "points": "/".join(b["points"]),
+        }
+        for b in (current.data["brackets"] if current else [])
+    ]
+    rows += [{"min": "", "max": "", "points": ""}] * 2
+    return render(
+        request,
+        "money/club_points_table.html",
+        {
+            "club": club,
+            "current": current,
+            "versions": versions,
+            "rows": rows,
+            "season_start": master_points.season_start(club),
+            "points_version": master_points.points_settings_version(club),
+            "is_director": director,
+            "error": error,
+        },
+        status=400 if error else 200,
+    )
 
 
 @login_required
@@ -391,9 +569,17 @@ def event_master_points(request: HttpRequest, slug: str) -> HttpResponse:
             actor=actor_for_user(request.user),
             tournament=tournament,
             formula=request.POST.get("formula", ""),
-            event_weight=amount(request.POST.get("event_weight"), "event_weight", blank=Decimal(1)),
+            event_weight=amount(
+                request.POST.get("event_weight"),
+                "event_weight",
+                blank=Decimal(1),
+                limit=WEIGHT_LIMIT,
+            ),
             division_weight=amount(
-                request.POST.get("division_weight"), "division_weight", blank=Decimal(1)
+                request.POST.get("division_weight"),
+                "division_weight",
+                blank=Decimal(1),
+                limit=WEIGHT_LIMIT,
             ),
         )
     except BoxcarsError as error:
@@ -404,5 +590,100 @@ def event_master_points(request: HttpRequest, slug: str) -> HttpResponse:
             "detail": error.message,
         }
         return render(request, "money/director.html", context, status=400)
-    messages.success(request, "Saved.")
+    messages.success(request, gettext("Saved."))
     return redirect(f"{_url('money-director', slug)}#master-points")
+
+
+def _award_groups(request: HttpRequest) -> list[list[int]] | None:
+    """The award form: one select per position (blank: none), "tied with the one above"
+    ticks; ``clear`` pays the pool by the places again (None)."""
+    if request.POST.get("clear"):
+        return None
+    ties = set(request.POST.getlist("tie"))
+    groups: list[list[int]] = []
+    for i, value in enumerate(request.POST.getlist("place")):
+        if not value:
+            continue
+        entry = _ints([value], "award_order")[0]
+        if str(i) in ties and groups:
+            groups[-1].append(entry)
+        else:
+            groups.append([entry])
+    return groups
+
+
+def _award_pools(tournament: Tournament) -> list[dict[str, Any]]:
+    view = selectors.money_view(tournament)
+    names = dict(
+        Entry.objects.filter(tournament=tournament).values_list("pk", "player__display_name")
+    )
+    pools = []
+    for pool in view.pools:
+        order = pool.award_order or []
+        rows = []
+        for group in order:
+            for position, entry in enumerate(group):
+                rows.append({"entry": entry, "tie": position > 0})
+        size = min(max(len(pool.table), len(rows), 1) + 2, 32)
+        rows += [{"entry": None, "tie": False}] * (size - len(rows))
+        pools.append(
+            {
+                "pool": pool,
+                "current": [[names.get(e, str(e)) for e in group] for group in order],
+                "rows": rows,
+            }
+        )
+    return pools
+
+
+@login_required
+def award_order(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director decides who a pool pays, best first (a side pool nobody eligible
+    reached far), or clears the decision so the places pay it again."""
+    tournament = _directed(request, slug)
+    error = None
+    if request.method == "POST":
+        key = request.POST.get("key", "")
+        try:
+            services.set_award_order(
+                actor=actor_for_user(request.user),
+                tournament=tournament,
+                key=key,
+                groups=_award_groups(request),
+            )
+        except BoxcarsError as error_:
+            error = {
+                "form": f"award-{key}",
+                "field": FIELD_WORDS.get(error_.field or "", error_.field or ""),
+                "detail": error_.message,
+            }
+        else:
+            messages.success(request, _("Saved."))
+            return redirect(f"{request.path}#award-{key}")
+    return render(
+        request,
+        "money/award.html",
+        {
+            "tournament": tournament,
+            "pools": _award_pools(tournament),
+            "entries": Entry.objects.filter(tournament=tournament)
+            .select_related("player")
+            .order_by("seed", "pk"),
+            "error": error,
+        },
+        status=400 if error else 200,
+    )
+
+
+@login_required
+def money_history(request: HttpRequest, slug: str) -> HttpResponse:
+    """Who changed what in the event's money, and when (newest first)."""
+    from money.audit import LIMIT
+    from money.audit import money_history as history
+
+    tournament = _directed(request, slug)
+    return render(
+        request,
+        "money/history.html",
+        {"tournament": tournament, "entries": history(tournament), "limit": LIMIT},
+    )

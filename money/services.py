@@ -22,6 +22,7 @@ from django.db.models import Q
 
 from core import access, locking
 from core.actors import Actor
+from core.errors import N_
 from games.models import Player
 from games.rules.errors import ConflictError, RuleViolation
 from money import rules
@@ -91,7 +92,11 @@ def _table(table: Sequence[Any] | str, field: str = "table") -> list[str]:
         if table not in rules.PRESETS:
             raise RuleViolation(
                 "unknown_preset",
-                f"Unknown payout preset {table!r}: use one of {', '.join(rules.PRESETS)}.",
+                N_(
+                    "Unknown payout preset %(table)r: use one of %(join)s.",
+                    table=table,
+                    join=", ".join(rules.PRESETS),
+                ),
                 field,
             )
         table = rules.PRESETS[table][1]
@@ -102,11 +107,12 @@ def _table(table: Sequence[Any] | str, field: str = "table") -> list[str]:
                 value = Decimal(value)
             except ArithmeticError:
                 raise RuleViolation(
-                    "invalid_percent", "A percentage is a number.", f"{field}[{i}]"
+                    "invalid_percent", N_("A percentage is a number."), f"{field}[{i}]"
                 ) from None
         values.append(value)
     rules.check_table(values, field=field)
-    return [str(Decimal(v).normalize()) for v in values]
+    # fixed-point, never exponent: 100 is stored "100", not "1E+2"
+    return [format(Decimal(v).normalize(), "f") for v in values]
 
 
 def _percent(value: Any, field: str) -> Decimal:
@@ -131,11 +137,13 @@ def save_club_money(
     require_director(actor, tournament)
     if not (len(currency) == 3 and currency.isalpha()):
         raise RuleViolation(
-            "invalid_currency", "A currency is a three-letter code such as EUR.", "currency"
+            "invalid_currency", N_("A currency is a three-letter code such as EUR."), "currency"
         )
     unit = _cents_field(payout_unit, "payout_unit")
     if unit <= 0:
-        raise RuleViolation("invalid_unit", "The payout unit is at least one cent.", "payout_unit")
+        raise RuleViolation(
+            "invalid_unit", N_("The payout unit is at least one cent."), "payout_unit"
+        )
     with transaction.atomic():
         club, _ = ClubMoney.objects.select_for_update().get_or_create(club_id=tournament.club_id)
         club.currency = currency.upper()
@@ -191,18 +199,20 @@ def save_pool(
 ) -> Pool:
     """Create or change the pool ``key`` (the main pool: ``side=False``, every entry pays)."""
     if not key or len(key) > 40 or not key.replace("-", "").replace("_", "").isalnum():
-        raise RuleViolation("invalid_key", "A pool key is letters, digits, - and _.", "key")
+        raise RuleViolation("invalid_key", N_("A pool key is letters, digits, - and _."), "key")
     if key in (rules.CALCUTTA, "registration"):
-        raise RuleViolation("pool_key_taken", f"{key!r} is reserved.", "key")
+        raise RuleViolation("pool_key_taken", N_("%(key)r is reserved.", key=key), "key")
     if not name.strip():
-        raise RuleViolation("name_required", "A pool has a name.", "name")
+        raise RuleViolation("name_required", N_("A pool has a name."), "name")
     if paid_by not in PaidBy.values:
         raise RuleViolation(
-            "invalid_paid_by", f"A pool is paid by {', '.join(PaidBy.values)}.", "paid_by"
+            "invalid_paid_by",
+            N_("A pool is paid by %(join)s.", join=", ".join(PaidBy.values)),
+            "paid_by",
         )
     if remainder not in Remainder.values:
         raise RuleViolation(
-            "invalid_remainder", "The remainder goes to 'first' or 'house'.", "remainder"
+            "invalid_remainder", N_("The remainder goes to 'first' or 'house'."), "remainder"
         )
     values = {
         "name": name.strip()[:80],
@@ -222,11 +232,11 @@ def save_pool(
     if (buy_back_fee is None) != (buy_back_until_round is None):
         raise RuleViolation(
             "buy_back_incomplete",
-            "A buy-back needs both its fee and the last round it is open after.",
+            N_("A buy-back needs both its fee and the last round it is open after."),
             "buy_back_until_round",
         )
     if buy_back_until_round is not None and buy_back_until_round < 1:
-        raise RuleViolation("invalid_round", "Rounds count from 1.", "buy_back_until_round")
+        raise RuleViolation("invalid_round", N_("Rounds count from 1."), "buy_back_until_round")
 
     def change(event: EventMoney) -> Pool:
         if (
@@ -236,7 +246,7 @@ def save_pool(
         ):
             raise ConflictError(
                 "main_pool_exists",
-                "The event has a main pool already: add a side pool, or a pool with buy-backs.",
+                N_("The event has a main pool already: add a side pool, or a pool with buy-backs."),
                 "side",
             )
         pool, _ = Pool.objects.update_or_create(
@@ -257,7 +267,7 @@ def delete_pool(
         pool = _pool(event, key)
         if pool.buy_backs.exists():
             raise ConflictError(
-                "pool_has_buy_backs", "Players bought into this pool: it stays.", "key"
+                "pool_has_buy_backs", N_("Players bought into this pool: it stays."), "key"
             )
         pool.delete()
 
@@ -267,7 +277,7 @@ def delete_pool(
 def _pool(event: EventMoney, key: str) -> Pool:
     pool = event.pools.filter(key=key).first()
     if pool is None:
-        raise RuleViolation("pool_not_found", f"The event has no pool {key!r}.", "pool")
+        raise RuleViolation("pool_not_found", N_("The event has no pool %(key)r.", key=key), "pool")
     return pool
 
 
@@ -275,7 +285,9 @@ def _entries(tournament: Tournament, ids: Sequence[int], field: str) -> list[Ent
     found = {e.pk: e for e in Entry.objects.filter(tournament=tournament, pk__in=list(ids))}
     missing = [i for i in ids if i not in found]
     if missing:
-        raise RuleViolation("entry_not_found", f"No entry {missing[0]} in this event.", field)
+        raise RuleViolation(
+            "entry_not_found", N_("No entry %(value)s in this event.", value=missing[0]), field
+        )
     return [found[i] for i in dict.fromkeys(ids)]
 
 
@@ -293,7 +305,7 @@ def set_side_pool_entrants(
     def change(event: EventMoney) -> Pool:
         pool = _pool(event, key)
         if not pool.side:
-            raise RuleViolation("not_a_side_pool", "Every entry is in the main pool.", "pool")
+            raise RuleViolation("not_a_side_pool", N_("Every entry is in the main pool."), "pool")
         pool.entrants.set(_entries(tournament, entry_ids, "entries"))
         return pool
 
@@ -322,7 +334,7 @@ def set_award_order(
             _entries(tournament, flat, "award_order")
             if len(set(flat)) != len(flat):
                 raise RuleViolation(
-                    "place_listed_twice", "Each entry is listed once.", "award_order"
+                    "place_listed_twice", N_("Each entry is listed once."), "award_order"
                 )
             pool.award_order = [list(group) for group in groups if group]
         pool.save()
@@ -343,14 +355,16 @@ def record_split(
 ) -> EventMoney:
     """Players who agreed to split what their places pay (equally); recorded by the director."""
     if len(set(entry_ids)) < 2:
-        raise RuleViolation("split_too_small", "A split is between two or more players.", "entries")
+        raise RuleViolation(
+            "split_too_small", N_("A split is between two or more players."), "entries"
+        )
 
     def change(event: EventMoney) -> EventMoney:
         _entries(tournament, entry_ids, "entries")
         taken = {e for group in event.splits for e in group}
         if taken & set(entry_ids):
             raise RuleViolation(
-                "split_listed_twice", "A player is in another split already.", "entries"
+                "split_listed_twice", N_("A player is in another split already."), "entries"
             )
         event.splits = [*event.splits, sorted(set(entry_ids))]
         event.save()
@@ -391,13 +405,15 @@ def record_payment(
 ) -> Payment:
     """Money a person handed over (cash, transfer), or a mark that they owe it."""
     if method not in PaymentMethod.values:
-        raise RuleViolation("invalid_method", "Paid by cash, transfer, or marked owing.", "method")
+        raise RuleViolation(
+            "invalid_method", N_("Paid by cash, transfer, or marked owing."), "method"
+        )
     value = _cents_field(amount, "amount")
     if method != PaymentMethod.OWING and value <= 0:
-        raise RuleViolation("invalid_amount", "A payment is above zero.", "amount")
+        raise RuleViolation("invalid_amount", N_("A payment is above zero."), "amount")
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
-        raise RuleViolation("player_not_found", "No such player.", "player")
+        raise RuleViolation("player_not_found", N_("No such player."), "player")
 
     def change(event: EventMoney) -> Payment:
         return Payment.objects.create(
@@ -442,29 +458,35 @@ def record_buy_back(
     """A player knocked out of the main by the pool's deadline round buys into it."""
     entry = _entries(tournament, [entry_id], "entry")[0]
     if entry.status != EntryStatus.ACTIVE:
-        raise RuleViolation("entry_withdrawn", "A withdrawn entry cannot buy back.", "entry")
+        raise RuleViolation("entry_withdrawn", N_("A withdrawn entry cannot buy back."), "entry")
     out = knocked_out_in(tournament, entry)
 
     def change(event: EventMoney) -> BuyBack:
         pool = _pool(event, key)
         if pool.buy_back_fee is None or pool.buy_back_until_round is None:
-            raise RuleViolation("no_buy_backs", f"{pool.name} takes no buy-backs.", "pool")
+            raise RuleViolation(
+                "no_buy_backs", N_("%(name)s takes no buy-backs.", name=pool.name), "pool"
+            )
         if out is None:
             raise RuleViolation(
                 "not_knocked_out",
-                "Only a player knocked out of the main bracket buys back.",
+                N_("Only a player knocked out of the main bracket buys back."),
                 "entry",
             )
         if out > pool.buy_back_until_round:
             raise RuleViolation(
                 "buy_back_closed",
-                f"Buy-backs close after round {pool.buy_back_until_round}; "
-                f"this player went out in round {out}.",
+                N_(
+                    "Buy-backs close after round %(buy_back_until_round)s; this player "
+                    "went out in round %(out)s.",
+                    buy_back_until_round=pool.buy_back_until_round,
+                    out=out,
+                ),
                 "entry",
             )
         if pool.buy_backs.filter(entry=entry).exists():
             raise ConflictError(
-                "already_bought_back", "This player bought into the pool already.", "entry"
+                "already_bought_back", N_("This player bought into the pool already."), "entry"
             )
         return BuyBack.objects.create(
             pool=pool, entry=entry, amount=pool.buy_back_fee, out_in_round=out
@@ -510,7 +532,7 @@ def configure_calcutta(
 def _calcutta(event: EventMoney) -> Calcutta:
     calcutta = Calcutta.objects.filter(event=event).first()
     if calcutta is None:
-        raise RuleViolation("no_calcutta", "Set up the Calcutta first.", "calcutta")
+        raise RuleViolation("no_calcutta", N_("Set up the Calcutta first."), "calcutta")
     return calcutta
 
 
@@ -525,7 +547,7 @@ def add_lot(
 ) -> Lot:
     """A lot: one entry, or a group ("the field"); each entry is in one lot at most."""
     if not entry_ids:
-        raise RuleViolation("empty_lot", "A lot has at least one player.", "entries")
+        raise RuleViolation("empty_lot", N_("A lot has at least one player."), "entries")
 
     def change(event: EventMoney) -> Lot:
         calcutta = _calcutta(event)
@@ -533,7 +555,7 @@ def add_lot(
         taken = Lot.entries.through.objects.filter(lot__calcutta=calcutta, entry__in=entries)
         if taken.exists():
             raise ConflictError(
-                "player_in_two_lots", "A player of this lot is in another lot.", "entries"
+                "player_in_two_lots", N_("A player of this lot is in another lot."), "entries"
             )
         name = label.strip()[:80] or ", ".join(e.player.display_name for e in entries)[:80]
         lot = Lot.objects.create(calcutta=calcutta, label=name, order=calcutta.lots.count())
@@ -563,10 +585,10 @@ def sell_lot(
         calcutta = _calcutta(event)
         lot = calcutta.lots.filter(pk=lot_id).first()
         if lot is None:
-            raise RuleViolation("lot_not_found", "No such lot in this Calcutta.", "lot")
+            raise RuleViolation("lot_not_found", N_("No such lot in this Calcutta."), "lot")
         players = Player.objects.in_bulk([p for p, _ in shares])
         if len(players) != len({p for p, _ in shares}):
-            raise RuleViolation("player_not_found", "A buyer is not a known player.", "buyers")
+            raise RuleViolation("player_not_found", N_("A buyer is not a known player."), "buyers")
         rules.check_sale(
             rules.Sale(
                 lot=str(lot.pk),
@@ -606,11 +628,13 @@ def buy_back_lot(
         calcutta = _calcutta(event)
         lot = calcutta.lots.filter(pk=lot_id).first()
         if lot is None or lot.price is None:
-            raise RuleViolation("lot_not_sold", "Only a sold lot can be bought back.", "lot")
+            raise RuleViolation("lot_not_sold", N_("Only a sold lot can be bought back."), "lot")
         entry = lot.entries.filter(pk=entry_id).first()
         if entry is None:
             raise RuleViolation(
-                "buy_back_not_in_lot", "Only a player of the lot may buy part of it back.", "entry"
+                "buy_back_not_in_lot",
+                N_("Only a player of the lot may buy part of it back."),
+                "entry",
             )
         shares = list(lot.shares.all())
         rules.check_sale(

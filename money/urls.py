@@ -15,6 +15,8 @@ urlpatterns = [
         pages.event_master_points,
         name="money-master-points",
     ),
+    path("<slug:slug>/director/money/award/", pages.award_order, name="money-award"),
+    path("<slug:slug>/director/money/history/", pages.money_history, name="money-history"),
     path("<slug:slug>/director/money/do/<slug:action>/", pages.director_money, name="money-action"),
 ]
 
@@ -23,5 +25,10 @@ club_urlpatterns = [
         "clubs/<slug:slug>/master-points/",
         pages.club_master_points,
         name="money-club-master-points",
+    ),
+    path(
+        "clubs/<slug:slug>/master-points/table/",
+        pages.club_points_table,
+        name="money-club-points-table",
     ),
 ]

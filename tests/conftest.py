@@ -7,13 +7,21 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from games.services import clubs as club_services
-from games.services import matches as match_services
+from games.services import match_create
 from games.services.actors import actor_for_user
 
 
 @pytest.fixture
 def api_client() -> APIClient:
     return APIClient()
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Hash test passwords with MD5: PBKDF2's million rounds cost about half a second per
+    user on this machine, several users per test, and no test is about the hash itself
+    (production keeps Django's default hashers)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -56,6 +64,16 @@ def client_for(api_client):
         return client
 
     return make
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _live_channel_per_worker(worker_id):
+    """Parallel test processes share one Redis server, whose pub/sub ignores database
+    numbers: each gets its own live channel, or one hears the other's notices."""
+    from django.conf import settings
+
+    if worker_id != "master":
+        settings.LIVE_REDIS_CHANNEL = f"boxcars:live:{worker_id}"
 
 
 @pytest.fixture(autouse=True)
@@ -109,7 +127,7 @@ def bob(club, bob_user):
 @pytest.fixture
 def make_match(club, director, alice, bob):
     def make(length: int = 5, **kwargs):
-        return match_services.create_match(
+        return match_create.create_match(
             actor=actor_for_user(director),
             club=club,
             player1=alice,
@@ -124,3 +142,18 @@ def make_match(club, director, alice, bob):
 @pytest.fixture
 def match(make_match):
     return make_match(5)
+
+
+def pytest_sessionstart(session):
+    """Compile the translation catalogs the suite reads (``make messages`` does the same)
+    when a ``.po`` is newer than its ``.mo``: the language tests need them fresh."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    if shutil.which("msgfmt") is None:
+        return
+    for po in (Path(__file__).resolve().parent.parent / "locale").glob("*/LC_MESSAGES/*.po"):
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            subprocess.run(["msgfmt", "--check", "-o", str(mo), str(po)], check=True)

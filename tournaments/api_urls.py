@@ -1,10 +1,40 @@
 """Routes of the tournaments API under /api/v1/."""
 
+from django.urls import path
 from rest_framework.routers import DefaultRouter
 
+from .api import calls, round_clocks
 from .api.views import TournamentViewSet
 
 router = DefaultRouter()
 router.register("tournaments", TournamentViewSet, basename="tournament")
 
-urlpatterns = router.urls
+SLUG = "tournaments/<slug:slug>"
+
+urlpatterns = [
+    path(
+        f"{SLUG}/entries/<int:entry_id>/check-in/",
+        calls.CheckInView.as_view(),
+        name="tournament-check-in-api",
+    ),
+    path(
+        f"{SLUG}/drop-no-shows/", calls.DropNoShowsView.as_view(), name="tournament-drop-no-shows"
+    ),
+    path(
+        f"{SLUG}/rounds/<int:number>/call/",
+        calls.CallRoundView.as_view(),
+        name="tournament-call-round",
+    ),
+    path(
+        f"{SLUG}/rounds/<int:number>/",
+        round_clocks.RoundClockView.as_view(),
+        name="tournament-round-clock",
+    ),
+    path(
+        f"{SLUG}/matches/<int:match_id>/late-penalty/",
+        calls.LatePenaltyView.as_view(),
+        name="tournament-late-penalty",
+    ),
+    path("push-subscriptions/", calls.PushSubscriptionsView.as_view(), name="push-subscriptions"),
+    *router.urls,
+]

@@ -6,17 +6,29 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
-        """Register the bracket's result listener, the long jobs, the page panels
-        and the demo seeder."""
+        """Register the bracket's result listener, the long jobs, the page panels,
+        the clock policy of its matches, the live channels and the demo seeder."""
         from core.demo import register_demo_seeder
         from core.listeners import register_result_listener
+        from games.clock_policies import register_clock_policy
 
         from . import (
             jobs,  # noqa: F401 - registers the job handlers
+            live,
             panels,
         )
+        from .clocks import tournament_clock_policy
+        from .services.calls import call_due_rounds_after_result
         from .services.results import record_match_result
 
         register_result_listener("tournaments.bracket", record_match_result)
+        # after the bracket's: a round it completed may call the next one
+        register_result_listener("tournaments.calls", call_due_rounds_after_result)
         panels.register()
+        register_clock_policy("tournaments", tournament_clock_policy)
+        live.register()
         register_demo_seeder("tournaments", "tournaments.demo.seed")
+
+        from . import club_zones
+
+        club_zones.register()

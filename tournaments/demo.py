@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from games.models import MatchStatus, Player
-from games.services import matches as match_services
+from games.services import match_records, score_entry
 from games.services.actors import actor_for_user
 
 from .models import Pairing, PairingStatus, Tournament
@@ -34,8 +34,8 @@ def _play_ready(tournament: Tournament, actor, rng: random.Random, limit: int) -
             if match.status not in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS):
                 break
             winner = match.player1_id if rng.random() < 0.5 else match.player2_id
-            match_services.record_game(
-                actor=actor, match_id=match.pk, game=match_services.GameInput(winner_id=winner)
+            score_entry.record_game(
+                actor=actor, match_id=match.pk, game=match_records.GameInput(winner_id=winner)
             )
         played += 1
     return played

@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 from django.db.models import QuerySet
+from django.utils.translation import gettext, gettext_lazy
 
 from games.models import Player
 from games.rules import limits
@@ -38,15 +39,17 @@ class RosterField(forms.ModelMultipleChoiceField):
 
 class RegisterPlayersForm(forms.Form):
     names = forms.CharField(
-        label="Names, one per line",
+        label=gettext_lazy("Names, one per line"),
         required=False,
         max_length=limits.MAX_BULK_NAMES * (limits.MAX_PLAYER_NAME + 2),
         widget=forms.Textarea(attrs={"rows": 8, "autocomplete": "off", "spellcheck": "false"}),
-        help_text="Club members are matched ignoring case and accents; other names become "
-        "new players. You see what will happen before anything is saved.",
+        help_text=gettext_lazy(
+            "Club members are matched ignoring case and accents; other names "
+            "become new players. You see what will happen before anything is saved."
+        ),
     )
     players = RosterField(
-        label="Or tick club members",
+        label=gettext_lazy("Or tick club members"),
         queryset=None,
         required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -62,7 +65,7 @@ class RegisterPlayersForm(forms.Form):
         data = super().clean()
         assert data is not None  # Form.clean returns cleaned_data
         if not self.errors and not (data.get("names") or "").strip() and not data.get("players"):
-            raise forms.ValidationError("Type at least one name or tick a member.")
+            raise forms.ValidationError(gettext_lazy("Type at least one name or tick a member."))
         lines = (data.get("names") or "").splitlines()
         if len(lines) > limits.MAX_BULK_NAMES:
             self.add_error(
@@ -168,10 +171,13 @@ def _int_list(text: str, what: str) -> list[int]:
         numbers = [int(p) for p in parts]
     except ValueError:
         raise forms.ValidationError(
-            f"Write {what} as numbers separated by commas, like 1, 2."
+            gettext_lazy("Write %(what)s as numbers separated by commas, like 1, 2.")
+            % {"what": what}
         ) from None
     if any(n < 1 or n > limits.MAX_INT16 for n in numbers):
-        raise forms.ValidationError(f"{what.capitalize()} are counted from 1.")
+        raise forms.ValidationError(
+            gettext_lazy("%(capitalize)s are counted from 1.") % {"capitalize": what.capitalize()}
+        )
     return numbers
 
 
@@ -189,61 +195,73 @@ class NewTournamentForm(forms.Form):
     only reads the text, and :meth:`options` builds the service's keyword arguments.
     """
 
-    name = forms.CharField(label="Name", max_length=limits.MAX_LABEL)
-    format = forms.ChoiceField(label="Format", choices=TournamentFormat.choices)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=limits.MAX_LABEL)
+    format = forms.ChoiceField(label=gettext_lazy("Format"), choices=TournamentFormat.choices)
     starts_on = forms.DateField(
-        label="Starts on", required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=gettext_lazy("Starts on"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
     ends_on = forms.DateField(
-        label="Ends on", required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=gettext_lazy("Ends on"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
     slug = forms.SlugField(
-        label="Web address",
+        label=gettext_lazy("Web address"),
         required=False,
         max_length=limits.MAX_TOURNAMENT_SLUG,
-        help_text="Letters, digits and hyphens; blank: made from the name.",
+        help_text=gettext_lazy("Letters, digits and hyphens; blank: made from the name."),
     )
     seeding = forms.ChoiceField(
-        label="Seed by",
+        label=gettext_lazy("Seed by"),
         choices=SeedingMethod.choices,
         initial=SeedingMethod.RATING,
         required=False,
-        help_text="By rating: the club's rating list. Seed again on the dashboard "
-        "once the players are in.",
+        help_text=gettext_lazy(
+            "By rating: the club's rating list. Seed again on the dashboard once "
+            "the players are in."
+        ),
     )
     random_seed = forms.IntegerField(
-        label="Random seed",
+        label=gettext_lazy("Random seed"),
         required=False,
         min_value=0,
         max_value=limits.MAX_SEED,
-        help_text="For a random draw: the same number gives the same draw.",
+        help_text=gettext_lazy("For a random draw: the same number gives the same draw."),
     )
     length = forms.IntegerField(
-        label="Match length",
+        label=gettext_lazy("Match length"),
         required=False,
         min_value=1,
         max_value=MAX_LENGTH,
         initial=DEFAULT_LENGTH,
-        help_text="Points, for every round not given its own length below (blank: 5).",
+        help_text=gettext_lazy(
+            "Points, for every round not given its own length below (blank: 5)."
+        ),
     )
-    crawford = forms.BooleanField(label="Crawford rule", required=False, initial=True)
-    rated = forms.BooleanField(label="Rated", required=False, initial=True)
+    crawford = forms.BooleanField(label=gettext_lazy("Crawford rule"), required=False, initial=True)
+    rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
 
     consolation_from = forms.CharField(
-        label="Consolation: losers of main rounds",
+        label=gettext_lazy("Consolation: losers of main rounds"),
         required=False,
         max_length=200,
-        help_text="1 = first-round losers (Milwaukee); 1, 2 = a progressive consolation; "
-        "blank = no consolation.",
+        help_text=gettext_lazy(
+            "1 = first-round losers (Milwaukee); 1, 2 = a progressive consolation; "
+            "blank = no consolation."
+        ),
     )
     last_chance_from = forms.CharField(
-        label="Last chance: losers of consolation rounds",
+        label=gettext_lazy("Last chance: losers of consolation rounds"),
         required=False,
         max_length=200,
-        help_text="1 = the first consolation round that holds matches; blank = no last chance.",
+        help_text=gettext_lazy(
+            "1 = the first consolation round that holds matches; blank = no last chance."
+        ),
     )
     feed_orders = forms.CharField(
-        label="Drop-in orders",
+        label=gettext_lazy("Drop-in orders"),
         required=False,
         max_length=200,
         help_text="How losers drop in, round after round: "
@@ -251,40 +269,44 @@ class NewTournamentForm(forms.Form):
         + "; blank = reversed, half_swapped (avoids early rematches).",
     )
     prize_order = forms.CharField(
-        label="Prize order",
+        label=gettext_lazy("Prize order"),
         required=False,
         max_length=200,
-        help_text="For example main, consolation:2, last_chance:2 (the default when blank).",
+        help_text=gettext_lazy(
+            "For example main, consolation:2, last_chance:2 (the default when blank)."
+        ),
     )
     grand_final_reset = forms.BooleanField(
-        label="Grand-final reset (a deciding match if the losers' champion wins)",
+        label=gettext_lazy("Grand-final reset (a deciding match if the losers' champion wins)"),
         required=False,
         initial=True,
     )
     swiss_rounds = forms.IntegerField(
-        label="Swiss rounds", required=False, min_value=1, max_value=50, initial=5
+        label=gettext_lazy("Swiss rounds"), required=False, min_value=1, max_value=50, initial=5
     )
     max_losses = forms.IntegerField(
-        label="Out after losses",
+        label=gettext_lazy("Out after losses"),
         required=False,
         min_value=1,
         max_value=10,
-        help_text="Blank: nobody is put out; the Swiss ends after its rounds.",
+        help_text=gettext_lazy("Blank: nobody is put out; the Swiss ends after its rounds."),
     )
     groups = forms.IntegerField(
-        label="Groups", required=False, min_value=1, max_value=64, initial=1
+        label=gettext_lazy("Groups"), required=False, min_value=1, max_value=64, initial=1
     )
     playoff_qualifiers = forms.IntegerField(
-        label="Playoff: qualifiers per group",
+        label=gettext_lazy("Playoff: qualifiers per group"),
         required=False,
         min_value=0,
         max_value=16,
         initial=0,
-        help_text="0 = no playoff.",
+        help_text=gettext_lazy("0 = no playoff."),
     )
-    bye_is_win = forms.BooleanField(label="A bye counts as a win", required=False, initial=True)
+    bye_is_win = forms.BooleanField(
+        label=gettext_lazy("A bye counts as a win"), required=False, initial=True
+    )
     preview_entries = forms.IntegerField(
-        label="Players, for the preview",
+        label=gettext_lazy("Players, for the preview"),
         required=False,
         min_value=2,
         max_value=PREVIEW_MAX,
@@ -296,7 +318,7 @@ class NewTournamentForm(forms.Form):
         tie_choices = [("", "—")] + [(t.value, TIE_BREAK_NAMES[t]) for t in TieBreak]
         for n in range(1, TIE_BREAK_SLOTS + 1):
             self.fields[f"tie_break_{n}"] = forms.ChoiceField(
-                label=f"Tie-break {n}", choices=tie_choices, required=False
+                label=gettext("Tie-break %(n)s") % {"n": n}, choices=tie_choices, required=False
             )
         for stages in FORMAT_STAGES.values():
             for stage, _ in stages:
@@ -323,7 +345,8 @@ class NewTournamentForm(forms.Form):
         for name in names:
             if name not in known:
                 raise forms.ValidationError(
-                    f"'{name}' is not a drop-in order; use {', '.join(known)}."
+                    gettext_lazy("'%(name)s' is not a drop-in order; use %(join)s.")
+                    % {"name": name, "join": ", ".join(known)}
                 )
         return names
 

@@ -19,6 +19,7 @@ PAIR_ROUND = "tournaments.pair_round"
 REDRAW = "tournaments.redraw"
 DROP_MAP = "tournaments.drop_map"
 ODDS = "tournaments.odds"
+NOTIFY_CALL = "tournaments.notify_call"  # started by tournaments.services.calls
 
 
 def _actor(job: Job) -> Actor:
@@ -36,6 +37,9 @@ def pair_round(job: Job, progress: Progress) -> dict[str, Any]:
         round_number=job.params.get("round"),
         progress=progress,
     )
+    from tournaments.services.calls import call_due_rounds_of
+
+    call_due_rounds_of(tournament_id=job.params["tournament"])  # auto_call_rounds
     return asdict(outcome)
 
 
@@ -74,3 +78,14 @@ def odds(job: Job, progress: Progress) -> dict[str, Any]:
         return {"snapshot": None}
     progress(1, 1, "done")
     return {"snapshot": snapshot.pk, "version": snapshot.version, "method": snapshot.method}
+
+
+@job_handler(NOTIFY_CALL)
+def notify_call(job: Job, progress: Progress) -> dict[str, Any]:
+    """Email (and push) a called round's players; each notice once (call_notices)."""
+    from tournaments.call_notices import send_call_notices
+
+    progress(0, 1, "telling the players")
+    counts = send_call_notices(call_id=job.params["call"])
+    progress(1, 1, "done")
+    return counts

@@ -14,29 +14,38 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from games.rules import limits
 
 
 class TournamentFormat(models.TextChoices):
-    SINGLE_ELIMINATION = "single_elimination", "Single elimination"
-    DOUBLE_ELIMINATION = "double_elimination", "Double elimination"
-    SWISS = "swiss", "Swiss"
-    ROUND_ROBIN = "round_robin", "Round robin"
+    SINGLE_ELIMINATION = "single_elimination", gettext_lazy("Single elimination")
+    DOUBLE_ELIMINATION = "double_elimination", gettext_lazy("Double elimination")
+    SWISS = "swiss", gettext_lazy("Swiss")
+    ROUND_ROBIN = "round_robin", gettext_lazy("Round robin")
 
 
 class TournamentStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    REGISTRATION = "registration", "Registration open"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
+    DRAFT = "draft", gettext_lazy("Draft")
+    REGISTRATION = "registration", gettext_lazy("Registration open")
+    RUNNING = "running", gettext_lazy("Running")
+    FINISHED = "finished", gettext_lazy("Finished")
 
 
 class SeedingMethod(models.TextChoices):
-    RATING = "rating", "By rating"
-    MANUAL = "manual", "Manual"
-    RANDOM = "random", "Random draw"
+    RATING = "rating", gettext_lazy("By rating")
+    MANUAL = "manual", gettext_lazy("Manual")
+    RANDOM = "random", gettext_lazy("Random draw")
+
+
+class ClockPolicy(models.TextChoices):
+    """Whether the event's matches use a clock (docs/clocks.md, "Policies")."""
+
+    REQUIRED = "required", "Clocks required"
+    ALLOWED = "allowed", "Clocks allowed"
+    NONE = "none", "No clocks"
 
 
 class Tournament(models.Model):
@@ -74,6 +83,13 @@ class Tournament(models.Model):
     crawford = models.BooleanField(default=True)
     rated = models.BooleanField(default=True)
     bye_is_win = models.BooleanField(default=True)
+    # the match clock (docs/clocks.md): policy, preset, and what a flag fall does
+    clock_policy = models.CharField(
+        max_length=10, choices=ClockPolicy.choices, default=ClockPolicy.ALLOWED
+    )
+    clock_preset = models.CharField(max_length=20, default="usbgf")
+    clock_flag_rule = models.CharField(max_length=10, default="loss")
+    clock_overtime_ms = models.PositiveIntegerField(default=60_000)
     # elimination: the order finishing places are ranked and prizes go in, as steps
     # "main", "consolation:2", ... (tournaments.formats.places); empty: the default
     prize_order = models.JSONField(default=list, blank=True)
@@ -81,6 +97,12 @@ class Tournament(models.Model):
     # the consolation rounds that fed the last chance when the bracket was drawn: a drawn
     # bracket keeps that wiring (tournaments.formats.elimination, ``last_chance_drawn``)
     drawn_last_chance_from = models.JSONField(default=list, blank=True)
+    # a capped field: registrations beyond it wait (tournaments.formats.waitlist); None: no cap
+    capacity = models.PositiveIntegerField(null=True, blank=True)
+    # players check in (phone or director) before the draw; no-shows are dropped
+    check_in_required = models.BooleanField(default=False)
+    # call a round (emails, push) as soon as the round before it is complete
+    auto_call_rounds = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -113,12 +135,18 @@ class Tournament(models.Model):
 
 
 class EntryStatus(models.TextChoices):
-    ACTIVE = "active", "Active"
-    WITHDRAWN = "withdrawn", "Withdrawn"
+    ACTIVE = "active", gettext_lazy("Active")
+    WITHDRAWN = "withdrawn", gettext_lazy("Withdrawn")
+    # a capped event's field is full: waits at ``waitlist_position`` to move up
+    WAITLISTED = "waitlisted", gettext_lazy("Waitlisted")
 
 
 class Entry(models.Model):
-    """A player's entry in an event; ``seed`` is 1-based once seeded."""
+    """A player's entry in an event; ``seed`` is 1-based once seeded.
+
+    ``checked_in_at`` is when the player (or a director) said they are in the room;
+    ``waitlist_position`` (1 first) is set only while the entry is waitlisted.
+    """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey("games.Player", on_delete=models.PROTECT, related_name="entries")
@@ -129,6 +157,8 @@ class Entry(models.Model):
     late = models.BooleanField(default=False)
     registered_at = models.DateTimeField(auto_now_add=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    waitlist_position = models.PositiveIntegerField(null=True, blank=True)
 
     history = HistoricalRecords()
 
@@ -144,15 +174,15 @@ class Entry(models.Model):
 
 
 class StageKind(models.TextChoices):
-    MAIN = "main", "Main"
-    CONSOLATION = "consolation", "Consolation"
-    LAST_CHANCE = "last_chance", "Last chance"
-    WINNERS = "winners", "Winners' bracket"
-    LOSERS = "losers", "Losers' bracket"
-    GRAND_FINAL = "grand_final", "Grand final"
-    SWISS = "swiss", "Swiss"
-    ROUND_ROBIN_GROUP = "round_robin", "Round robin group"
-    PLAYOFF = "playoff", "Playoff"
+    MAIN = "main", gettext_lazy("Main")
+    CONSOLATION = "consolation", gettext_lazy("Consolation")
+    LAST_CHANCE = "last_chance", gettext_lazy("Last chance")
+    WINNERS = "winners", gettext_lazy("Winners' bracket")
+    LOSERS = "losers", gettext_lazy("Losers' bracket")
+    GRAND_FINAL = "grand_final", gettext_lazy("Grand final")
+    SWISS = "swiss", gettext_lazy("Swiss")
+    ROUND_ROBIN_GROUP = "round_robin", gettext_lazy("Round robin group")
+    PLAYOFF = "playoff", gettext_lazy("Playoff")
 
 
 class Stage(models.Model):
@@ -175,9 +205,9 @@ class Stage(models.Model):
 
 
 class RoundStatus(models.TextChoices):
-    PENDING = "pending", "Pending"
-    PLAYING = "playing", "Playing"
-    COMPLETE = "complete", "Complete"
+    PENDING = "pending", gettext_lazy("Pending")
+    PLAYING = "playing", gettext_lazy("Playing")
+    COMPLETE = "complete", gettext_lazy("Complete")
 
 
 class Round(models.Model):
@@ -190,6 +220,8 @@ class Round(models.Model):
         max_length=10, choices=RoundStatus.choices, default=RoundStatus.PENDING
     )
     completed_at = models.DateTimeField(null=True, blank=True)
+    # blank: the event's policy; a round may require clocks (the final) or drop them
+    clock_policy = models.CharField(max_length=10, choices=ClockPolicy.choices, blank=True)
 
     class Meta:
         ordering = ["stage", "number"]
@@ -202,12 +234,12 @@ class Round(models.Model):
 
 
 class PairingStatus(models.TextChoices):
-    WAITING = "waiting", "Waiting for players"
-    READY = "ready", "Ready to play"
-    PLAYED = "played", "Played"
-    BYE = "bye", "Bye"
-    EMPTY = "empty", "Empty"
-    NOT_NEEDED = "not_needed", "Not needed"
+    WAITING = "waiting", gettext_lazy("Waiting for players")
+    READY = "ready", gettext_lazy("Ready to play")
+    PLAYED = "played", gettext_lazy("Played")
+    BYE = "bye", gettext_lazy("Bye")
+    EMPTY = "empty", gettext_lazy("Empty")
+    NOT_NEEDED = "not_needed", gettext_lazy("Not needed")
 
 
 class Pairing(models.Model):
@@ -300,3 +332,108 @@ class OddsSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"odds of {self.tournament_id} at v{self.version}"
+
+
+class RoundCall(models.Model):
+    """A round called to play: when, by whom (None: called automatically), and
+    whether its notices were sent (``tournaments.services.calls``).
+
+    One per round: calling is the moment the clock of late penalties starts.
+    """
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="call")
+    called_at = models.DateTimeField()
+    called_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    automatic = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["called_at", "id"]
+
+    def __str__(self) -> str:
+        return f"call of {self.round}"
+
+
+class CallNotice(models.Model):
+    """One notice of a call to one player by one channel: the idempotency record.
+
+    The notifying job writes the row before it sends and marks it ``sent_at`` after,
+    each in its own transaction, so a retried job skips what was sent: one email per
+    player per call.
+    """
+
+    class Channel(models.TextChoices):
+        EMAIL = "email", "Email"
+        PUSH = "push", "Web push"
+
+    call = models.ForeignKey(RoundCall, on_delete=models.CASCADE, related_name="notices")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey("games.Player", on_delete=models.CASCADE, related_name="+")
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["call", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["call", "match", "player", "channel"], name="one_notice_per_player_channel"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel} to {self.player_id} for {self.call_id}"
+
+
+class LatePenalty(models.Model):
+    """A late penalty a director applied (the UKBGF rule, ``formats.late_penalty``).
+
+    ``points`` went to ``awarded_to`` through the match's score (``game`` is the
+    penalty's row on the score sheet); ``match_lost`` means the late player forfeited
+    the match instead. ``minutes_late`` is the time since the call when applied.
+    """
+
+    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="late_penalties")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    late_player = models.ForeignKey("games.Player", on_delete=models.PROTECT, related_name="+")
+    awarded_to = models.ForeignKey("games.Player", on_delete=models.PROTECT, related_name="+")
+    points = models.PositiveSmallIntegerField()
+    match_lost = models.BooleanField(default=False)
+    minutes_late = models.PositiveIntegerField()
+    game = models.OneToOneField(
+        "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    applied_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    applied_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "late penalties"
+        ordering = ["match", "applied_at", "id"]
+
+    def __str__(self) -> str:
+        return f"late penalty of {self.late_player_id} in {self.match_id}"
+
+
+class PushSubscription(models.Model):
+    """A browser's web-push subscription (the player allowed notifications).
+
+    ``endpoint``, ``p256dh`` and ``auth`` are what the browser's ``PushManager`` hands
+    out; a subscription the push service reports gone (404/410) is deleted.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=500, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user", "id"]
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} of {self.user_id}"

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from core import access
@@ -24,7 +25,7 @@ from games.selectors import disputed_match_ids, open_disputes
 from games.services.actors import actor_for_user
 from games.services.tables import set_table
 
-from . import jobs, odds_chart, registration_pages, room, selectors, selectors_odds
+from . import call_pages, jobs, odds_chart, registration_pages, room, selectors, selectors_odds
 from .bracket_svg import Side, SlotInput, layout_stage
 from .formats.labels import round_title
 from .formats.places import describe_prize_order
@@ -37,7 +38,7 @@ from .models import (
     TournamentFormat,
     TournamentStatus,
 )
-from .services import draws, entries, events, registration, results
+from .services import calls, draws, entries, events, registration, results, round_clocks
 from .services import rounds as round_services
 
 ELIMINATION_KINDS = {
@@ -310,6 +311,7 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
         .order_by("-pk")
         .first()
     )
+    ready, rounds_in_play = room.matches_in_play(view), room.rounds_in_play(view)
     drop_map = None
     drop_map_note = ""
     if tournament.is_elimination and tournament.format == TournamentFormat.SINGLE_ELIMINATION:
@@ -338,8 +340,9 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
                 candidates=tournament.club.players.exclude(pk__in=entered).order_by("display_name")
             ),
             "walk_in_form": WalkInForm(prefix="walkin"),
-            "ready": room.matches_in_play(view),
-            "rounds_in_play": room.rounds_in_play(view),
+            "ready": ready,
+            "rounds_in_play": rounds_in_play,
+            "every_round": room.every_round(view),
             "labels": labels,
             "stale": [
                 {"row": p, "label": labels.get(p.pk, p.key)}
@@ -354,6 +357,7 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
             "more_rounds": tournament.status == TournamentStatus.RUNNING
             and not tournament.is_elimination
             and round_services.more_rounds_due(tournament),
+            **call_pages.dashboard_context(tournament, ready, rounds_in_play),
         },
     )
 
@@ -417,15 +421,26 @@ def director_action(request: HttpRequest, slug: str, action: str) -> HttpRespons
                 match_id=_match_of_event(tournament, int(post["match"])),
                 table=int(post["table"]) if post.get("table", "").strip() else None,
             )
+        elif action == "round-clock":
+            if not access.is_director(request.user, tournament.club):
+                raise Http404
+            round_ = calls.round_of_event(tournament, int(post["round"]))
+            round_clocks.set_round_clock_policy(
+                actor=actor,
+                tournament_id=tournament.pk,
+                round_number=round_.number,
+                stage=round_.stage.kind,
+                policy=post["clock_policy"],
+            )
         elif action == "finish":
             events.finish_tournament(actor=actor, tournament_id=tournament.pk)
         else:
             raise Http404
-        messages.success(request, "Done.")
+        messages.success(request, gettext("Done."))
     except BoxcarsError as error:
         messages.error(request, error.message)
     except (KeyError, ValueError):
-        messages.error(request, "Fill in the form.")
+        messages.error(request, gettext("Fill in the form."))
     return redirect("tournament-director", slug=slug)
 
 

@@ -74,7 +74,39 @@ def club_new_tournament(
     return {"club": club} if is_director else None
 
 
+def player_calls(request: HttpRequest | None, player: Any) -> dict[str, Any] | None:
+    """The home page's check-in prompts (events before the draw that ask for check-in)
+    and, when the site has VAPID keys, the button that lets this device be told when a
+    round is called (``static/js/push-sw.js``). Only on the player's own home page."""
+    from django.conf import settings
+
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated or getattr(player, "user_id", None) != user.pk:
+        return None
+    to_check_in = list(
+        EntryModel.objects.filter(
+            player=player,
+            checked_in_at__isnull=True,
+            tournament__check_in_required=True,
+            tournament__status__in=[TournamentStatus.DRAFT, TournamentStatus.REGISTRATION],
+        )
+        .exclude(status=EntryStatus.WITHDRAWN)
+        .select_related("tournament")
+    )
+    push_key = settings.VAPID_PUBLIC_KEY
+    if not to_check_in and not push_key:
+        return None
+    return {"to_check_in": to_check_in, "vapid_public_key": push_key}
+
+
 def register() -> None:
+    register_panel(
+        "home.side",
+        "tournaments.calls",
+        template="tournaments/_player_calls.html",
+        provider=player_calls,
+        order=5,
+    )
     register_panel(
         "club.actions",
         "tournaments.new",

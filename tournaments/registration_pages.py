@@ -18,6 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 
 from core import access
 from games.forms import WalkInForm, show_error
@@ -64,7 +65,11 @@ def walk_in(request: HttpRequest, slug: str) -> HttpResponse:
         except BoxcarsError as error:
             show_error(form, error)
         else:
-            messages.success(request, f"{entry.player.display_name} is entered.")
+            messages.success(
+                request,
+                gettext("%(display_name)s is entered.")
+                % {"display_name": entry.player.display_name},
+            )
             return redirect("tournament-director", slug=slug)
     return render(request, "tournaments/walk_in.html", {"tournament": tournament, "form": form})
 
@@ -171,7 +176,7 @@ def confirmation(request: HttpRequest, tournament: Tournament, action: str) -> H
     if not access.is_director(request.user, tournament.club):
         return None  # the service refuses it, as before
     if action in ("unregister", "withdraw") and not post.get("entry"):
-        messages.error(request, f"Choose a player to {action}.")
+        messages.error(request, gettext("Choose a player to %(action)s.") % {"action": action})
         return redirect("tournament-director", slug=tournament.slug)
     entry_names = dict(
         Entry.objects.filter(tournament=tournament).values_list("pk", "player__display_name")

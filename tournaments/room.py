@@ -114,6 +114,16 @@ def rounds_in_play(view: selectors.BracketView) -> list[tuple[Round, str]]:
     return found
 
 
+def every_round(view: selectors.BracketView) -> list[tuple[Round, str]]:
+    """Every round drawn so far, each with its name (the dashboard's clock settings:
+    a director may set the final's policy before its match is ready)."""
+    return [
+        (round_, round_name(round_, stage))
+        for stage in view.stages
+        for round_ in view.rounds[stage.pk]
+    ]
+
+
 def round_name(round_: Round, stage: object) -> str:
     """ "Main, round 2", "Swiss, round 3", "Group 2, round 1"."""
     return f"{stage}, round {round_.number}"

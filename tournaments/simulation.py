@@ -21,7 +21,7 @@ from django.db import transaction
 
 from games.models import MatchStatus
 from games.services import clubs as club_services
-from games.services import matches as match_services
+from games.services import match_records, score_entry
 from games.services.actors import actor_for_user
 from tournaments.models import Pairing, PairingStatus, Tournament, TournamentFormat
 
@@ -135,8 +135,8 @@ def _play_match(actor, match_id: int, rating: dict[int, float], rng: random.Rand
             return
         p = _win_probability(rating[match.player1_id], rating[match.player2_id])
         winner = match.player1_id if rng.random() < p else match.player2_id
-        match_services.record_game(
-            actor=actor, match_id=match_id, game=match_services.GameInput(winner_id=winner)
+        score_entry.record_game(
+            actor=actor, match_id=match_id, game=match_records.GameInput(winner_id=winner)
         )
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import link_pages, pages, registration_pages
+from . import call_pages, link_pages, pages, registration_pages
 
 urlpatterns = [
     path("new/<slug:club_slug>/", pages.new_tournament, name="tournament-new"),
@@ -19,6 +19,17 @@ urlpatterns = [
         name="tournament-round-cards",
     ),
     path("<slug:slug>/director/", pages.director_page, name="tournament-director"),
+    path("<slug:slug>/check-in/", call_pages.check_in_signed_in, name="tournament-check-in"),
+    path(
+        "<slug:slug>/check-in/<str:token>/",
+        call_pages.check_in_by_link,
+        name="tournament-check-in-link",
+    ),
+    path(
+        "<slug:slug>/director/calls/<slug:call_action>/",
+        call_pages.director_calls_action,
+        name="tournament-calls-action",
+    ),
     path(
         "<slug:slug>/director/walk-in/",
         registration_pages.walk_in,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from games.api.inputs import ClubRef
@@ -68,21 +69,30 @@ class RollsField(serializers.DictField):
 
     def to_internal_value(self, data: Any) -> dict[int, Any]:
         if not isinstance(data, dict):
-            raise serializers.ValidationError("Rolls are an object: player id to roll(s).")
+            raise serializers.ValidationError(
+                gettext_lazy("Rolls are an object: player id to roll(s).")
+            )
         if len(data) > limits.MAX_SEATS:
             raise serializers.ValidationError(
-                f"At most {limits.MAX_SEATS} players roll for the order.", code="max_length"
+                gettext_lazy("At most %(MAX_SEATS)s players roll for the order.")
+                % {"MAX_SEATS": limits.MAX_SEATS},
+                code="max_length",
             )
         rolls: dict[int, Any] = {}
         for key, value in data.items():
             try:
                 pk = int(key)
             except (TypeError, ValueError):
-                raise serializers.ValidationError(f"{key!r} is not a player id.") from None
+                raise serializers.ValidationError(
+                    gettext_lazy("%(key)r is not a player id.") % {"key": key}
+                ) from None
             if isinstance(value, list) and len(value) > limits.MAX_ROLLS:
                 raise serializers.ValidationError(
-                    f"Player {pk} gave {len(value)} rolls: at most {limits.MAX_ROLLS} "
-                    "(the first and its re-rolls).",
+                    gettext_lazy(
+                        "Player %(pk)s gave %(count)s rolls: at most %(MAX_ROLLS)s (the first "
+                        "and its re-rolls)."
+                    )
+                    % {"pk": pk, "count": len(value), "MAX_ROLLS": limits.MAX_ROLLS},
                     code="max_length",
                 )
             rolls[pk] = value

@@ -22,6 +22,7 @@ from rest_framework.response import Response
 
 from core import locking
 from core.actors import Actor
+from core.errors import N_
 from core.idempotency import idempotent
 from games.api.audit import AuditEntrySerializer
 from games.api.inputs import ID_PATTERN, query_text, require_object
@@ -213,7 +214,7 @@ class SessionViewSet(viewsets.ViewSet):
         if not common.can_read_audit(_actor(request), session):
             raise NotAllowed(
                 "audit_for_the_table",
-                "The audit trail is for the players of this session and the club's directors.",
+                N_("The audit trail is for the players of this session and the club's directors."),
             )
         return _with_etag(Response(session_audit_trail(session)), session)
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import cast
 
+from core.errors import N_
 from games.rules import limits
 from games.rules.errors import RuleViolation
 from games.rules.money import MoneyRules
@@ -99,18 +100,24 @@ class ChouetteRules:
             except ValueError:
                 allowed = ", ".join(member.value for member in kind)
                 raise RuleViolation(
-                    f"invalid_{name}", f"{value!r} is not one of: {allowed}.", field=name
+                    f"invalid_{name}",
+                    N_("%(value)r is not one of: %(allowed)s.", value=value, allowed=allowed),
+                    field=name,
                 ) from None
         if not isinstance(self.money, MoneyRules):
-            raise RuleViolation("invalid_money_rules", "money must be a MoneyRules.", field="money")
+            raise RuleViolation(
+                "invalid_money_rules", N_("money must be a MoneyRules."), field="money"
+            )
         threshold = self.partner_threshold
         if threshold is not None and (
             isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 4
         ):
             raise RuleViolation(
                 "partner_threshold",
-                "The box takes a partner only at 4 or more players (often 6 or 7): the "
-                "team must keep a captain and another member.",
+                N_(
+                    "The box takes a partner only at 4 or more players (often 6 or 7): the "
+                    "team must keep a captain and another member."
+                ),
                 field="partner_threshold",
             )
 

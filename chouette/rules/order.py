@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from core.errors import N_
 from games.rules.errors import RuleViolation
 from games.rules.limits import MAX_ROLLS
 
@@ -42,14 +43,17 @@ class Lineup:
         object.__setattr__(self, "team", tuple(self.team))
         if not self.team:
             raise RuleViolation(
-                "too_few_players", "A lineup needs a box and at least a captain.", field="team"
+                "too_few_players", N_("A lineup needs a box and at least a captain."), field="team"
             )
         seen: set[Player] = set()
         for player in self.players:
             if player in seen:
                 raise RuleViolation(
                     "player_seated_twice",
-                    f"Player {player!r} is seated twice: every player has one seat.",
+                    N_(
+                        "Player %(player)r is seated twice: every player has one seat.",
+                        player=player,
+                    ),
                     field="team",
                 )
             seen.add(player)
@@ -60,7 +64,7 @@ class Lineup:
         order = tuple(order)
         if len(order) < 2:
             raise RuleViolation(
-                "too_few_players", "A lineup needs a box and at least a captain.", field="order"
+                "too_few_players", N_("A lineup needs a box and at least a captain."), field="order"
             )
         return cls(order[0], order[1:])
 
@@ -80,18 +84,22 @@ class Lineup:
         """A newcomer joins at the bottom of the team (docs/rules.md, "Order at the start")."""
         if player in self:
             raise RuleViolation(
-                "already_seated", f"Player {player!r} is already seated.", field="player"
+                "already_seated",
+                N_("Player %(player)r is already seated.", player=player),
+                field="player",
             )
         return Lineup(self.box, (*self.team, player))
 
     def leave(self, player: Player) -> Lineup:
         """A player leaves between games (see the module docstring for the rule)."""
         if player not in self:
-            raise RuleViolation("not_seated", f"Player {player!r} is not seated.", field="player")
+            raise RuleViolation(
+                "not_seated", N_("Player %(player)r is not seated.", player=player), field="player"
+            )
         if len(self.team) < 2:
             raise RuleViolation(
                 "too_few_players",
-                "The last two players cannot split: a lineup needs a box and a captain.",
+                N_("The last two players cannot split: a lineup needs a box and a captain."),
                 field="player",
             )
         if player == self.box:
@@ -104,21 +112,33 @@ def _rolls_of(player: Player, value: int | Sequence[int], max_roll: int) -> tupl
         value = (value,)
     rolls = (value,) if isinstance(value, int) else tuple(value)
     if not rolls:
-        raise RuleViolation("missing_roll", f"Player {player!r} has no roll.", field="rolls")
+        raise RuleViolation(
+            "missing_roll", N_("Player %(player)r has no roll.", player=player), field="rolls"
+        )
     if len(rolls) > MAX_ROLLS:
         # Each round of re-rolls is one level of ``_rank``: bounding the rounds bounds
         # the recursion (a list of 2,000 tied rolls would exhaust Python's stack).
         raise RuleViolation(
             "too_many_rolls",
-            f"Player {player!r} gave {len(rolls)} rolls: at most {MAX_ROLLS} "
-            "(the first roll and its re-rolls).",
+            N_(
+                "Player %(player)r gave %(count)s rolls: at most %(MAX_ROLLS)s (the "
+                "first roll and its re-rolls).",
+                player=player,
+                count=len(rolls),
+                MAX_ROLLS=MAX_ROLLS,
+            ),
             field="rolls",
         )
     for roll in rolls:
         if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= max_roll:
             raise RuleViolation(
                 "invalid_roll",
-                f"Player {player!r} rolled {roll!r}: a roll is 1 to {max_roll}.",
+                N_(
+                    "Player %(player)r rolled %(roll)r: a roll is 1 to %(max_roll)s.",
+                    player=player,
+                    roll=roll,
+                    max_roll=max_roll,
+                ),
                 field="rolls",
             )
     return rolls
@@ -131,7 +151,10 @@ def _rank(group: list[Player], rolls: Mapping[Player, tuple[int, ...]], depth: i
         if len(rolls[player]) > depth:
             raise RuleViolation(
                 "roll_not_needed",
-                f"Player {player!r} re-rolled without a tie: only the tied roll again.",
+                N_(
+                    "Player %(player)r re-rolled without a tie: only the tied roll again.",
+                    player=player,
+                ),
                 field="rolls",
             )
         return group
@@ -140,7 +163,11 @@ def _rank(group: list[Player], rolls: Mapping[Player, tuple[int, ...]], depth: i
         names = ", ".join(repr(p) for p in group)
         raise RuleViolation(
             "unresolved_tie",
-            f"Players {names} are tied after {depth} roll(s): the tied must roll again.",
+            N_(
+                "Players %(names)s are tied after %(depth)s roll(s): the tied must roll again.",
+                names=names,
+                depth=depth,
+            ),
             field="rolls",
         )
     buckets: dict[int, list[Player]] = {}
@@ -164,7 +191,7 @@ def order_from_rolls(rolls: Mapping[Player, int | Sequence[int]], *, max_roll: i
     players = list(rolls)
     if len(players) < 2:
         raise RuleViolation(
-            "too_few_players", "A lineup needs a box and at least a captain.", field="rolls"
+            "too_few_players", N_("A lineup needs a box and at least a captain."), field="rolls"
         )
     normalized = {p: _rolls_of(p, rolls[p], max_roll) for p in players}
     return Lineup.from_order(_rank(players, normalized, 0))

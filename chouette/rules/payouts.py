@@ -51,6 +51,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from core.errors import N_
 from games.rules.errors import RuleViolation
 from games.rules.money import check_cube, level_multiplier
 from games.rules.types import Ending, Level
@@ -181,22 +182,28 @@ def partner_for_game(rules: ChouetteRules, lineup: Lineup, given: Player | None)
         if given is not None and given != bottom:
             raise RuleViolation(
                 "partner_not_bottom",
-                f"The partner is the last member in line ({bottom!r}), not {given!r}.",
+                N_(
+                    "The partner is the last member in line (%(bottom)r), not %(given)r.",
+                    bottom=bottom,
+                    given=given,
+                ),
                 field="partner",
             )
         return bottom
     if given is None:
         raise RuleViolation(
-            "partner_missing", "Name the box's partner for this game.", field="partner"
+            "partner_missing", N_("Name the box's partner for this game."), field="partner"
         )
     if given == lineup.box or given not in lineup.team:
         raise RuleViolation(
-            "partner_not_on_team", f"{given!r} is not a team member.", field="partner"
+            "partner_not_on_team",
+            N_("%(given)r is not a team member.", given=given),
+            field="partner",
         )
     if given == lineup.captain:
         raise RuleViolation(
             "partner_is_captain",
-            "The captain plays the board for the team and cannot be the box's partner.",
+            N_("The captain plays the board for the team and cannot be the box's partner."),
             field="partner",
         )
     return given

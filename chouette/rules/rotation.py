@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core.errors import N_
 from games.rules.errors import RuleViolation
 
 from .order import Lineup
@@ -57,12 +58,14 @@ def rotate(
     board_winner = Side(board_winner)
     if board_captain not in lineup.team:
         raise RuleViolation(
-            "not_on_team", f"{board_captain!r} is not on the team.", field="board_captain"
+            "not_on_team",
+            N_("%(board_captain)r is not on the team.", board_captain=board_captain),
+            field="board_captain",
         )
     if box_keeps and board_winner is Side.TEAM:
         raise RuleViolation(
             "box_keeps_after_losing",
-            "A box beaten on the board cannot keep the box.",
+            N_("A box beaten on the board cannot keep the box."),
             field="box_keeps",
         )
     dropped = tuple(dropped_before_captain)
@@ -70,7 +73,7 @@ def rotate(
         if player not in lineup.team or player == board_captain:
             raise RuleViolation(
                 "not_on_team",
-                f"{player!r} is not a member in line before the board's captain.",
+                N_("%(player)r is not a member in line before the board's captain.", player=player),
                 field="dropped_before_captain",
             )
     moving = {*dropped, board_captain}

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from core.errors import N_
 from games.rules.errors import RuleViolation
 
 from .house_rules import ChouetteRules
@@ -99,7 +100,7 @@ def replay_session(
             if not isinstance(event, GameRecord):
                 raise RuleViolation(
                     "invalid_event",
-                    f"{event!r} is not a game, a join or a leave.",
+                    N_("%(event)r is not a game, a join or a leave.", event=event),
                     field=None,
                 )
         except RuleViolation as error:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
+from core.errors import N_
 from core.settlement import EXACT_LIMIT, check_zero_sum, minimum_transfers
 from games.rules.errors import RuleViolation
 
@@ -37,18 +38,18 @@ class Transfer:
 def stake_in_cents(stake: Decimal) -> int:
     if isinstance(stake, bool) or not isinstance(stake, Decimal | int):
         raise RuleViolation(
-            "invalid_stake", "The stake per point is a Decimal such as 1.00.", field="stake"
+            "invalid_stake", N_("The stake per point is a Decimal such as 1.00."), field="stake"
         )
     stake = Decimal(stake)
     if not stake.is_finite() or stake <= 0:
         raise RuleViolation(
-            "invalid_stake", "The stake per point must be above zero.", field="stake"
+            "invalid_stake", N_("The stake per point must be above zero."), field="stake"
         )
     cents = stake * 100
     if cents != cents.to_integral_value():
         raise RuleViolation(
             "stake_below_cent",
-            f"A stake of {stake} per point is not a whole number of cents.",
+            N_("A stake of %(stake)s per point is not a whole number of cents.", stake=stake),
             field="stake",
         )
     return int(cents)

@@ -7,6 +7,7 @@ from typing import Any
 
 from core import access, locking
 from core.actors import Actor
+from core.errors import N_
 from games.models import Club, Player
 from games.rules.errors import ConflictError, NotAllowed, RuleViolation
 
@@ -60,7 +61,7 @@ def require_writer(actor: Actor, session: Session) -> bool:
     if not director and not is_seated(actor, session):
         raise NotAllowed(
             "not_at_the_table",
-            "Only the players seated at this chouette and the club's directors may change it.",
+            N_("Only the players seated at this chouette and the club's directors may change it."),
         )
     return director
 
@@ -69,8 +70,10 @@ def require_open(session: Session) -> None:
     if session.status != SessionStatus.OPEN:
         raise ConflictError(
             "session_closed",
-            "The session is closed: no more games, joins or leaves (a director may still "
-            "correct a game).",
+            N_(
+                "The session is closed: no more games, joins or leaves (a director may "
+                "still correct a game)."
+            ),
         )
 
 
@@ -90,7 +93,9 @@ def players_of(club: Club, ids: Sequence[int], field: str) -> dict[int, Player]:
     found = {p.pk: p for p in Player.objects.filter(pk__in=list(ids))}
     for index, pk in enumerate(ids):
         if pk not in found:
-            raise RuleViolation("unknown_player", f"There is no player {pk}.", f"{field}[{index}]")
+            raise RuleViolation(
+                "unknown_player", N_("There is no player %(pk)s.", pk=pk), f"{field}[{index}]"
+            )
     members = set(
         club.memberships.filter(player_id__in=list(ids)).values_list("player_id", flat=True)
     )
@@ -98,7 +103,7 @@ def players_of(club: Club, ids: Sequence[int], field: str) -> dict[int, Player]:
         if pk not in members:
             raise RuleViolation(
                 "player_not_in_club",
-                f"{found[pk]} is not a member of {club}.",
+                N_("%(value)s is not a member of %(club)s.", value=found[pk], club=club),
                 f"{field}[{index}]",
             )
     return found

@@ -7,6 +7,7 @@ from typing import cast
 from django.db import transaction
 
 from core.actors import Actor
+from core.errors import N_
 from games.rules.errors import ConflictError, RuleViolation
 
 from ..models import SessionEvent
@@ -41,7 +42,13 @@ def correct_game(
     games = [e for e in rows if e.kind == SessionEvent.Kind.GAME]
     if not 1 <= number <= len(games):
         raise RuleViolation(
-            "no_such_game", f"The session has no game {number} (it has {len(games)}).", "number"
+            "no_such_game",
+            N_(
+                "The session has no game %(number)s (it has %(count)s).",
+                number=number,
+                count=len(games),
+            ),
+            "number",
         )
     target = games[number - 1]
     index = rows.index(target)
@@ -84,11 +91,15 @@ def undo_last_game(
     rows = event_rows(session)
     games = [e for e in rows if e.kind == SessionEvent.Kind.GAME]
     if not games:
-        raise ConflictError("no_game_to_undo", "No game has been recorded yet.")
+        raise ConflictError("no_game_to_undo", N_("No game has been recorded yet."))
     if number != len(games):
         raise ConflictError(
             "only_last_game_undone",
-            f"Only the last game ({len(games)}) can be undone; correct game {number} instead.",
+            N_(
+                "Only the last game (%(count)s) can be undone; correct game %(number)s instead.",
+                count=len(games),
+                number=number,
+            ),
             field="number",
         )
     remaining = [e for e in rows if e is not games[-1]]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from core.actors import Actor
+from core.errors import N_
 from games.rules.errors import ConflictError
 
 from ..models import Session, SessionEvent
@@ -45,8 +46,12 @@ def record_game(
     if number is not None and number != next_number:
         raise ConflictError(
             "game_already_recorded",
-            f"Game {number} is already recorded (the next game is {next_number}): reload "
-            "the sheet.",
+            N_(
+                "Game %(number)s is already recorded (the next game is "
+                "%(next_number)s): reload the sheet.",
+                number=number,
+                next_number=next_number,
+            ),
             field="number",
         )
     check_players_known(game)

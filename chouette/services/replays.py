@@ -8,6 +8,7 @@ from typing import Any, cast
 from simple_history.utils import bulk_create_with_history
 
 from core.actors import Actor
+from core.errors import N_
 from games.models import Player
 from games.rules.errors import RuleViolation
 
@@ -141,9 +142,9 @@ def check_players_known(game: GameInput) -> None:
         if member.player_id not in known:
             raise RuleViolation(
                 "unknown_player",
-                f"There is no player {member.player_id}.",
+                N_("There is no player %(player_id)s.", player_id=member.player_id),
                 f"members[{index}].player",
             )
     for name, pk in named:
         if pk is not None and pk not in known:
-            raise RuleViolation("unknown_player", f"There is no player {pk}.", name)
+            raise RuleViolation("unknown_player", N_("There is no player %(pk)s.", pk=pk), name)

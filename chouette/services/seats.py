@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.actors import Actor
+from core.errors import N_
 from games.models import Player
 from games.rules.errors import NotAllowed, RuleViolation
 
@@ -36,7 +37,7 @@ def join_session(
     if not self_join:
         require_writer(actor, session)
     elif actor.user is None:
-        raise NotAllowed("login_required", "Log in to join a chouette.")
+        raise NotAllowed("login_required", N_("Log in to join a chouette."))
     check_version(session, expected_version)
     require_open(session)
     players_of(session.club, [player.pk], "player")

@@ -12,6 +12,7 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from core.actors import Actor
+from core.errors import N_
 from games.models import Club
 from games.rules.errors import NotAllowed, RuleViolation
 
@@ -37,11 +38,11 @@ def _parse_stake(stake: Any) -> Decimal:
         value = Decimal(str(stake))
     except (InvalidOperation, ValueError):
         raise RuleViolation(
-            "invalid_stake", f"{stake!r} is not an amount such as 1.00.", "stake"
+            "invalid_stake", N_("%(stake)r is not an amount such as 1.00.", stake=stake), "stake"
         ) from None
     stake_in_cents(value)  # above zero, whole cents
     if value >= Decimal("100000000"):
-        raise RuleViolation("invalid_stake", "The stake per point is too large.", "stake")
+        raise RuleViolation("invalid_stake", N_("The stake per point is too large."), "stake")
     return value
 
 
@@ -64,17 +65,17 @@ def open_session(
     Directors open any session of their club; a club member opens one they sit in.
     """
     if actor.user is None:
-        raise NotAllowed("login_required", "Log in to open a chouette.")
+        raise NotAllowed("login_required", N_("Log in to open a chouette."))
     if (players is None) == (rolls is None):
         raise RuleViolation(
             "order_required",
-            "Give the opening order either as 'players' (box first) or as 'rolls'.",
+            N_("Give the opening order either as 'players' (box first) or as 'rolls'."),
             "players",
         )
     chouette_rules = build_rules(profile, rules)
     value = _parse_stake(stake)
     if not currency or len(currency) != 3 or not currency.isalpha():
-        raise RuleViolation("invalid_currency", "The currency is a 3-letter code.", "currency")
+        raise RuleViolation("invalid_currency", N_("The currency is a 3-letter code."), "currency")
     if rolls is not None:
         ids = list(rolls)
         players_of(club, ids, "rolls")
@@ -85,20 +86,26 @@ def open_session(
             duplicate = next(pk for pk in ids if ids.count(pk) > 1)
             raise RuleViolation(
                 "player_seated_twice",
-                f"Player {duplicate} is seated twice: every player has one seat.",
+                N_(
+                    "Player %(duplicate)s is seated twice: every player has one seat.",
+                    duplicate=duplicate,
+                ),
                 f"players[{ids.index(duplicate, ids.index(duplicate) + 1)}]",
             )
         players_of(club, ids, "players")
         lineup = Lineup.from_order(ids)
     if len(lineup.players) < 3:
         raise RuleViolation(
-            "too_few_players", "A chouette is played by three or more players.", "players"
+            "too_few_players", N_("A chouette is played by three or more players."), "players"
         )
     director = is_director(actor, club)
     if not director and (actor.player is None or actor.player.pk not in lineup.players):
         raise NotAllowed(
             "directors_or_players_only",
-            "Only the club's directors, or a club member who sits at the table, open a chouette.",
+            N_(
+                "Only the club's directors, or a club member who sits at the table, "
+                "open a chouette."
+            ),
         )
     session = Session(
         club=club,

@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core import access
+from core.club_zones import validate_time_zone
 from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.models import Club, Player
 from games.models.clubs import RatingBoost
@@ -38,6 +39,7 @@ class ClubSerializer(serializers.ModelSerializer):
             "rating_initial",
             "rating_boost",
             "match_equity_table",
+            "time_zone",
             "player_count",
             "created_at",
         ]
@@ -59,6 +61,12 @@ class ClubInputSerializer(serializers.Serializer):
         default=DEFAULT_TABLE,
         help_text="The match equity table of the club's winning chances (docs/chances.md).",
     )
+    time_zone = serializers.CharField(
+        max_length=64,
+        required=False,
+        validators=[validate_time_zone],
+        help_text="IANA time zone of the club's pages (Europe/Copenhagen); server default.",
+    )
 
 
 class ClubUpdateSerializer(serializers.Serializer):
@@ -72,6 +80,9 @@ class ClubUpdateSerializer(serializers.Serializer):
     rating_boost = serializers.ChoiceField(choices=RatingBoost.choices, required=False)
     match_equity_table = serializers.ChoiceField(
         choices=list(CHOOSABLE_TABLES.items()), required=False
+    )
+    time_zone = serializers.CharField(
+        max_length=64, required=False, validators=[validate_time_zone]
     )
 
 

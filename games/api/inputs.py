@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -71,7 +72,8 @@ class ClubRef(serializers.SlugRelatedField):
         if isinstance(data, str):
             if NUL in data:
                 raise serializers.ValidationError(
-                    "Null characters are not allowed.", code="null_characters_not_allowed"
+                    gettext_lazy("Null characters are not allowed."),
+                    code="null_characters_not_allowed",
                 )
             if len(data) > MAX_CLUB_SLUG:
                 self.fail("does_not_exist", slug_name=self.slug_field, value=data[:40])

@@ -18,6 +18,7 @@ from django.conf import settings
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
+from core.errors import N_
 from games.rules.errors import BoxcarsError
 from games.rules.limits import MAX_JSON_DEPTH
 
@@ -47,7 +48,11 @@ def too_large(size: int) -> BodyTooLarge:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     return BodyTooLarge(
         "body_too_large",
-        f"The request body is {size} bytes; the API accepts at most {limit} bytes.",
+        N_(
+            "The request body is %(size)s bytes; the API accepts at most %(limit)s bytes.",
+            size=size,
+            limit=limit,
+        ),
         None,
     )
 

@@ -22,6 +22,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from core.api_jobs import JobSerializer, job_accepted_response
+from core.errors import N_
 from games import selectors_ratings as selectors
 from games.models import Club, Player, Rating, RatingChange, RatingList
 from games.models.ratings import SITE_INITIAL_RATING
@@ -118,7 +119,9 @@ def _club_param(request: Request) -> Club | None:
         return None
     club = Club.objects.filter(slug=slug).first()
     if club is None:
-        raise RuleViolation("club_not_found", f"There is no club '{slug}'.", field="club")
+        raise RuleViolation(
+            "club_not_found", N_("There is no club '%(slug)s'.", slug=slug), field="club"
+        )
     return club
 
 
@@ -201,7 +204,11 @@ class RatingPreviewView(APIView):
         }
         for field in ("player_a", "player_b"):
             if data[field] not in players:
-                raise RuleViolation("player_not_found", f"There is no player {data[field]}.", field)
+                raise RuleViolation(
+                    "player_not_found",
+                    N_("There is no player %(value)s.", value=data[field]),
+                    field,
+                )
         rating_list = selectors.find_list(club)
         initial = float(club.rating_initial if club else SITE_INITIAL_RATING)
         policy = club.rating_boost if club else "fibs"
@@ -286,24 +293,28 @@ class ClubResultsImportView(APIView):
             if upload.size > MAX_UPLOAD_BYTES:
                 raise UploadTooLarge(
                     "upload_too_large",
-                    f"The file is {upload.size} bytes; at most {MAX_UPLOAD_BYTES} bytes (5 MB).",
+                    N_(
+                        "The file is %(size)s bytes; at most %(MAX_UPLOAD_BYTES)s bytes (5 MB).",
+                        size=upload.size,
+                        MAX_UPLOAD_BYTES=MAX_UPLOAD_BYTES,
+                    ),
                     "file",
                 )
             try:
                 text = upload.read().decode("utf-8")
             except UnicodeDecodeError:
                 raise RuleViolation(
-                    "file_not_utf8", "The file must be UTF-8 text (CSV or Markdown).", "file"
+                    "file_not_utf8", N_("The file must be UTF-8 text (CSV or Markdown)."), "file"
                 ) from None
         else:
             text = require_object(request.data).get("text") or ""
             if not isinstance(text, str):
                 raise RuleViolation(
-                    "text_not_text", "text is the results file's content, a string.", "text"
+                    "text_not_text", N_("text is the results file's content, a string."), "text"
                 )
         if not text.strip():
             raise RuleViolation(
-                "file_required", "Upload a results file (CSV or a Markdown table).", "file"
+                "file_required", N_("Upload a results file (CSV or a Markdown table)."), "file"
             )
         report = rating_services.import_results(user=request.user, club=club, text=text)
         return Response(report.as_dict(), status=status.HTTP_201_CREATED)

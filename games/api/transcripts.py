@@ -33,6 +33,7 @@ from rest_framework.views import APIView
 
 from core import access
 from core.api_jobs import job_accepted_response
+from core.errors import N_
 from core.jobs import start_job
 from games.models import Club, Match
 from games.rules.errors import BoxcarsError, NotAllowed, RuleViolation
@@ -67,13 +68,19 @@ class MatchImportSerializer(serializers.Serializer):
 def _files(request: Request) -> list[Any]:
     uploads = request.FILES.getlist("files")
     if not uploads:
-        raise RuleViolation("files_required", "Attach one or more .mat files as 'files'.", "files")
+        raise RuleViolation(
+            "files_required", N_("Attach one or more .mat files as 'files'."), "files"
+        )
     total = sum(upload.size for upload in uploads)
     if total > MAX_UPLOAD_BYTES:
         raise UploadTooLarge(
             "upload_too_large",
-            f"The upload is {total} bytes; at most {MAX_UPLOAD_BYTES} bytes (5 MB) per "
-            "request: send the files in several requests.",
+            N_(
+                "The upload is %(total)s bytes; at most %(MAX_UPLOAD_BYTES)s bytes (5 "
+                "MB) per request: send the files in several requests.",
+                total=total,
+                MAX_UPLOAD_BYTES=MAX_UPLOAD_BYTES,
+            ),
             "files",
         )
     return uploads
@@ -98,9 +105,11 @@ class MatchImportView(APIView):
         options = params.validated_data
         club = Club.objects.filter(slug=options["club"]).first()
         if club is None:
-            raise RuleViolation("club_not_found", f"There is no club {options['club']!r}.", "club")
+            raise RuleViolation(
+                "club_not_found", N_("There is no club %(club)r.", club=options["club"]), "club"
+            )
         if not access.is_director(request.user, club):
-            raise NotAllowed("directors_only", "Only the club's directors import transcripts.")
+            raise NotAllowed("directors_only", N_("Only the club's directors import transcripts."))
         files = [
             (upload.name, transcript_services.decode_transcript(upload.read()))
             for upload in uploads
@@ -189,7 +198,7 @@ class MatchAttachTranscriptView(APIView):
         elif body.validated_data.get("text"):
             text, name = body.validated_data["text"], f"match-{pk}.mat"
         else:
-            raise RuleViolation("transcript_required", "Send a .mat file or its text.", "file")
+            raise RuleViolation("transcript_required", N_("Send a .mat file or its text."), "file")
         attached = transcript_services.attach_transcript(
             actor=actor, match=match, text=text, name=name
         )

@@ -3,8 +3,16 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
+from .clocks import (
+    clock_flag_view,
+    clock_pause_view,
+    clock_resume_view,
+    clock_turns_view,
+    clock_view,
+)
 from .clubs import ClubViewSet, PlayerViewSet
-from .matches import GameCorrectionView, MatchViewSet
+from .game_corrections import GameCorrectionView
+from .match_views import MatchViewSet
 from .ratings import (
     ClubRatingsRecomputeView,
     ClubRatingsView,
@@ -36,6 +44,11 @@ urlpatterns = [
         game_correction,
         name="match-game-correction",
     ),
+    path("matches/<int:pk>/clock/", clock_view, name="match-clock"),
+    path("matches/<int:pk>/clock/turns/", clock_turns_view, name="match-clock-turns"),
+    path("matches/<int:pk>/clock/pause/", clock_pause_view, name="match-clock-pause"),
+    path("matches/<int:pk>/clock/resume/", clock_resume_view, name="match-clock-resume"),
+    path("matches/<int:pk>/clock/flag/", clock_flag_view, name="match-clock-flag"),
     path("clubs/<slug:slug>/ratings/", ClubRatingsView.as_view(), name="club-ratings"),
     path(
         "clubs/<slug:slug>/ratings/recompute/",

@@ -1,5 +1,6 @@
 """Models of the games app, one module per subject."""
 
+from .clocks import ClockTurn, MatchClock
 from .clubs import Club, Membership, Player, RatingBoost
 from .matches import (
     Confirmation,
@@ -13,12 +14,14 @@ from .matches import (
 from .ratings import Rating, RatingChange, RatingList, RatingListKind
 
 __all__ = [
+    "ClockTurn",
     "Club",
     "Confirmation",
     "Dispute",
     "Game",
     "GameLevel",
     "Match",
+    "MatchClock",
     "MatchSource",
     "MatchStatus",
     "Membership",

@@ -5,8 +5,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
+from core.club_zones import default_time_zone, validate_time_zone
 from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.rules import limits
 
@@ -14,9 +16,9 @@ from games.rules import limits
 class RatingBoost(models.TextChoices):
     """The experience boost of a rating list (docs/rules.md, "Ratings: the FIBS formula")."""
 
-    FIBS = "fibs", "FIBS (K = max(1, 5 − E/100), E before the match)"
-    FIBS_INCLUDING_MATCH = "fibs_including_match", "FIBS, counting the current match"
-    NONE = "none", "None (K = 1)"
+    FIBS = "fibs", gettext_lazy("FIBS (K = max(1, 5 − E/100), E before the match)")
+    FIBS_INCLUDING_MATCH = "fibs_including_match", gettext_lazy("FIBS, counting the current match")
+    NONE = "none", gettext_lazy("None (K = 1)")
 
 
 class Club(models.Model):
@@ -38,6 +40,13 @@ class Club(models.Model):
         default=DEFAULT_TABLE,
         help_text="The match equity table the club's winning chances read "
         "(docs/chances.md); Kazaross-XG2 unless the club chose another.",
+    )
+    time_zone = models.CharField(
+        max_length=64,
+        default=default_time_zone,
+        validators=[validate_time_zone],
+        help_text="The club's IANA time zone (Europe/Copenhagen): its pages show every "
+        "time in it; times are stored in UTC.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

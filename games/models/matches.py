@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from core.history import BatchedHistoricalRecords
@@ -19,25 +20,25 @@ if TYPE_CHECKING:
 
 
 class MatchStatus(models.TextChoices):
-    SCHEDULED = "scheduled", "Scheduled"
-    IN_PROGRESS = "in_progress", "In progress"
-    FINISHED = "finished", "Finished"
-    FORFEIT = "forfeit", "Forfeit"
-    VOID = "void", "Void"
+    SCHEDULED = "scheduled", gettext_lazy("Scheduled")
+    IN_PROGRESS = "in_progress", gettext_lazy("In progress")
+    FINISHED = "finished", gettext_lazy("Finished")
+    FORFEIT = "forfeit", gettext_lazy("Forfeit")
+    VOID = "void", gettext_lazy("Void")
 
 
 class MatchSource(models.TextChoices):
-    ENTERED = "entered", "Entered"
-    IMPORTED = "imported", "Imported"
+    ENTERED = "entered", gettext_lazy("Entered")
+    IMPORTED = "imported", gettext_lazy("Imported")
 
 
 class Confirmation(models.TextChoices):
     """Where the participants stand on what has been entered so far."""
 
-    NONE = "none", "Nothing to confirm"
-    PENDING = "pending", "Awaiting the opponent's confirmation"
-    CONFIRMED = "confirmed", "Confirmed"
-    DISPUTED = "disputed", "Disputed"
+    NONE = "none", gettext_lazy("Nothing to confirm")
+    PENDING = "pending", gettext_lazy("Awaiting the opponent's confirmation")
+    CONFIRMED = "confirmed", gettext_lazy("Confirmed")
+    DISPUTED = "disputed", gettext_lazy("Disputed")
 
 
 class Match(models.Model):
@@ -113,6 +114,21 @@ class Match(models.Model):
             models.Index(fields=["club", "status"]),
             models.Index(fields=["player1", "status"]),
             models.Index(fields=["player2", "status"]),
+            # The rating replay's read: a club list's rated matches in list order,
+            # straight from the index (no sort of a million rows, no heap visits once
+            # the table is vacuumed). Same predicate as ``ratings.lists.rated_matches``.
+            models.Index(
+                fields=["club", "finished_at", "id"],
+                include=["player1", "player2", "winner", "length"],
+                condition=models.Q(
+                    status=MatchStatus.FINISHED,
+                    rated=True,
+                    length__gte=1,
+                    winner__isnull=False,
+                    finished_at__isnull=False,
+                ),
+                name="match_rated_in_list_order",
+            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -148,30 +164,33 @@ class Match(models.Model):
 class GameLevel(models.TextChoices):
     """How much a game is won by (before the cube); shared by matches and chouettes."""
 
-    SINGLE = "single", "Single"
-    GAMMON = "gammon", "Gammon"
-    BACKGAMMON = "backgammon", "Backgammon"
+    SINGLE = "single", gettext_lazy("Single")
+    GAMMON = "gammon", gettext_lazy("Gammon")
+    BACKGAMMON = "backgammon", gettext_lazy("Backgammon")
 
 
 class Game(models.Model):
     """One game of a match, in order. Points are derived from cube × level by the rules."""
 
     class CubeOwner(models.TextChoices):
-        CENTRE = "centre", "Centre"
-        PLAYER1 = "player1", "Player 1"
-        PLAYER2 = "player2", "Player 2"
+        CENTRE = "centre", gettext_lazy("Centre")
+        PLAYER1 = "player1", gettext_lazy("Player 1")
+        PLAYER2 = "player2", gettext_lazy("Player 2")
         # a turned cube whose owner the score sheet did not record (it changes no score)
-        UNKNOWN = "unknown", "Not recorded"
+        UNKNOWN = "unknown", gettext_lazy("Not recorded")
 
     Level = GameLevel
 
     class Ending(models.TextChoices):
-        PLAYED = "played", "Played out"
-        DROPPED = "dropped", "Double dropped"
-        RESIGNED = "resigned", "Resigned"
+        PLAYED = "played", gettext_lazy("Played out")
+        DROPPED = "dropped", gettext_lazy("Double dropped")
+        RESIGNED = "resigned", gettext_lazy("Resigned")
         # the loser resigned the match (imported transcripts): the last game, worth the
         # points the winner needed; see games.rules.scoring
-        MATCH_RESIGNED = "match_resigned", "Match resigned"
+        MATCH_RESIGNED = "match_resigned", gettext_lazy("Match resigned")
+        # penalty points for lateness, awarded by a director (games.services.penalties):
+        # a scored entry among the games, never a game itself
+        LATE_PENALTY = "late_penalty", gettext_lazy("Late penalty")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
@@ -208,9 +227,12 @@ class Game(models.Model):
 
 
 # What a player or director may enter game by game: a resigned match comes only from
-# an imported transcript (a director awards an unfinished match by forfeit instead).
+# an imported transcript (a director awards an unfinished match by forfeit instead), and
+# a late penalty only from the director's late-penalty action.
 HAND_ENTRY_ENDINGS = [
-    (value, label) for value, label in Game.Ending.choices if value != Game.Ending.MATCH_RESIGNED
+    (value, label)
+    for value, label in Game.Ending.choices
+    if value not in (Game.Ending.MATCH_RESIGNED, Game.Ending.LATE_PENALTY)
 ]
 
 
@@ -218,15 +240,15 @@ class Dispute(models.Model):
     """A participant's objection to what the opponent entered; directors resolve it."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        RESOLVED = "resolved", "Resolved"
+        OPEN = "open", gettext_lazy("Open")
+        RESOLVED = "resolved", gettext_lazy("Resolved")
 
     class Decision(models.TextChoices):
         """What the director ruled; the players see it with the note (``resolution``)."""
 
-        KEEP = "keep", "Result kept as entered"
-        CORRECTED = "corrected", "Result corrected"
-        VOID = "void", "Match voided"
+        KEEP = "keep", gettext_lazy("Result kept as entered")
+        CORRECTED = "corrected", gettext_lazy("Result corrected")
+        VOID = "void", gettext_lazy("Match voided")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="disputes")
     raised_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")

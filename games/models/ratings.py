@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 
 from .clubs import Club, Player, RatingBoost
 from .matches import Match
@@ -18,8 +19,8 @@ SITE_INITIAL_RATING = 1500
 
 
 class RatingListKind(models.TextChoices):
-    SITE = "site", "Site-wide"
-    CLUB = "club", "Club"
+    SITE = "site", gettext_lazy("Site-wide")
+    CLUB = "club", gettext_lazy("Club")
 
 
 class RatingList(models.Model):

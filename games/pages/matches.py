@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from core.actors import Actor
@@ -23,7 +24,8 @@ from games.rules.errors import BoxcarsError
 from games.rules.scoring import check_final_score
 from games.selectors import can_enter_next_game, match_disputes, match_sheet_queryset
 from games.selectors_chances import chances_of
-from games.services import matches as match_services
+from games.services import match_corrections, match_records, match_results, score_entry
+from games.services import match_disputes as dispute_services
 from games.services.actors import (
     actor_for_score_link,
     actor_for_user,
@@ -39,9 +41,9 @@ OFFERED_CHOICES = [(v, str(v)) for v in (2, 4, 8, 16, 32, 64)]
 FAR_BEYOND_THE_END = 2
 
 
-def _game_input(data: dict[str, Any]) -> match_services.GameInput:
+def _game_input(data: dict[str, Any]) -> match_records.GameInput:
     """A game form's cleaned data as the services take it (entry and correction alike)."""
-    return match_services.GameInput(
+    return match_records.GameInput(
         winner_id=data["winner"],
         cube=data["cube"],
         cube_owner=data["cube_owner"],
@@ -69,21 +71,33 @@ class GameForm(forms.Form):
     """
 
     number = forms.IntegerField(widget=forms.HiddenInput)
-    winner = forms.TypedChoiceField(coerce=int, widget=forms.RadioSelect, label="Who won?")
+    winner = forms.TypedChoiceField(
+        coerce=int, widget=forms.RadioSelect, label=gettext_lazy("Who won?")
+    )
     ending = forms.ChoiceField(
-        choices=HAND_ENTRY_ENDINGS, initial="played", widget=forms.RadioSelect, label="Ended by"
+        choices=HAND_ENTRY_ENDINGS,
+        initial="played",
+        widget=forms.RadioSelect,
+        label=gettext_lazy("Ended by"),
     )
     level = forms.ChoiceField(
-        choices=Game.Level.choices, initial="single", widget=forms.RadioSelect, label="Won by"
+        choices=Game.Level.choices,
+        initial="single",
+        widget=forms.RadioSelect,
+        label=gettext_lazy("Won by"),
     )
     cube = forms.TypedChoiceField(
-        coerce=int, choices=CUBE_CHOICES, initial=1, widget=forms.RadioSelect, label="Cube"
+        coerce=int,
+        choices=CUBE_CHOICES,
+        initial=1,
+        widget=forms.RadioSelect,
+        label=gettext_lazy("Cube"),
     )
     cube_owner = forms.ChoiceField(
         choices=Game.CubeOwner.choices,
         required=False,
         widget=forms.RadioSelect,
-        label="Cube owned by",
+        label=gettext_lazy("Cube owned by"),
     )
     cube_offered = forms.TypedChoiceField(
         coerce=int,
@@ -91,8 +105,8 @@ class GameForm(forms.Form):
         required=False,
         empty_value=None,
         widget=forms.RadioSelect,
-        label="Cube offered",
-        help_text="For a dropped double: the value the cube was turned to.",
+        label=gettext_lazy("Cube offered"),
+        help_text=gettext_lazy("For a dropped double: the value the cube was turned to."),
     )
 
     def __init__(self, *args: Any, match: Match, side: int | None = None, **kwargs: Any):
@@ -127,7 +141,7 @@ class GameForm(forms.Form):
             )
             data["level"] = "single"  # a drop ends the game single
         elif data.get("cube") and not data.get("cube_owner"):
-            data["cube_owner"] = match_services.default_cube_owner(data["cube"])
+            data["cube_owner"] = match_records.default_cube_owner(data["cube"])
         return data
 
     def field_of(self, rule_field: str | None) -> str | None:
@@ -169,10 +183,12 @@ def far_beyond_the_end(match: Match, score: tuple[int, int]) -> bool:
 
 class DisputeForm(forms.Form):
     reason = forms.CharField(
-        label="What is wrong with the entry?",
+        label=gettext_lazy("What is wrong with the entry?"),
         widget=forms.Textarea(attrs={"rows": 3}),
         max_length=limits.MAX_REASON,
-        error_messages={"required": "Say what is wrong: the directors read this to rule."},
+        error_messages={
+            "required": gettext_lazy("Say what is wrong: the directors read this to rule.")
+        },
     )
 
 
@@ -183,14 +199,16 @@ class ResolveForm(forms.Form):
         choices=Dispute.Decision.choices,
         initial=Dispute.Decision.KEEP,
         widget=forms.RadioSelect,
-        label="Decision",
+        label=gettext_lazy("Decision"),
     )
     note = forms.CharField(
-        label="Note to the players",
+        label=gettext_lazy("Note to the players"),
         widget=forms.Textarea(attrs={"rows": 3}),
         max_length=limits.MAX_REASON,
-        help_text="Both players see it on the match page.",
-        error_messages={"required": "Write a note: the players see what you decided and why."},
+        help_text=gettext_lazy("Both players see it on the match page."),
+        error_messages={
+            "required": gettext_lazy("Write a note: the players see what you decided and why.")
+        },
     )
 
 
@@ -202,7 +220,7 @@ def _load(pk: int) -> Match:
 
 
 def _sheet_context(match: Match, actor: Actor) -> dict:
-    state = match_services.match_state(match, list(match.games.all()))
+    state = match_records.match_state(match, list(match.games.all()))
     director = is_match_director(actor, match)
     side = participant_side(actor, match)
     disputes = match_disputes(match) if director or side is not None else []
@@ -279,12 +297,12 @@ def match_dispute(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _detail(request, match, actor, dispute_form=form)
     try:
-        match_services.dispute_match(
+        dispute_services.dispute_match(
             actor=actor, match_id=match.pk, reason=form.cleaned_data["reason"]
         )
     except BoxcarsError as error:
         return _detail(request, _load(pk), actor, dispute_form=form, rule_error=error)
-    messages.warning(request, "Disputed: the club's directors will rule.")
+    messages.warning(request, gettext("Disputed: the club's directors will rule."))
     return redirect(reverse("match-detail", kwargs={"pk": match.pk}) + "#dispute")
 
 
@@ -311,7 +329,7 @@ def match_resolve(request: HttpRequest, pk: int) -> HttpResponse:
             {"match": match, "note": form.cleaned_data["note"], "decision": decision},
         )
     try:
-        match_services.resolve_dispute(
+        dispute_services.resolve_dispute(
             actor=actor,
             match_id=match.pk,
             decision=decision,
@@ -319,7 +337,11 @@ def match_resolve(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except BoxcarsError as error:
         return _detail(request, _load(pk), actor, resolve_form=form, rule_error=error)
-    messages.success(request, f"Dispute resolved: {Dispute.Decision(decision).label.lower()}.")
+    messages.success(
+        request,
+        gettext("Dispute resolved: %(lower)s.")
+        % {"lower": Dispute.Decision(decision).label.lower()},
+    )
     return redirect(reverse("match-detail", kwargs={"pk": match.pk}) + "#dispute")
 
 
@@ -370,7 +392,7 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
                 if game_form.is_valid():
                     data = game_form.cleaned_data
                     try:
-                        match_services.record_game(
+                        score_entry.record_game(
                             actor=actor,
                             match_id=match.pk,
                             number=data["number"],
@@ -381,7 +403,9 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
                         if field:  # the rule in words, next to the field it concerns
                             game_form.add_error(field, error.message)
                         raise
-                    messages.success(request, f"Game {data['number']} recorded.")
+                    messages.success(
+                        request, gettext("Game %(number)s recorded.") % {"number": data["number"]}
+                    )
                     return redirect(here)
             elif action == "final":
                 final_form = FinalScoreForm(request.POST, match=match, side=side)
@@ -389,23 +413,21 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
                     score = final_form.score()
                     if far_beyond_the_end(match, score) and request.POST.get("confirm") != "1":
                         # ask only about a score the rules would take
-                        check_final_score(match_services.match_rules(match), score)
+                        check_final_score(match_records.match_rules(match), score)
                         context["final_to_confirm"] = score
                     else:
-                        match_services.record_final_score(
-                            actor=actor, match_id=match.pk, score=score
-                        )
-                        messages.success(request, "Final score recorded.")
+                        score_entry.record_final_score(actor=actor, match_id=match.pk, score=score)
+                        messages.success(request, gettext("Final score recorded."))
                         return redirect(here)
             elif action == "confirm":
-                confirmed = match_services.confirm_match(actor=actor, match_id=match.pk)
-                messages.success(request, "Confirmed. Thank you!")
+                confirmed = score_entry.confirm_match(actor=actor, match_id=match.pk)
+                messages.success(request, gettext("Confirmed. Thank you!"))
                 if not score_links.link_is_live(confirmed):
                     return redirect("match-detail", pk=match.pk)  # the result is final
                 return redirect(here)
             elif action == "undo":
                 final = match.final_score_only
-                match_services.undo_last_game(actor=actor, match_id=match.pk)
+                score_entry.undo_last_game(actor=actor, match_id=match.pk)
                 messages.success(
                     request, "Final score taken back." if final else "Last game taken back."
                 )
@@ -413,10 +435,10 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
             elif action == "dispute":
                 dispute_form = DisputeForm(request.POST)
                 if dispute_form.is_valid():
-                    match_services.dispute_match(
+                    dispute_services.dispute_match(
                         actor=actor, match_id=match.pk, reason=dispute_form.cleaned_data["reason"]
                     )
-                    messages.warning(request, "Disputed: the club's directors will rule.")
+                    messages.warning(request, gettext("Disputed: the club's directors will rule."))
                     return redirect(here)
         except BoxcarsError as error:
             context["rule_error"] = error
@@ -490,11 +512,11 @@ class CorrectGameForm(forms.Form):
     """A director's correction of one game: every detail, as ``PATCH .../games/{n}/``."""
 
     number = forms.IntegerField(min_value=1)
-    winner = forms.TypedChoiceField(coerce=int, label="Winner")
-    cube = forms.TypedChoiceField(coerce=int, choices=CUBE_CHOICES, label="Cube")
-    cube_owner = forms.ChoiceField(choices=Game.CubeOwner.choices, label="Cube owner")
-    level = forms.ChoiceField(choices=Game.Level.choices, label="Level")
-    ending = forms.ChoiceField(choices=HAND_ENTRY_ENDINGS, label="Ended by")
+    winner = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Winner"))
+    cube = forms.TypedChoiceField(coerce=int, choices=CUBE_CHOICES, label=gettext_lazy("Cube"))
+    cube_owner = forms.ChoiceField(choices=Game.CubeOwner.choices, label=gettext_lazy("Cube owner"))
+    level = forms.ChoiceField(choices=Game.Level.choices, label=gettext_lazy("Level"))
+    ending = forms.ChoiceField(choices=HAND_ENTRY_ENDINGS, label=gettext_lazy("Ended by"))
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -626,7 +648,7 @@ def match_correct(request: HttpRequest, pk: int) -> HttpResponse:
         asked = _ask_correction(request, match, action)
         if asked is not None:
             return asked
-        messages.error(request, "Not changed: the form was incomplete.")
+        messages.error(request, gettext("Not changed: the form was incomplete."))
         return redirect("match-detail", pk=pk)
     version = _version(request)
     common: dict[str, Any] = {"actor": actor, "match_id": match.pk, "expected_version": version}
@@ -635,10 +657,10 @@ def match_correct(request: HttpRequest, pk: int) -> HttpResponse:
             form = CorrectGameForm(request.POST, match=match)
             if not form.is_valid():
                 wrong = ", ".join(form.errors)
-                messages.error(request, f"Not changed: check {wrong}.")
+                messages.error(request, gettext("Not changed: check %(wrong)s.") % {"wrong": wrong})
                 return redirect("match-detail", pk=pk)
             data = form.cleaned_data
-            match_services.correct_game(
+            match_corrections.correct_game(
                 **common,
                 number=data["number"],
                 game=_game_input(data),
@@ -646,30 +668,34 @@ def match_correct(request: HttpRequest, pk: int) -> HttpResponse:
             done = f"Game {data['number']} corrected; the scores after it follow."
         elif action == "remove":
             number = request.POST.get("number", "")
-            match_services.remove_game(**common, number=int(number) if number.isdigit() else 0)
+            match_corrections.remove_game(**common, number=int(number) if number.isdigit() else 0)
             done = f"Game {number} removed; later games renumbered."
         elif action in ("final", "swap"):
             score = _posted_score(request) if action == "final" else (match.score2, match.score1)
             if score is None:
-                messages.error(request, "Not changed: a final score is two whole numbers.")
+                messages.error(request, gettext("Not changed: a final score is two whole numbers."))
                 return redirect("match-detail", pk=pk)
-            match_services.correct_final_score(**common, score=score)
+            match_corrections.correct_final_score(**common, score=score)
             done = f"Final score now {_score_words(match, score)}."
         elif action == "void":
-            match_services.void_match(**common)
+            match_results.void_match(**common)
             done = "Match voided."
         elif action == "forfeit":
             winner = request.POST.get("winner", "")
-            match_services.forfeit_match(**common, winner_id=int(winner) if winner.isdigit() else 0)
+            match_results.forfeit_match(**common, winner_id=int(winner) if winner.isdigit() else 0)
             done = "Match awarded by forfeit."
         elif action == "reopen":
-            match_services.reopen_match(**common, reason=request.POST.get("reason", "")[:500])
+            match_results.reopen_match(**common, reason=request.POST.get("reason", "")[:500])
             done = "Match reopened."
         else:
-            messages.error(request, "Not changed: unknown correction.")
+            messages.error(request, gettext("Not changed: unknown correction."))
             return redirect("match-detail", pk=pk)
     except BoxcarsError as error:
-        messages.error(request, f"Not changed. {error.message} ({error.code})")
+        messages.error(
+            request,
+            gettext("Not changed. %(message)s (%(code)s)")
+            % {"message": error.message, "code": error.code},
+        )
         return redirect("match-detail", pk=pk)
     messages.success(request, done)
     return redirect("match-detail", pk=pk)

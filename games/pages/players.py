@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 
 from core import access
 from games import access as player_access
@@ -38,7 +39,11 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
         except BoxcarsError as error:
             show_error(form, error)
         else:
-            messages.success(request, f"{player.display_name} is now a member of {club.name}.")
+            messages.success(
+                request,
+                gettext("%(display_name)s is now a member of %(name)s.")
+                % {"display_name": player.display_name, "name": club.name},
+            )
             return redirect("club-detail", slug=club.slug)
     return render(request, "games/player_add.html", {"club": club, "form": form})
 
@@ -75,6 +80,6 @@ def edit_player(request: HttpRequest, slug: str) -> HttpResponse:
         except BoxcarsError as error:
             show_error(form, error)
         else:
-            messages.success(request, "Saved.")
+            messages.success(request, gettext("Saved."))
             return redirect("player-detail", slug=player.slug)
     return render(request, "games/player_edit.html", {"player": player, "form": form})

@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 
 from games.models import Club, Match
 from games.rules.errors import BoxcarsError, NotAllowed
@@ -44,13 +45,16 @@ def link_sheet_page(
                 actor=actor, club=club, matches=matches, heading=heading
             )
             if report.sent:
-                messages.success(request, f"Emailed: {_names(report.sent)}.")
+                messages.success(
+                    request, gettext("Emailed: %(value)s.") % {"value": _names(report.sent)}
+                )
             else:
-                messages.info(request, "Nobody was emailed.")
+                messages.info(request, gettext("Nobody was emailed."))
             if report.no_address:
                 messages.warning(
                     request,
-                    f"No email address (hand them their slip): {_names(report.no_address)}.",
+                    gettext("No email address (hand them their slip): %(value)s.")
+                    % {"value": _names(report.no_address)},
                 )
             return redirect(request.path)
         sheet = score_link_sheets.link_sheet(actor=actor, club=club, matches=matches)

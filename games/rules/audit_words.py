@@ -1,13 +1,14 @@
 """The audit trail in words: one sentence per recorded change.
 
-The history tables (django-simple-history) keep every version of a match, its games,
-a chouette session, its seats, games and member rows. Read raw, a change says
+The history tables (django-simple-history) keep every version of a match and its
+games. Read raw, a change says
 ``winner: None → 1``; a director wants "Ann entered game 3: Ann won a gammon on a
 2-cube (4 points)". This module turns one normalised change record into that
-sentence. It knows nothing of Django: the audit modules (``games.audit``,
-``chouette.audit``) read the history, resolve who did it and build a
-:class:`ChangeRecord`; this module only decides the words, so each action's wording
-is unit-tested without a database.
+sentence. It knows nothing of Django: the audit module (``games.audit``) reads the
+history, resolves who did it and builds a :class:`ChangeRecord`; this module only
+decides the words, so each action's wording is unit-tested without a database. An app
+that records other rows (a club's side games, say) tells them with its own describers
+built on the same record and value words, passed to :func:`describe`.
 
 The action a write performed is not stored as such (a confirmation is a match row whose
 ``confirmation`` went from pending to confirmed), so the describer infers it from
@@ -19,7 +20,7 @@ field's readable name, never a raw ``None``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,23 +28,9 @@ from typing import Any
 #: (the unique game number would clash otherwise); a number above it is that move.
 RENUMBER_OFFSET = 10000
 
-#: Fields holding a player id (match, game, chouette game): shown as the player's name.
-PLAYER_FIELDS = frozenset(
-    {
-        "winner",
-        "awaiting",
-        "player1",
-        "player2",
-        "entered_by",
-        "box",
-        "partner",
-        "captain",
-        "board_captain",
-        "given_partner",
-        "raised_by",
-    }
-)
-PLAYER_LIST_FIELDS = frozenset({"opening_order", "team_order"})
+#: Fields of a match or a game holding a player id: shown as the player's name. An app
+#: whose rows name players in other fields says so in its records' ``player_fields``.
+PLAYER_FIELDS = frozenset({"winner", "awaiting", "player1", "player2", "entered_by"})
 
 #: Match fields a game write re-derives; they are told as the new score, not one by one.
 MATCH_BOOKKEEPING = frozenset({"version", "finished_at", "transcript_hash"})
@@ -66,15 +53,15 @@ STATUS_WORDS = {
 class ChangeRecord:
     """One version of one row, ready to be told.
 
-    ``kind`` is ``match``, ``game``, ``session``, ``seat``, ``chouette_game`` or
-    ``member``; ``action`` is ``created``, ``changed`` or ``deleted``. ``before`` and
-    ``after`` are the row's field values (raw: player ids, choice keys) before and
-    after the change (empty for a creation's before and a deletion's after).
-    ``names`` maps player ids to display names; ``labels`` maps field names to their
-    readable (verbose) names. ``context`` carries what the row itself does not hold:
-    ``players`` (the match's two player ids), ``dispute_reason``, ``resolution``,
-    ``last`` (a deleted game was the last one), ``player`` (a seat's or member's
-    player id), ``members`` (a chouette game's member rows as dicts).
+    ``kind`` is ``match`` or ``game`` here (another app's describers add their own
+    kinds, see :func:`describe`); ``action`` is ``created``, ``changed`` or
+    ``deleted``. ``before`` and ``after`` are the row's field values (raw: player
+    ids, choice keys) before and after the change (empty for a creation's before
+    and a deletion's after). ``names`` maps player ids to display names; ``labels``
+    maps field names to their readable (verbose) names. ``context`` carries what the
+    row itself does not hold: ``players`` (the match's two player ids),
+    ``dispute_reason``, ``resolution``, ``last`` (a deleted game was the last one),
+    and whatever another app's describers read.
     """
 
     kind: str
@@ -87,6 +74,9 @@ class ChangeRecord:
     labels: Mapping[str, str] = field(default_factory=dict)
     reason: str | None = None
     context: Mapping[str, Any] = field(default_factory=dict)
+    #: Fields holding one player id, and fields holding a list of them (said as names).
+    player_fields: frozenset[str] = PLAYER_FIELDS
+    player_list_fields: frozenset[str] = frozenset()
 
     def changed(self) -> list[str]:
         """The fields whose value differs, in the order of ``after`` (then ``before``)."""
@@ -110,10 +100,10 @@ def player(record: ChangeRecord, pk: Any) -> str:
 def value_words(record: ChangeRecord, name: str, value: Any) -> str:
     """A field's value as a reader says it: names for players, "none" for nothing."""
     if value is None or value == "" or value == [] or value == {}:
-        return "not set" if name in PLAYER_FIELDS else "none"
-    if name in PLAYER_FIELDS:
+        return "not set" if name in record.player_fields else "none"
+    if name in record.player_fields:
         return player(record, value)
-    if name in PLAYER_LIST_FIELDS and isinstance(value, list):
+    if name in record.player_list_fields and isinstance(value, list):
         return ", ".join(player(record, pk) for pk in value)
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -143,7 +133,8 @@ def field_changes(record: ChangeRecord, names: list[str]) -> str:
     )
 
 
-def _who(record: ChangeRecord, fallback: str = "someone") -> str:
+def doer(record: ChangeRecord, fallback: str = "someone") -> str:
+    """Who made the change, as the audit module resolved it."""
     return record.who or fallback
 
 
@@ -187,17 +178,17 @@ def game_result(record: ChangeRecord, row: Mapping[str, Any]) -> str:
 def _describe_game(record: ChangeRecord) -> str:
     n = record.number
     if record.action == "created":
-        return f"{_who(record)} entered game {n}: {game_result(record, record.after)}"
+        return f"{doer(record)} entered game {n}: {game_result(record, record.after)}"
     if record.action == "deleted":
         verb = "undid" if record.context.get("last", True) else "removed"
         tail = "" if record.context.get("last", True) else "; later games renumbered"
         return (
-            f"{_who(record)} {verb} game {n}, which said {game_result(record, record.before)}{tail}"
+            f"{doer(record)} {verb} game {n}, which said {game_result(record, record.before)}{tail}"
         )
     changed = record.changed()
     entered = [f for f in GAME_ENTERED if f in changed]
     if entered:
-        return f"{_who(record)} corrected game {n}: {field_changes(record, entered)}"
+        return f"{doer(record)} corrected game {n}: {field_changes(record, entered)}"
     old, new = record.before.get("number"), record.after.get("number")
     if "number" in changed and isinstance(new, int) and new >= RENUMBER_OFFSET:
         return f"game {old} set aside while later games are renumbered"
@@ -208,10 +199,10 @@ def _describe_game(record: ChangeRecord) -> str:
     if derived:
         return f"game {n} re-derived after a correction: {field_changes(record, derived)}"
     if changed == ["confirmed"] and record.after.get("confirmed"):
-        return f"{_who(record)} confirmed game {n}"
+        return f"{doer(record)} confirmed game {n}"
     if not changed:
-        return f"{_who(record)} saved game {n} unchanged"
-    return f"{_who(record)} changed game {n}: {field_changes(record, changed)}"
+        return f"{doer(record)} saved game {n} unchanged"
+    return f"{doer(record)} changed game {n}: {field_changes(record, changed)}"
 
 
 def _describe_match(record: ChangeRecord) -> str:
@@ -221,39 +212,39 @@ def _describe_match(record: ChangeRecord) -> str:
         size = f"{length}-point match" if length else "unlimited session"
         rated = "rated" if after.get("rated") else "unrated"
         return (
-            f"{_who(record)} created the match: {player(record, after.get('player1'))} v "
+            f"{doer(record)} created the match: {player(record, after.get('player1'))} v "
             f"{player(record, after.get('player2'))}, {size}, {rated}"
         )
     if record.action == "deleted":
-        return f"{_who(record)} deleted the match"
+        return f"{doer(record)} deleted the match"
     changed = [f for f in record.changed() if f not in MATCH_BOOKKEEPING]
     reason = (record.reason or "").strip()
     if reason.startswith("reopened"):
-        return f"{_who(record)} reopened the match{reason.removeprefix('reopened')}"
+        return f"{doer(record)} reopened the match{reason.removeprefix('reopened')}"
     status_from, status_to = before.get("status"), after.get("status")
     if status_to != status_from and status_to == "void":
-        return f"{_who(record)} voided the match"
+        return f"{doer(record)} voided the match"
     if status_to != status_from and status_to == "forfeit":
         return (
-            f"{_who(record)} awarded the match to {player(record, after.get('winner'))} by forfeit"
+            f"{doer(record)} awarded the match to {player(record, after.get('winner'))} by forfeit"
         )
     conf_from, conf_to = before.get("confirmation"), after.get("confirmation")
     if conf_to == "disputed" and conf_from != "disputed":
-        who = record.context.get("disputed_by") or _who(record)
+        who = record.context.get("disputed_by") or doer(record)
         why = record.context.get("dispute_reason")
         return f"{who} disputed" + (f": {why}" if why else " the entries")
     score_moved = any(f in changed for f in ("score1", "score2"))
     if after.get("final_score_only") and not before.get("final_score_only"):
-        text = f"{_who(record)} entered the final score: {_score(record, after)}"
+        text = f"{doer(record)} entered the final score: {_score(record, after)}"
         return text + _awaiting(record)
     if after.get("final_score_only") and score_moved:
         return (
-            f"{_who(record)} corrected the final score: {_score(record, before)} → "
+            f"{doer(record)} corrected the final score: {_score(record, before)} → "
             f"{_score(record, after)}"
         )
     if conf_from == "disputed" and conf_to == "confirmed":
         note = record.context.get("resolution")
-        text = f"{_who(record)} resolved the dispute" + (f": {note}" if note else "")
+        text = f"{doer(record)} resolved the dispute" + (f": {note}" if note else "")
         return text + (f"; score {_score(record, after)}" if score_moved else "")
     if conf_from == "pending" and conf_to == "confirmed" and not score_moved:
         who = record.who or player(record, before.get("awaiting"))
@@ -261,9 +252,9 @@ def _describe_match(record: ChangeRecord) -> str:
     if "table" in changed:
         rest = [f for f in changed if f != "table"]
         text = (
-            f"{_who(record)} set the table: {value_words(record, 'table', after.get('table'))}"
+            f"{doer(record)} set the table: {value_words(record, 'table', after.get('table'))}"
             if after.get("table") not in (None, "")
-            else f"{_who(record)} cleared the table"
+            else f"{doer(record)} cleared the table"
         )
         return text + (f"; {field_changes(record, rest)}" if rest else "")
     if score_moved or status_to != status_from:
@@ -277,7 +268,7 @@ def _describe_match(record: ChangeRecord) -> str:
             + ("awaits no one" if not after.get("awaiting") else "awaits a confirmation")
             + _awaiting(record)
         )
-    return f"{_who(record)} changed the match: {field_changes(record, changed)}"
+    return f"{doer(record)} changed the match: {field_changes(record, changed)}"
 
 
 def _score_line(record: ChangeRecord) -> str:
@@ -296,117 +287,21 @@ def _awaiting(record: ChangeRecord) -> str:
     return ""
 
 
-# --- chouette ---------------------------------------------------------------------------------
+Describer = Callable[[ChangeRecord], str]
+
+#: One describer per kind of row this app records.
+DESCRIBERS: Mapping[str, Describer] = {"match": _describe_match, "game": _describe_game}
 
 
-def _member_words(
-    record: ChangeRecord, member: Mapping[str, Any], name: str | None = None
-) -> str | None:
-    """A member's drop or beaver in words (None when the member played it out)."""
-    name = name or player(record, member.get("player"))
-    action = member.get("action") or "played"
-    cube = member.get("cube") or 1
-    return {
-        "dropped": f"{name} refused a double to {cube * 2}",
-        "box_dropped": f"the box refused {name}'s double to {cube * 2}",
-        "beavered": f"{name} beavered",
-        "box_beavered": f"the box beavered {name}'s double",
-    }.get(action)
+def describe(record: ChangeRecord, describers: Mapping[str, Describer] = DESCRIBERS) -> str:
+    """One sentence for one recorded change (see the module docstring).
 
-
-def _chouette_game(record: ChangeRecord, row: Mapping[str, Any]) -> str:
-    box = player(record, row.get("box"))
-    captain = player(record, row.get("captain"))
-    partner = row.get("partner")
-    side = f"box {box}" + (f" with {player(record, partner)}" if partner else "")
-    level = LEVEL_WORDS.get(row.get("level") or "single", str(row.get("level")))
-    winner = row.get("winner")
-    if winner == "box":
-        text = f"{side} won {level} against captain {captain}"
-    elif winner == "team":
-        text = f"captain {captain}'s team won {level} against {side}"
-    else:
-        text = f"{side} v captain {captain}"
-    if row.get("ending") == "dropped":
-        text += ", every member dropped"
-    points = row.get("box_points")
-    if points is not None:
-        text += f" (box {int(points):+d})"
-    drops = [w for m in record.context.get("members", ()) if (w := _member_words(record, m))]
-    return text + (f"; {', '.join(drops)}" if drops else "")
-
-
-def _describe_session(record: ChangeRecord) -> str:
-    after = record.after
-    if record.action == "created":
-        order = after.get("opening_order") or []
-        seats = ", ".join(player(record, pk) for pk in order)
-        stake = after.get("stake")
-        money = f"; {stake} {after.get('currency', '')} a point".rstrip() if stake else ""
-        return f"{_who(record)} opened the session: {seats}{money}"
-    if record.action == "deleted":
-        return f"{_who(record)} deleted the session"
-    changed = record.changed()
-    status_from, status_to = record.before.get("status"), after.get("status")
-    if status_to != status_from and status_to == "closed":
-        rest = [f for f in changed if f != "status"]
-        return f"{_who(record)} closed the session" + (
-            f"; {field_changes(record, rest)}" if rest else ""
-        )
-    if status_to != status_from and status_from == "closed":
-        return f"{_who(record)} reopened the session"
-    return f"{_who(record)} changed the session: {field_changes(record, changed)}"
-
-
-def _describe_seat(record: ChangeRecord) -> str:
-    name = player(record, record.context.get("player"))
-    if record.action == "created":
-        return f"{name} took a seat" + (f" ({_who(record)})" if record.who else "")
-    if record.action == "deleted":
-        return f"{name}'s seat was removed"
-    left_before, left_after = record.before.get("left_at"), record.after.get("left_at")
-    if left_after and not left_before:
-        return f"{name} left the table" + (f" ({_who(record)})" if record.who else "")
-    if left_before and not left_after:
-        return f"{name} came back to the table" + (f" ({_who(record)})" if record.who else "")
-    return f"{_who(record)} changed {name}'s seat: {field_changes(record, record.changed())}"
-
-
-def _describe_chouette_game(record: ChangeRecord) -> str:
-    n = record.number
-    if record.action == "created":
-        return f"{_who(record)} recorded game {n}: {_chouette_game(record, record.after)}"
-    if record.action == "deleted":
-        return f"{_who(record)} undid game {n}, which said {_chouette_game(record, record.before)}"
-    return f"{_who(record)} corrected game {n}: {field_changes(record, record.changed())}"
-
-
-def _describe_member(record: ChangeRecord) -> str:
-    n, name = record.number, player(record, record.context.get("player"))
-    row = record.after if record.action != "deleted" else record.before
-    if record.action == "created":
-        words = _member_words(record, row, name) or f"{name} played a {row.get('cube') or 1}-cube"
-        return f"game {n}: {words} ({int(row.get('points') or 0):+d})"
-    if record.action == "deleted":
-        return f"game {n}: {name}'s line went with the game"
-    return f"game {n}: {name}'s {field_changes(record, record.changed())}"
-
-
-DESCRIBERS = {
-    "match": _describe_match,
-    "game": _describe_game,
-    "session": _describe_session,
-    "seat": _describe_seat,
-    "chouette_game": _describe_chouette_game,
-    "member": _describe_member,
-}
-
-
-def describe(record: ChangeRecord) -> str:
-    """One sentence for one recorded change (see the module docstring)."""
-    describer = DESCRIBERS.get(record.kind)
+    Another app tells its own kinds of rows by passing its ``describers``; a kind
+    nobody describes falls back to its changed fields in readable words.
+    """
+    describer = describers.get(record.kind)
     if describer is None:
-        return f"{_who(record)} {record.action} {record.kind}: " + field_changes(
+        return f"{doer(record)} {record.action} {record.kind}: " + field_changes(
             record, record.changed()
         )
     return describer(record)

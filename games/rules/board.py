@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from core.errors import N_
+
 from .errors import RuleViolation
 from .types import Level
 
@@ -62,10 +64,12 @@ class Position:
         """Raise :class:`RuleViolation` unless both sides have 15 checkers, no point is shared."""
         for side in (self.me, self.opp):
             if len(side) != 26 or min(side) < 0 or sum(side) != CHECKERS:
-                raise RuleViolation("bad_position", "each side must have 15 checkers on 26 slots")
+                raise RuleViolation(
+                    "bad_position", N_("each side must have 15 checkers on 26 slots")
+                )
         for p in range(1, 25):
             if self.me[p] and self.opp[25 - p]:
-                raise RuleViolation("bad_position", f"point {p} is held by both sides")
+                raise RuleViolation("bad_position", N_("point %(p)s is held by both sides", p=p))
 
 
 # --------------------------------------------------------------------------------------
@@ -343,7 +347,13 @@ def validate_play(
     found = match_play(position, dice, segments)
     if found is None:
         raise RuleViolation(
-            "illegal_move", f"{format_steps(segments)} is not a legal play of {dice[0]}{dice[1]}"
+            "illegal_move",
+            N_(
+                "%(value)s is not a legal play of %(value2)s%(value3)s",
+                value=format_steps(segments),
+                value2=dice[0],
+                value3=dice[1],
+            ),
         )
     steps, after = found
     problem = maximality_violation(position, dice, steps, after)
@@ -367,15 +377,26 @@ def maximality_violation(
         if used < best:
             return RuleViolation(
                 "not_maximal",
-                f"{format_steps(steps) or 'no move'} uses {used} dice of "
-                f"{dice[0]}{dice[1]}; {best} can be played",
+                N_(
+                    "%(value)s uses %(used)s dice of %(value2)s%(value3)s; %(best)s can be played",
+                    value=format_steps(steps) or "no move",
+                    used=used,
+                    value2=dice[0],
+                    value3=dice[1],
+                    best=best,
+                ),
             )
     if dice[0] != dice[1] and used == 1:
         high = max(dice)
         if not _step_die_could_be(position, steps[0], high) and can_play_die(position, high):
             return RuleViolation(
                 "higher_die",
-                f"only one die of {dice[0]}{dice[1]} can be played: it must be the {high}",
+                N_(
+                    "only one die of %(value)s%(value2)s can be played: it must be the %(high)s",
+                    value=dice[0],
+                    value2=dice[1],
+                    high=high,
+                ),
             )
     return None
 

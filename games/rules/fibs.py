@@ -17,6 +17,8 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 
+from core.errors import N_
+
 from .errors import RuleViolation
 
 
@@ -33,8 +35,11 @@ def _check_length(length: int) -> None:
     if isinstance(length, bool) or not isinstance(length, int) or length < 1:
         raise RuleViolation(
             "rated_match_length_invalid",
-            f"A rated match is at least 1 point long, not {length!r} (unlimited sessions "
-            "are not rated).",
+            N_(
+                "A rated match is at least 1 point long, not %(length)r (unlimited "
+                "sessions are not rated).",
+                length=length,
+            ),
             field="length",
         )
 
@@ -77,7 +82,10 @@ def k_factor(experience: int, policy: BoostPolicy, length: int) -> float:
     if isinstance(experience, bool) or not isinstance(experience, int) or experience < 0:
         raise RuleViolation(
             "experience_invalid",
-            f"Experience is a sum of match lengths, 0 or more, not {experience!r}.",
+            N_(
+                "Experience is a sum of match lengths, 0 or more, not %(experience)r.",
+                experience=experience,
+            ),
             field="experience",
         )
     policy = BoostPolicy(policy)

@@ -46,6 +46,8 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from core.errors import N_
+
 from .errors import RuleViolation
 from .fibs import win_probabilities
 from .match_equity import MatchEquityTable
@@ -61,7 +63,9 @@ def pre_match_chance(*, length: int, rating_a: float, rating_b: float) -> float:
 def _check_score(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise RuleViolation(
-            "invalid_score", f"A score is a whole number of 0 or more, not {value!r}.", field=field
+            "invalid_score",
+            N_("A score is a whole number of 0 or more, not %(value)r.", value=value),
+            field=field,
         )
     return value
 
@@ -91,15 +95,20 @@ def match_winning_chance(
     if isinstance(length, bool) or not isinstance(length, int) or length < 1:
         raise RuleViolation(
             "chances_length_invalid",
-            f"Winning chances are for matches of 1 point or more, not {length!r} "
-            "(an unlimited session has no end to win).",
+            N_(
+                "Winning chances are for matches of 1 point or more, not %(length)r "
+                "(an unlimited session has no end to win).",
+                length=length,
+            ),
             field="length",
         )
     score_a = _check_score(score_a, "score_a")
     score_b = _check_score(score_b, "score_b")
     if score_a >= length and score_b >= length:
         raise RuleViolation(
-            "invalid_score", f"Both players cannot reach {length}.", field="score_a"
+            "invalid_score",
+            N_("Both players cannot reach %(length)s.", length=length),
+            field="score_a",
         )
     if score_a >= length:
         return 1.0
@@ -108,16 +117,24 @@ def match_winning_chance(
     if not table.symmetric:
         raise RuleViolation(
             "met_asymmetric",
-            f"The table {table.name!r} gives each player his own post-Crawford row (it "
-            "assumes a favourite); winning chances use a table for equal players.",
+            N_(
+                "The table %(name)r gives each player his own post-Crawford row (it "
+                "assumes a favourite); winning chances use a table for equal players.",
+                name=table.name,
+            ),
             field="table",
         )
     if length > table.max_length:
         raise RuleViolation(
             "met_beyond_table",
-            f"The match equity table {table.name!r} covers matches up to "
-            f"{table.max_length} points; a {length}-point match is beyond it (no "
-            "extension formula is applied).",
+            N_(
+                "The match equity table %(name)r covers matches up to %(max_length)s "
+                "points; a %(length)s-point match is beyond it (no extension formula "
+                "is applied).",
+                name=table.name,
+                max_length=table.max_length,
+                length=length,
+            ),
             field="length",
         )
     state = _state(length - score_a, length - score_b, crawford_game, post_crawford)
@@ -150,22 +167,30 @@ def _state(away_a: int, away_b: int, crawford_game: bool, post_crawford: bool) -
     if crawford_game and post_crawford:
         raise RuleViolation(
             "chances_crawford_invalid",
-            "A game cannot be both the Crawford game and after it.",
+            N_("A game cannot be both the Crawford game and after it."),
             field="crawford_game",
         )
     one_away = (away_a == 1) + (away_b == 1)
     if crawford_game and one_away != 1:
         raise RuleViolation(
             "chances_crawford_invalid",
-            f"The Crawford game is played when exactly one player needs 1 point, not at "
-            f"{away_a} and {away_b} away.",
+            N_(
+                "The Crawford game is played when exactly one player needs 1 point, "
+                "not at %(away_a)s and %(away_b)s away.",
+                away_a=away_a,
+                away_b=away_b,
+            ),
             field="crawford_game",
         )
     if post_crawford and one_away == 0:
         raise RuleViolation(
             "chances_crawford_invalid",
-            f"After the Crawford game the leader needs 1 point; at {away_a} and {away_b} "
-            "away neither does.",
+            N_(
+                "After the Crawford game the leader needs 1 point; at %(away_a)s and "
+                "%(away_b)s away neither does.",
+                away_a=away_a,
+                away_b=away_b,
+            ),
             field="post_crawford",
         )
     if one_away == 1 and not crawford_game:

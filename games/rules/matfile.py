@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.errors import N_
+
 from .errors import RuleViolation
 from .notation import ParsedMove, parse_dice, parse_move
 
@@ -146,7 +148,7 @@ def parse_mat(text: str, *, money: bool | None = None) -> ParsedMatch:
     if "\x00" in text:  # a binary file; no database text column stores NUL either
         nul_line = text[: text.index("\x00")].count("\n") + 1
         raise MatParseError(
-            "bad_mat", "the file contains NUL bytes: not a text transcript", nul_line
+            "bad_mat", N_("the file contains NUL bytes: not a text transcript"), nul_line
         )
     metadata: dict[str, str] = {}
     length: int | None = None
@@ -169,11 +171,13 @@ def parse_mat(text: str, *, money: bool | None = None) -> ParsedMatch:
                 m = _HEADER.match(line)
                 if not m:
                     raise MatParseError(
-                        "bad_mat", f"expected 'N point match', got {line!r}", lineno
+                        "bad_mat", N_("expected 'N point match', got %(line)r", line=line), lineno
                     )
                 length = int(m.group(1))
                 if length > _MAX_LENGTH:
-                    raise MatParseError("bad_mat", f"match length {length} is too long", lineno)
+                    raise MatParseError(
+                        "bad_mat", N_("match length %(length)s is too long", length=length), lineno
+                    )
                 continue
             if line.lstrip().startswith((";", "#")):
                 continue
@@ -184,11 +188,15 @@ def parse_mat(text: str, *, money: bool | None = None) -> ParsedMatch:
                 need_score = True
                 continue
             if game is None:
-                raise MatParseError("bad_mat", f"unexpected text before 'Game 1': {line!r}", lineno)
+                raise MatParseError(
+                    "bad_mat", N_("unexpected text before 'Game 1': %(line)r", line=line), lineno
+                )
             if need_score:
                 m = _SCORE.match(line)
                 if not m:
-                    raise MatParseError("bad_mat", f"expected a score line, got {line!r}", lineno)
+                    raise MatParseError(
+                        "bad_mat", N_("expected a score line, got %(line)r", line=line), lineno
+                    )
                 names = (_strip_rating(m.group(1)), _strip_rating(m.group(3)))
                 game.score_before = (int(m.group(2)), int(m.group(4)))
                 game.names = names
@@ -202,11 +210,13 @@ def parse_mat(text: str, *, money: bool | None = None) -> ParsedMatch:
         except RuleViolation as exc:
             raise MatParseError(exc.code, exc.message, lineno) from exc
         except (ValueError, IndexError) as exc:  # defensive: never leak a traceback
-            raise MatParseError("bad_mat", f"cannot read {line!r}: {exc}", lineno) from exc
+            raise MatParseError(
+                "bad_mat", N_("cannot read %(line)r: %(exc)s", line=line, exc=exc), lineno
+            ) from exc
     if length is None:
-        raise MatParseError("bad_mat", "no 'N point match' header")
+        raise MatParseError("bad_mat", N_("no 'N point match' header"))
     if not games:
-        raise MatParseError("bad_mat", "no games")
+        raise MatParseError("bad_mat", N_("no games"))
     if players is None:
         players = (metadata.get("Player 1", ""), metadata.get("Player 2", ""))
     is_money = length == 0 if money is None else money
@@ -264,7 +274,7 @@ def _parse_cell(game: ParsedGame, player: int, cell: str, lineno: int) -> None:
         n = int(m.group(2))
         if m.group(1).lower() == "wins":
             if game.declared_winner is not None:
-                raise MatParseError("bad_mat", "two 'Wins' lines in one game", lineno)
+                raise MatParseError("bad_mat", N_("two 'Wins' lines in one game"), lineno)
             game.declared_winner = player
             game.declared_points = n
             game.declared_match = bool(m.group(3))
@@ -272,7 +282,7 @@ def _parse_cell(game: ParsedGame, player: int, cell: str, lineno: int) -> None:
         else:
             game.declared_loss = n
         return
-    raise MatParseError("bad_mat", f"cannot read cell {cell!r}", lineno)
+    raise MatParseError("bad_mat", N_("cannot read cell %(cell)r", cell=cell), lineno)
 
 
 def parse_mat_file(path: str | Path, *, money: bool | None = None) -> ParsedMatch:

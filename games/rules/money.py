@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from core.errors import N_
+
 from .errors import RuleViolation
 from .types import LEVEL_MULTIPLIER, Ending, Level, is_power_of_two
 
@@ -45,24 +47,24 @@ class MoneyRules:
     def __post_init__(self) -> None:
         if self.backgammon_value not in (3, 4):
             raise RuleViolation(
-                "backgammon_value", "A backgammon counts 3 or 4.", field="backgammon_value"
+                "backgammon_value", N_("A backgammon counts 3 or 4."), field="backgammon_value"
             )
         if self.cube_limit is not None and not is_power_of_two(self.cube_limit):
             raise RuleViolation(
                 "cube_limit_not_power_of_two",
-                "The cube limit must be a power of two (1, 2, 4, 8, ...).",
+                N_("The cube limit must be a power of two (1, 2, 4, 8, ...)."),
                 field="cube_limit",
             )
         if self.automatic_double_limit < 0:
             raise RuleViolation(
                 "automatic_double_limit",
-                "The automatic double limit cannot be negative.",
+                N_("The automatic double limit cannot be negative."),
                 field="automatic_double_limit",
             )
         if self.raccoons and not self.beavers:
             raise RuleViolation(
                 "raccoon_without_beaver",
-                "A raccoon answers a beaver: raccoons need beavers allowed.",
+                N_("A raccoon answers a beaver: raccoons need beavers allowed."),
                 field="raccoons",
             )
 
@@ -88,13 +90,17 @@ def check_cube(cube: int, rules: MoneyRules, *, field: str = "cube") -> None:
     if isinstance(cube, bool) or not isinstance(cube, int) or not is_power_of_two(cube):
         raise RuleViolation(
             "cube_not_power_of_two",
-            f"The cube value {cube!r} is not a power of two (1, 2, 4, 8, ...).",
+            N_("The cube value %(cube)r is not a power of two (1, 2, 4, 8, ...).", cube=cube),
             field=field,
         )
     if rules.cube_limit is not None and cube > rules.cube_limit:
         raise RuleViolation(
             "cube_above_limit",
-            f"The cube value {cube} is above the agreed limit of {rules.cube_limit}.",
+            N_(
+                "The cube value %(cube)s is above the agreed limit of %(cube_limit)s.",
+                cube=cube,
+                cube_limit=rules.cube_limit,
+            ),
             field=field,
         )
 
@@ -110,21 +116,27 @@ def check_automatic_doubles(
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise RuleViolation(
             "automatic_doubles_invalid",
-            f"The number of automatic doubles must be 0 or more, not {count!r}.",
+            N_("The number of automatic doubles must be 0 or more, not %(count)r.", count=count),
             field=field,
         )
     if count and not rules.automatic_doubles:
         raise RuleViolation(
             "automatic_doubles_not_agreed",
-            "Automatic doubles were not agreed for this table: an opening tie does not "
-            "double the cube.",
+            N_(
+                "Automatic doubles were not agreed for this table: an opening tie does "
+                "not double the cube."
+            ),
             field=field,
         )
     if count > rules.automatic_double_limit:
         raise RuleViolation(
             "automatic_doubles_above_limit",
-            f"{count} automatic doubles is more than the agreed limit of "
-            f"{rules.automatic_double_limit}.",
+            N_(
+                "%(count)s automatic doubles is more than the agreed limit of "
+                "%(automatic_double_limit)s.",
+                count=count,
+                automatic_double_limit=rules.automatic_double_limit,
+            ),
             field=field,
         )
 
@@ -166,12 +178,14 @@ def money_game_value(
     try:
         level = Level(level)
     except ValueError:
-        raise RuleViolation("invalid_level", f"Unknown level {level!r}.", field="level") from None
+        raise RuleViolation(
+            "invalid_level", N_("Unknown level %(level)r.", level=level), field="level"
+        ) from None
     try:
         ending = Ending(ending)
     except ValueError:
         raise RuleViolation(
-            "invalid_ending", f"Unknown ending {ending!r}.", field="ending"
+            "invalid_ending", N_("Unknown ending %(ending)r.", ending=ending), field="ending"
         ) from None
 
     if automatic_doubles is not None:
@@ -179,8 +193,13 @@ def money_game_value(
         if cube < 2**automatic_doubles:
             raise RuleViolation(
                 "cube_below_automatic_doubles",
-                f"{automatic_doubles} automatic doubles make the cube at least "
-                f"{2**automatic_doubles}, not {cube}.",
+                N_(
+                    "%(automatic_doubles)s automatic doubles make the cube at least "
+                    "%(value)s, not %(cube)s.",
+                    automatic_doubles=automatic_doubles,
+                    value=2**automatic_doubles,
+                    cube=cube,
+                ),
                 field="cube",
             )
         auto = automatic_doubles
@@ -191,8 +210,13 @@ def money_game_value(
         except RuleViolation as error:
             raise RuleViolation(
                 "cube_raised_without_double",
-                f"A cube of {cube} with no double made in play needs {auto} automatic "
-                f"doubles: {error.message}",
+                N_(
+                    "A cube of %(cube)s with no double made in play needs %(auto)s "
+                    "automatic doubles: %(message)s",
+                    cube=cube,
+                    auto=auto,
+                    message=error.message,
+                ),
                 field="cube_turned",
             ) from None
     else:
@@ -206,8 +230,12 @@ def money_game_value(
     if cube_turned is not None and cube_turned != turned and not counted_refused_double:
         raise RuleViolation(
             "cube_turned_disagrees_with_cube",
-            f"A cube of {cube} with {auto} automatic doubles "
-            f"{'was' if turned else 'was not'} turned in play.",
+            N_(
+                "A cube of %(cube)s with %(auto)s automatic doubles %(value)s turned in play.",
+                cube=cube,
+                auto=auto,
+                value="was" if turned else "was not",
+            ),
             field="cube_turned",
         )
     stake_cube = in_play_cube if rules.philadelphia else cube
@@ -216,7 +244,7 @@ def money_game_value(
         if level is not Level.SINGLE:
             raise RuleViolation(
                 "dropped_game_is_single",
-                "A dropped double always scores single: the doubler wins the cube value.",
+                N_("A dropped double always scores single: the doubler wins the cube value."),
                 field="level",
             )
         return stake_cube
@@ -294,7 +322,12 @@ def check_cube_actions(
         if rules.cube_limit is not None and new > rules.cube_limit:
             raise RuleViolation(
                 "cube_above_limit",
-                f"This would take the cube to {new}, above the agreed limit of {rules.cube_limit}.",
+                N_(
+                    "This would take the cube to %(new)s, above the agreed limit of "
+                    "%(cube_limit)s.",
+                    new=new,
+                    cube_limit=rules.cube_limit,
+                ),
                 field=where,
             )
         return new
@@ -305,17 +338,21 @@ def check_cube_actions(
             action = CubeAction(event.action)
         except ValueError:
             raise RuleViolation(
-                "invalid_cube_action", f"Unknown cube action {event.action!r}.", field=where
+                "invalid_cube_action",
+                N_("Unknown cube action %(action)r.", action=event.action),
+                field=where,
             ) from None
         player = event.player
         if player is not None and player not in (0, 1):
             raise RuleViolation(
-                "invalid_player", f"A player is 0 or 1, not {player!r}.", field=where
+                "invalid_player",
+                N_("A player is 0 or 1, not %(player)r.", player=player),
+                field=where,
             )
         if dropped_by is not None:
             raise RuleViolation(
                 "cube_action_after_drop",
-                "A dropped double ends the game: no cube action can follow it.",
+                N_("A dropped double ends the game: no cube action can follow it."),
                 field=where,
             )
         after_beaver, beaver_by = beaver_by, None
@@ -324,14 +361,16 @@ def check_cube_actions(
             if index != automatic:
                 raise RuleViolation(
                     "automatic_double_after_play",
-                    "Automatic doubles come from ties of the opening roll, before any "
-                    "double is offered.",
+                    N_(
+                        "Automatic doubles come from ties of the opening roll, before any "
+                        "double is offered."
+                    ),
                     field=where,
                 )
             if player is not None:
                 raise RuleViolation(
                     "invalid_player",
-                    "An automatic double belongs to no player: the cube stays in the middle.",
+                    N_("An automatic double belongs to no player: the cube stays in the middle."),
                     field=where,
                 )
             automatic += 1
@@ -343,17 +382,20 @@ def check_cube_actions(
             if pending is not None:
                 raise RuleViolation(
                     "double_not_answered",
-                    "The previous double must be taken, dropped or beavered first.",
+                    N_("The previous double must be taken, dropped or beavered first."),
                     field=where,
                 )
             if player is None:
                 raise RuleViolation(
-                    "invalid_player", "Say which player (0 or 1) doubles.", field=where
+                    "invalid_player", N_("Say which player (0 or 1) doubles."), field=where
                 )
             if owner is not None and owner != player:
                 raise RuleViolation(
                     "double_by_non_owner",
-                    f"Only the player holding the cube (player {owner}) may redouble.",
+                    N_(
+                        "Only the player holding the cube (player %(owner)s) may redouble.",
+                        owner=owner,
+                    ),
                     field=where,
                 )
             raise_cube(cube * 2, where)
@@ -364,18 +406,23 @@ def check_cube_actions(
             if after_beaver is None:
                 raise RuleViolation(
                     "raccoon_without_beaver",
-                    "A raccoon is the original doubler's immediate redouble of a beaver.",
+                    N_("A raccoon is the original doubler's immediate redouble of a beaver."),
                     field=where,
                 )
             if not rules.raccoons:
                 raise RuleViolation(
-                    "raccoons_not_agreed", "Raccoons were not agreed for this table.", field=where
+                    "raccoons_not_agreed",
+                    N_("Raccoons were not agreed for this table."),
+                    field=where,
                 )
             doubler = 1 - after_beaver
             if player is not None and player != doubler:
                 raise RuleViolation(
                     "raccoon_by_wrong_player",
-                    f"Only the original doubler (player {doubler}) may raccoon.",
+                    N_(
+                        "Only the original doubler (player %(doubler)s) may raccoon.",
+                        doubler=doubler,
+                    ),
                     field=where,
                 )
             cube = raise_cube(cube * 2, where)
@@ -386,14 +433,17 @@ def check_cube_actions(
         if pending is None:
             raise RuleViolation(
                 "answer_without_double",
-                f"A {action.value} answers a double, and none is offered.",
+                N_("A %(value)s answers a double, and none is offered.", value=action.value),
                 field=where,
             )
         receiver = 1 - pending
         if player is not None and player != receiver:
             raise RuleViolation(
                 "answer_by_doubler",
-                f"Only the player offered the double (player {receiver}) may answer it.",
+                N_(
+                    "Only the player offered the double (player %(receiver)s) may answer it.",
+                    receiver=receiver,
+                ),
                 field=where,
             )
         if action is CubeAction.DROP:
@@ -403,7 +453,7 @@ def check_cube_actions(
         else:  # BEAVER
             if not rules.beavers:
                 raise RuleViolation(
-                    "beavers_not_agreed", "Beavers were not agreed for this table.", field=where
+                    "beavers_not_agreed", N_("Beavers were not agreed for this table."), field=where
                 )
             cube, owner, turned = raise_cube(cube * 4, where), receiver, True
             beaver_by = receiver
@@ -412,7 +462,7 @@ def check_cube_actions(
     if pending is not None:
         raise RuleViolation(
             "double_not_answered",
-            "The last double was neither taken, dropped nor beavered.",
+            N_("The last double was neither taken, dropped nor beavered."),
             field=field,
         )
     return CubeHistory(

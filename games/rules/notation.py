@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from core.errors import N_
+
 from .board import BAR, OFF, Play, Position, Step, validate_play
 from .errors import RuleViolation
 
@@ -45,7 +47,9 @@ def _point(text: str) -> int:
         return OFF
     value = int(t)
     if not 0 <= value <= 25:
-        raise RuleViolation("bad_notation", f"point {value} is out of range 0..25", "move")
+        raise RuleViolation(
+            "bad_notation", N_("point %(value)s is out of range 0..25", value=value), "move"
+        )
     return value
 
 
@@ -62,7 +66,9 @@ def parse_move(text: str) -> ParsedMove:
     for token in text.split():
         m = _TOKEN.match(token)
         if not m:
-            raise RuleViolation("bad_notation", f"cannot read move {token!r}", "move")
+            raise RuleViolation(
+                "bad_notation", N_("cannot read move %(token)r", token=token), "move"
+            )
         parts = m.group(1).split("/")
         repeat = int(m.group(2) or 1)
         chain: list[tuple[int, bool]] = []
@@ -73,7 +79,9 @@ def parse_move(text: str) -> ParsedMove:
         one_hits: list[bool] = []
         for (a, _), (b, hit_b) in pairwise(chain):
             if b >= a:
-                raise RuleViolation("bad_notation", f"move {token!r} goes backwards", "move")
+                raise RuleViolation(
+                    "bad_notation", N_("move %(token)r goes backwards", token=token), "move"
+                )
             one.append((a, b))
             one_hits.append(hit_b)
         for _ in range(repeat):
@@ -111,10 +119,10 @@ def parse_dice(text: str) -> tuple[int, int]:
     """``"51"`` -> ``(5, 1)``; each die must be 1..6."""
     text = text.strip().rstrip(":")
     if len(text) != 2 or not text.isdigit():
-        raise RuleViolation("bad_notation", f"cannot read dice {text!r}", "dice")
+        raise RuleViolation("bad_notation", N_("cannot read dice %(text)r", text=text), "dice")
     d1, d2 = int(text[0]), int(text[1])
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-        raise RuleViolation("bad_notation", f"dice {text!r} out of range", "dice")
+        raise RuleViolation("bad_notation", N_("dice %(text)r out of range", text=text), "dice")
     return d1, d2
 
 

@@ -28,12 +28,23 @@ resigned) and its cube is the cube of the game in progress, checked like any oth
 unlimited session. Why a game and not a flag on the match: the score stays the sum of
 the games, the match ends by the one rule that ends every match (a player reaches N),
 and everything that reads finished matches (ratings, brackets) needs no special case.
+
+A late penalty (``Ending.LATE_PENALTY``, the UKBGF rule in
+``tournaments.formats.late_penalty``) is recorded among the games for the same reason,
+but it is not a game: it scores the points the director awarded (at least one, cube 1
+in the centre, single), it is never the Crawford game and never uses it up. The game
+after it is the Crawford game exactly when the scores say so (GNU Backgammon's
+derivation above), so a penalty that takes a player to N-1 makes the next game the
+Crawford game, and one that takes both to N-1 leaves none. Penalties exist only in a
+match, never in an unlimited session.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from core.errors import N_
 
 from .errors import RuleViolation
 from .money import MoneyRules, check_automatic_doubles, money_game_value
@@ -60,21 +71,26 @@ class MatchRules:
         if isinstance(self.length, bool) or not isinstance(self.length, int) or self.length < 0:
             raise RuleViolation(
                 "match_length_invalid",
-                f"A match length is a whole number of points, 0 (an unlimited session) or "
-                f"more, not {self.length!r}.",
+                N_(
+                    "A match length is a whole number of points, 0 (an unlimited session) "
+                    "or more, not %(length)r.",
+                    length=self.length,
+                ),
                 field="length",
             )
         if self.cube_limit is not None and not is_power_of_two(self.cube_limit):
             raise RuleViolation(
                 "cube_limit_not_power_of_two",
-                "The cube limit must be a power of two (1, 2, 4, 8, ...).",
+                N_("The cube limit must be a power of two (1, 2, 4, 8, ...)."),
                 field="cube_limit",
             )
         if self.money is not None and self.length > 0:
             raise RuleViolation(
                 "money_rules_in_match",
-                "Jacoby, beavers, raccoons and automatic doubles do not apply in matches: "
-                "money rules are for unlimited sessions (length 0).",
+                N_(
+                    "Jacoby, beavers, raccoons and automatic doubles do not apply in "
+                    "matches: money rules are for unlimited sessions (length 0)."
+                ),
                 field="money",
             )
         if (
@@ -84,8 +100,12 @@ class MatchRules:
         ):
             raise RuleViolation(
                 "cube_limit_conflict",
-                f"The session's cube limit {self.cube_limit} contradicts the money rules' "
-                f"limit {self.money.cube_limit}.",
+                N_(
+                    "The session's cube limit %(cube_limit)s contradicts the money rules' "
+                    "limit %(cube_limit2)s.",
+                    cube_limit=self.cube_limit,
+                    cube_limit2=self.money.cube_limit,
+                ),
                 field="cube_limit",
             )
 
@@ -285,6 +305,9 @@ def _check_record(
     except ValueError:
         raise _bad("invalid_level", f"Unknown level {record.level!r}.", at("level")) from None
 
+    if ending is Ending.LATE_PENALTY:
+        return _check_penalty(record, match_play=match_play, at=at)
+
     cube = record.cube
     if isinstance(cube, bool) or not isinstance(cube, int) or not is_power_of_two(cube):
         raise _bad(
@@ -431,6 +454,34 @@ def _check_record(
     return points
 
 
+def _check_penalty(record: GameRecord, *, match_play: bool, at: Callable[[str], str]) -> int:
+    """A late penalty's points: given, at least one, no cube, single, in a match."""
+    if not match_play:
+        raise _bad(
+            "penalty_outside_match",
+            "Late penalties are awarded in a match, not in an unlimited session.",
+            at("ending"),
+        )
+    if record.cube != 1 or record.cube_owner is not None or record.automatic_doubles:
+        raise _bad(
+            "penalty_has_no_cube",
+            "A late penalty is not a game: its cube stays at 1 in the centre.",
+            at("cube"),
+        )
+    if Level(record.level) is not Level.SINGLE:
+        raise _bad(
+            "penalty_is_single", "A late penalty is recorded single: it is not a game.", at("level")
+        )
+    points = record.points
+    if isinstance(points, bool) or not isinstance(points, int) or points < 1:
+        raise _bad(
+            "penalty_points_invalid",
+            f"A late penalty awards one point or more, not {points!r}.",
+            at("points"),
+        )
+    return points
+
+
 def game_points(record: GameRecord, *, backgammon_value: int = 3) -> int:
     """Points a game is worth to its winner: cube x level, or the cube for a drop.
 
@@ -472,6 +523,9 @@ def record_next_game(state: MatchState, record: GameRecord) -> MatchState:
             prefix,
         )
     is_crawford, is_post = state.next_game_is_crawford, state.next_game_post_crawford
+    penalty = record.ending == Ending.LATE_PENALTY
+    if penalty:  # not a game: it neither is nor uses up the Crawford game
+        is_crawford, is_post = False, False
     points = _check_record(
         record,
         cube_limit=rules.effective_cube_limit,

@@ -27,6 +27,10 @@ class Ending(StrEnum):
     # records it): the last game of a match, worth exactly the points the winner
     # still needed, whatever the cube; never in money play. See games.rules.scoring.
     MATCH_RESIGNED = "match_resigned"
+    # Not a game: penalty points a director awards for lateness (the UKBGF rule,
+    # ``tournaments.formats.late_penalty``). Recorded among the games so the score stays
+    # their sum, but it never is, nor uses up, the Crawford game. See games.rules.scoring.
+    LATE_PENALTY = "late_penalty"
 
 
 #: A cube owner a score sheet did not record (``GameRecord.cube_owner``). Paper sheets

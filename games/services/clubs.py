@@ -13,6 +13,8 @@ from django.utils.text import slugify
 
 from core import access
 from core.actors import Actor
+from core.club_zones import default_time_zone, validate_time_zone
+from core.errors import N_
 from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.models import Club, Membership, Player
 from games.models.clubs import RatingBoost
@@ -73,7 +75,11 @@ def _create_with_slug(
     what = model._meta.verbose_name
     raise ConflictError(
         "slug_taken",
-        f"A {what} with the slug '{slug or candidate}' was created at the same moment; try again.",
+        N_(
+            "A %(what)s with the slug '%(value)s' was created at the same moment; try again.",
+            what=what,
+            value=slug or candidate,
+        ),
         field="slug",
     )
 
@@ -84,19 +90,19 @@ def _check_rating_policy(
     if rating_initial is not None and not 0 < rating_initial <= 10000:
         raise RuleViolation(
             "rating_initial_out_of_range",
-            "The starting rating must be between 1 and 10000.",
+            N_("The starting rating must be between 1 and 10000."),
             field="rating_initial",
         )
     if rating_boost is not None and rating_boost not in RatingBoost.values:
         raise RuleViolation(
             "rating_boost_unknown",
-            f"The experience boost must be one of {', '.join(RatingBoost.values)}.",
+            N_("The experience boost must be one of %(join)s.", join=", ".join(RatingBoost.values)),
             field="rating_boost",
         )
     if match_equity_table is not None and match_equity_table not in CHOOSABLE_TABLES:
         raise RuleViolation(
             "match_equity_table_unknown",
-            f"The match equity table must be one of {', '.join(CHOOSABLE_TABLES)}.",
+            N_("The match equity table must be one of %(join)s.", join=", ".join(CHOOSABLE_TABLES)),
             field="match_equity_table",
         )
 
@@ -111,11 +117,16 @@ def create_club(
     rating_initial: int = 1500,
     rating_boost: str = RatingBoost.FIBS,
     match_equity_table: str = DEFAULT_TABLE,
+    time_zone: str | None = None,
 ) -> Club:
     """Create a club; its creator becomes its first director."""
     _check_rating_policy(rating_initial, rating_boost, match_equity_table)
+    time_zone = time_zone or default_time_zone()
+    _check_time_zone(time_zone)
     if slug and Club.objects.filter(slug=slug).exists():
-        raise ConflictError("slug_taken", f"A club with the slug '{slug}' exists.", field="slug")
+        raise ConflictError(
+            "slug_taken", N_("A club with the slug '%(slug)s' exists.", slug=slug), field="slug"
+        )
     club = _create_with_slug(
         Club,
         slug=slug,
@@ -126,9 +137,20 @@ def create_club(
         rating_initial=rating_initial,
         rating_boost=rating_boost,
         match_equity_table=match_equity_table,
+        time_zone=time_zone,
     )
     club.directors.add(created_by)
     return club
+
+
+def _check_time_zone(name: str) -> None:
+    """The club's zone must be one the zone database knows: its pages are shown in it."""
+    try:
+        validate_time_zone(name)
+    except ValidationError as error:
+        raise RuleViolation(
+            "invalid_time_zone", " ".join(error.messages), field="time_zone"
+        ) from None
 
 
 @transaction.atomic
@@ -140,14 +162,17 @@ def update_club(
     rating_initial: int | None = None,
     rating_boost: str | None = None,
     match_equity_table: str | None = None,
+    time_zone: str | None = None,
 ) -> Club:
-    """Change a club's name, description, rating policy or match equity table.
+    """Change a club's name, description, rating policy, match equity table or time zone.
 
     A change of rating policy changes how future matches are rated; recomputing the
     list from scratch under the new policy is a separate, explicit job. A new table
     changes every winning chance shown from then on (nothing stored depends on it).
     """
     _check_rating_policy(rating_initial, rating_boost, match_equity_table)
+    if time_zone is not None:
+        _check_time_zone(time_zone)
     club = Club.objects.select_for_update().get(pk=club.pk)
     for field, value in (
         ("name", name),
@@ -155,6 +180,7 @@ def update_club(
         ("rating_initial", rating_initial),
         ("rating_boost", rating_boost),
         ("match_equity_table", match_equity_table),
+        ("time_zone", time_zone),
     ):
         if value is not None:
             setattr(club, field, value)
@@ -174,12 +200,16 @@ def create_player(
     display_name = display_name.strip()
     if not display_name:
         raise RuleViolation(
-            "display_name_blank", "A player needs a display name.", field="display_name"
+            "display_name_blank", N_("A player needs a display name."), field="display_name"
         )
     if slug and Player.objects.filter(slug=slug).exists():
-        raise ConflictError("slug_taken", f"A player with the slug '{slug}' exists.", field="slug")
+        raise ConflictError(
+            "slug_taken", N_("A player with the slug '%(slug)s' exists.", slug=slug), field="slug"
+        )
     if user is not None and Player.objects.filter(user=user).exists():
-        raise ConflictError("user_has_player", "That account already has a player.", field="user")
+        raise ConflictError(
+            "user_has_player", N_("That account already has a player."), field="user"
+        )
     player = _create_with_slug(
         Player,
         slug=slug,
@@ -221,7 +251,9 @@ def update_player(
 
 def _set_clubs(player: Player, clubs: list[Club], by: Actor | None) -> None:
     if by is None or by.user is None:
-        raise NotAllowed("directors_only", "Only a club's directors change its players.", "clubs")
+        raise NotAllowed(
+            "directors_only", N_("Only a club's directors change its players."), "clubs"
+        )
     current = set(player.clubs.all())
     managed = set(Club.objects.all()) if by.is_admin else set(by.user.directed_clubs.all())
     wanted = set(clubs)
@@ -229,12 +261,14 @@ def _set_clubs(player: Player, clubs: list[Club], by: Actor | None) -> None:
     if foreign:
         names = ", ".join(sorted(c.name for c in foreign))
         raise NotAllowed(
-            "not_director_of_club", f"You do not direct {names}: you cannot add to it.", "clubs"
+            "not_director_of_club",
+            N_("You do not direct %(names)s: you cannot add to it.", names=names),
+            "clubs",
         )
     removed = (current & managed) - wanted
     if not (current - removed) | wanted:
         raise RuleViolation(
-            "clubs_empty", "A player stays in at least one club: tick one.", "clubs"
+            "clubs_empty", N_("A player stays in at least one club: tick one."), "clubs"
         )
     Membership.objects.filter(player=player, club__in=removed).delete()
     for club in wanted - current:
@@ -246,12 +280,14 @@ def check_player_name(display_name: str) -> str:
     name = clean_name(display_name)
     if not name:
         raise RuleViolation(
-            "display_name_blank", "A player needs a display name.", field="display_name"
+            "display_name_blank", N_("A player needs a display name."), field="display_name"
         )
     if len(name) > MAX_PLAYER_NAME:
         raise RuleViolation(
             "display_name_too_long",
-            f"A name is at most {MAX_PLAYER_NAME} characters.",
+            N_(
+                "A name is at most %(MAX_PLAYER_NAME)s characters.", MAX_PLAYER_NAME=MAX_PLAYER_NAME
+            ),
             field="display_name",
         )
     return name
@@ -264,13 +300,15 @@ def check_email(email: str) -> str:
         return ""
     if len(email) > MAX_EMAIL:
         raise RuleViolation(
-            "email_too_long", f"An e-mail address is at most {MAX_EMAIL} characters.", "email"
+            "email_too_long",
+            N_("An e-mail address is at most %(MAX_EMAIL)s characters.", MAX_EMAIL=MAX_EMAIL),
+            "email",
         )
     try:
         validate_email(email)
     except ValidationError:
         raise RuleViolation(
-            "email_invalid", "That is not an e-mail address (name@example.org).", "email"
+            "email_invalid", N_("That is not an e-mail address (name@example.org)."), "email"
         ) from None
     return email
 
@@ -278,7 +316,9 @@ def check_email(email: str) -> str:
 def check_rating(rating: int | None) -> int | None:
     if rating is not None and not 1 <= rating <= MAX_RATING:
         raise RuleViolation(
-            "rating_out_of_range", f"A starting rating is between 1 and {MAX_RATING}.", "rating"
+            "rating_out_of_range",
+            N_("A starting rating is between 1 and %(MAX_RATING)s.", MAX_RATING=MAX_RATING),
+            "rating",
         )
     return rating
 
@@ -321,8 +361,12 @@ def add_walk_in(
     if same:
         raise ConflictError(
             "name_in_club",
-            f"{club.name} already has a player called {same[0].display_name}: register them "
-            "instead, or add an initial to tell two players apart.",
+            N_(
+                "%(name)s already has a player called %(display_name)s: register them "
+                "instead, or add an initial to tell two players apart.",
+                name=club.name,
+                display_name=same[0].display_name,
+            ),
             field="display_name",
         )
     player = create_player(display_name=name, clubs=[club])

@@ -1,9 +1,10 @@
-"""Score links for a whole round (or one match) at once: the director's sheet of
-slips, and the same links emailed to the players who gave an address.
+"""Score links: one match's two links (the API action), and for a whole round (or one
+match) at once the director's sheet of slips and the same links emailed to the players
+who gave an address.
 
-The per-match API action (``score_link_tokens``) checks the director and the match
-one match at a time; a sheet checks the director once for the club and each match's
-state with the same rule (:func:`~games.services.matches.require_writable` with
+The per-match action (:func:`score_link_tokens`) checks the actor and the match one
+match at a time; a sheet checks the director once for the club and each match's
+state with the same rule (:func:`~games.services.match_guards.require_writable` with
 ``Write.SCORE_LINKS``), so a round of any size costs the same few queries and a closed
 match is left out (with a note) instead of failing the whole sheet.
 """
@@ -20,11 +21,13 @@ from django.core.mail import EmailMessage, get_connection
 from django.urls import reverse
 
 from core.actors import Actor
+from core.errors import N_
 from games import score_links
 from games.models import Club, Match, Player
 from games.rules.errors import ConflictError, NotAllowed, RuleViolation
 
-from .matches import Write, require_writable
+from .actors import is_match_director, participant_side
+from .match_guards import Write, require_writable
 
 log = logging.getLogger(__name__)
 
@@ -76,12 +79,35 @@ class MailReport:
     no_address: list[Player]
 
 
+def score_link_tokens(*, actor: Actor, match_id: int) -> list[tuple[Player, str]]:
+    """Each player's private score link, for the match's players and directors.
+
+    Signing stores nothing, but handing out links is a write in effect (they let the
+    holders score the match), so it follows :func:`require_writable`: no links for a
+    closed match (they would be dead on arrival), and a score link never begets links.
+    """
+    match = Match.objects.select_related("club", "player1", "player2").filter(pk=match_id).first()
+    if match is None:
+        raise RuleViolation(
+            "match_not_found",
+            N_("There is no match %(match_id)s.", match_id=match_id),
+            field="match",
+        )
+    director = is_match_director(actor, match)
+    if actor.via_score_link or not (director or participant_side(actor, match) is not None):
+        raise NotAllowed(
+            "not_a_participant", N_("Only the match's players and directors get its score links.")
+        )
+    require_writable(match, Write.SCORE_LINKS, director=director)
+    return [(p, score_links.make_token(match, p)) for p in (match.player1, match.player2)]
+
+
 def _require_director(actor: Actor, club: Club) -> None:
     if actor.via_score_link or not (
         actor.is_admin
         or (actor.user is not None and club.directors.filter(pk=actor.user.pk).exists())
     ):
-        raise NotAllowed("directors_only", "Only the club's directors hand out score links.")
+        raise NotAllowed("directors_only", N_("Only the club's directors hand out score links."))
 
 
 def link_sheet(*, actor: Actor, club: Club, matches: Iterable[Match]) -> LinkSheet:
@@ -95,7 +121,9 @@ def link_sheet(*, actor: Actor, club: Club, matches: Iterable[Match]) -> LinkShe
     for match in matches:
         if match.club_id != club.pk:
             raise RuleViolation(
-                "match_not_in_club", f"Match {match.pk} is not {club.name}'s.", field="match"
+                "match_not_in_club",
+                N_("Match %(pk)s is not %(name)s's.", pk=match.pk, name=club.name),
+                field="match",
             )
         try:
             require_writable(match, Write.SCORE_LINKS, director=True)
@@ -163,6 +191,7 @@ def email_score_links(
         except (smtplib.SMTPException, OSError) as error:
             log.warning("score links not emailed: %s", error)
             raise ConflictError(
-                "mail_failed", f"The mail server did not take the messages ({error})."
+                "mail_failed",
+                N_("The mail server did not take the messages (%(error)s).", error=error),
             ) from error
     return MailReport(sent=sent, no_address=no_address)

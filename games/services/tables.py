@@ -3,7 +3,7 @@
 A table is not part of the result: it never touches the score, the status or the
 rating, so it may be set at any state of the match (a finished match keeps its table
 on its score card). It is still a write to the match like the others in
-``games.services.matches``: one transaction, the match row locked, the caller's
+``games.services.match_writes``: one transaction, the match row locked, the caller's
 ``If-Match`` checked, the version bumped (the big screen and every ETag see the
 change) and the audit trail recording who moved the match where.
 
@@ -16,11 +16,13 @@ from __future__ import annotations
 from django.db import transaction
 
 from core.actors import Actor
+from core.errors import N_
 from games.models import Match
 from games.rules import limits
 from games.rules.errors import RuleViolation
 
-from .matches import _begin, _require_director
+from .match_guards import require_match_director
+from .match_writes import begin_write
 
 
 def check_table(table: int | None) -> None:
@@ -28,11 +30,14 @@ def check_table(table: int | None) -> None:
     if table is None:
         return
     if isinstance(table, bool) or not isinstance(table, int):
-        raise RuleViolation("table_invalid", "The table is a whole number, or null.", "table")
+        raise RuleViolation("table_invalid", N_("The table is a whole number, or null."), "table")
     if not 1 <= table <= limits.MAX_TABLE:
         raise RuleViolation(
             "table_out_of_range",
-            f"Tables are numbered 1 to {limits.MAX_TABLE} (null clears the table).",
+            N_(
+                "Tables are numbered 1 to %(MAX_TABLE)s (null clears the table).",
+                MAX_TABLE=limits.MAX_TABLE,
+            ),
             "table",
         )
 
@@ -46,7 +51,7 @@ def set_table(
     Two matches may share a number (the director's call, e.g. a second board on one
     table); nothing is refused for it.
     """
-    write = _begin(match_id, expected_version, lambda m: _require_director(actor, m))
+    write = begin_write(match_id, expected_version, lambda m: require_match_director(actor, m))
     match = write.row
     check_table(table)
     if match.table == table:

@@ -45,6 +45,7 @@ from django.utils import timezone
 
 from core import access
 from core.actors import Actor
+from core.errors import N_
 from core.events import emit
 from games import events
 from games.models import Club, Game, Match, MatchSource, MatchStatus, Player
@@ -67,7 +68,8 @@ from games.rules.scoring import GameRecord, MatchRules, MatchState, replay_match
 from games.rules.types import LEVEL_MULTIPLIER, Ending, Level
 
 from .clubs import add_membership, create_player
-from .matches import INDEX_TO_CUBE_OWNER, UNPLAYED, announce
+from .match_records import INDEX_TO_CUBE_OWNER
+from .match_writes import UNPLAYED, announce
 
 IMPORTED = "imported"
 DUPLICATE = "duplicate"
@@ -168,7 +170,10 @@ def _records(result: ReplayResult, lenient: bool) -> list[tuple[GameSummary, Gam
         if summary.winner is None or summary.level is None or summary.ending is None:
             raise RuleViolation(
                 "game_without_result",
-                f"Game {summary.number} has no result, so the match cannot be stored.",
+                N_(
+                    "Game %(number)s has no result, so the match cannot be stored.",
+                    number=summary.number,
+                ),
                 field="file",
             )
         out.append(
@@ -376,7 +381,9 @@ def _write(
     ]  # deleted Galaxy accounts have empty names
     if names[0].lower() == names[1].lower():
         raise RuleViolation(
-            "same_player_twice", f"Both sides are named {names[0]!r}.", field="players"
+            "same_player_twice",
+            N_("Both sides are named %(value)r.", value=names[0]),
+            field="players",
         )
     players = [_player(club, n) for n in names]
     for player in players:
@@ -455,7 +462,7 @@ def import_transcripts(
     """
     files = list(files)
     if club is None and not check:
-        raise RuleViolation("club_required", "Say which club imports the matches.", "club")
+        raise RuleViolation("club_required", N_("Say which club imports the matches."), "club")
     outcomes = []
     for index, (name, text) in enumerate(files):
         if club is None:
@@ -607,8 +614,12 @@ def attach_transcript(*, actor: Actor | None, match: Match, text: str, name: str
         first = result.errors[0]
         raise RuleViolation(
             "transcript_invalid",
-            f"The transcript does not replay: {first.message} (game {first.game}, "
-            f"{len(result.errors)} error(s)).",
+            N_(
+                "The transcript does not replay: %(message)s (game %(game)s, %(count)s error(s)).",
+                message=first.message,
+                game=first.game,
+                count=len(result.errors),
+            ),
             "transcript",
         )
     problems = _disagreements(locked, result)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
-from core.errors import RuleViolation
+from core.errors import N_, RuleViolation
 
 CENT = Decimal("0.01")
 
@@ -21,17 +21,19 @@ def to_cents(amount: Decimal | int, *, field: str, allow_negative: bool = False)
     """``Decimal("12.50")`` -> 1250; a float, NaN or a fraction of a cent is refused."""
     if isinstance(amount, bool) or not isinstance(amount, Decimal | int):
         raise RuleViolation(
-            "invalid_amount", "An amount is a decimal number such as 12.50.", field=field
+            "invalid_amount", N_("An amount is a decimal number such as 12.50."), field=field
         )
     amount = Decimal(amount)
     if not amount.is_finite():
-        raise RuleViolation("invalid_amount", "An amount must be a finite number.", field=field)
+        raise RuleViolation("invalid_amount", N_("An amount must be a finite number."), field=field)
     if amount < 0 and not allow_negative:
-        raise RuleViolation("negative_amount", "An amount cannot be below zero.", field=field)
+        raise RuleViolation("negative_amount", N_("An amount cannot be below zero."), field=field)
     cents = amount * 100
     if cents != cents.to_integral_value():
         raise RuleViolation(
-            "amount_below_cent", f"{amount} is not a whole number of cents.", field=field
+            "amount_below_cent",
+            N_("%(amount)s is not a whole number of cents.", amount=amount),
+            field=field,
         )
     return int(cents)
 
@@ -45,17 +47,17 @@ def to_percent(value: Decimal | int | str, *, field: str) -> Fraction:
     """A percentage from 0 to 100 as an exact fraction (``Decimal("12.5")`` -> 25/2)."""
     if isinstance(value, bool | float):
         raise RuleViolation(
-            "invalid_percent", "A percentage is a decimal number such as 12.5.", field=field
+            "invalid_percent", N_("A percentage is a decimal number such as 12.5."), field=field
         )
     try:
         number = Decimal(value)
     except (ArithmeticError, TypeError, ValueError):
         raise RuleViolation(
-            "invalid_percent", "A percentage is a decimal number such as 12.5.", field=field
+            "invalid_percent", N_("A percentage is a decimal number such as 12.5."), field=field
         ) from None
     if not number.is_finite() or not 0 <= number <= 100:
         raise RuleViolation(
-            "invalid_percent", "A percentage must be between 0 and 100.", field=field
+            "invalid_percent", N_("A percentage must be between 0 and 100."), field=field
         )
     return Fraction(number)
 
@@ -75,7 +77,7 @@ def split_exactly(total: int, weights: list[Fraction]) -> list[int]:
     """
     weight_sum = sum(weights, Fraction(0))
     if weight_sum <= 0:
-        raise RuleViolation("invalid_shares", "Shares must add up to more than zero.")
+        raise RuleViolation("invalid_shares", N_("Shares must add up to more than zero."))
     exact = [Fraction(total) * w / weight_sum for w in weights]
     floors = [int(x // 1) for x in exact]
     left = total - sum(floors)

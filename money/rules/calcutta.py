@@ -20,7 +20,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from core.errors import RuleViolation
+from core.errors import N_, RuleViolation
 
 from .amounts import split_exactly
 
@@ -71,33 +71,38 @@ def _merge(pairs: object) -> dict[Person, int]:
 def check_sale(sale: Sale, lot_players: Sequence[Person], *, buy_back_limit: Fraction) -> None:
     """Refuse a sale whose shares or buy-backs do not add up."""
     if sale.price <= 0:
-        raise RuleViolation("invalid_price", "A lot sells for more than nothing.", "price")
+        raise RuleViolation("invalid_price", N_("A lot sells for more than nothing."), "price")
     if not sale.buyers:
-        raise RuleViolation("no_buyer", "A sold lot has a buyer.", "buyers")
+        raise RuleViolation("no_buyer", N_("A sold lot has a buyer."), "buyers")
     if any(share <= 0 for _, share in sale.buyers):
-        raise RuleViolation("invalid_shares", "Each buyer's share is above zero.", "buyers")
+        raise RuleViolation("invalid_shares", N_("Each buyer's share is above zero."), "buyers")
     if len({p for p, _ in sale.buyers}) != len(sale.buyers):
-        raise RuleViolation("buyer_listed_twice", "Each buyer is listed once.", "buyers")
+        raise RuleViolation("buyer_listed_twice", N_("Each buyer is listed once."), "buyers")
     total = sum((share for _, share in sale.buyers), Fraction(0))
     if total != 1:
         raise RuleViolation(
             "shares_not_100",
-            f"The buyers' shares sum to {float(total * 100):g} %, not 100 %.",
+            N_("The buyers' shares sum to %(value)g %%, not 100 %%.", value=float(total * 100)),
             "buyers",
         )
     bought_back = Fraction(0)
     for person, part in sale.buy_backs:
         if person not in lot_players:
             raise RuleViolation(
-                "buy_back_not_in_lot", "Only a player of the lot may buy part of it back.", "player"
+                "buy_back_not_in_lot",
+                N_("Only a player of the lot may buy part of it back."),
+                "player",
             )
         if part <= 0:
-            raise RuleViolation("invalid_shares", "A buy-back is above zero %.", "percent")
+            raise RuleViolation("invalid_shares", N_("A buy-back is above zero %."), "percent")
         bought_back += part
     if bought_back > buy_back_limit:
         raise RuleViolation(
             "buy_back_over_limit",
-            f"Players may buy back at most {float(buy_back_limit * 100):g} % of their lot.",
+            N_(
+                "Players may buy back at most %(value)g %% of their lot.",
+                value=float(buy_back_limit * 100),
+            ),
             "percent",
         )
 
@@ -116,7 +121,9 @@ def lot_places(
     for key, players in lots.items():
         for player in players:
             if player in lot_of:
-                raise RuleViolation("player_in_two_lots", f"{player!r} is in two lots.", "players")
+                raise RuleViolation(
+                    "player_in_two_lots", N_("%(player)r is in two lots.", player=player), "players"
+                )
             lot_of[player] = key
     placed: set[str] = set()
     ordered: list[list[str]] = []

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
-from core.errors import RuleViolation
+from core.errors import N_, RuleViolation
 from core.settlement import minimum_transfers
 
 from .calcutta import Sale, lot_places
@@ -103,7 +103,12 @@ def check_balanced(ledger: EventLedger) -> None:
         if total != 0:
             raise RuleViolation(
                 "ledger_not_balanced",
-                f"Pool {pool!r} is {total} cents out: money in must equal money out plus rake.",
+                N_(
+                    "Pool %(pool)r is %(total)s cents out: money in must equal money out "
+                    "plus rake.",
+                    pool=pool,
+                    total=total,
+                ),
                 "ledger",
             )
 
@@ -188,7 +193,7 @@ def event_ledger(
     """
     keys = [pool.key for pool in pools]
     if len(set(keys)) != len(keys) or CALCUTTA in keys or "registration" in keys:
-        raise RuleViolation("pool_key_taken", "Each pool has its own name.", "pools")
+        raise RuleViolation("pool_key_taken", N_("Each pool has its own name."), "pools")
     lines: list[Line] = []
     distributions: dict[str, Distribution] = {}
     for person, amount in (registration or {}).items():

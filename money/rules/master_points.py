@@ -19,7 +19,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
-from core.errors import RuleViolation
+from core.errors import N_, RuleViolation
 
 Person = Hashable
 HUNDREDTH = Decimal("0.01")
@@ -36,7 +36,7 @@ class Weights:
 def _check(weights: Weights) -> None:
     for name, value in (("event_weight", weights.event), ("division_weight", weights.division)):
         if not isinstance(value, Decimal) or not value.is_finite() or value < 0:
-            raise RuleViolation("invalid_weight", "A weight is a decimal number from 0.", name)
+            raise RuleViolation("invalid_weight", N_("A weight is a decimal number from 0."), name)
 
 
 def _log2(n: int) -> Decimal:
@@ -49,7 +49,7 @@ def usbgf_2019_match_win(weights: Weights, length: int) -> Decimal:
     """Points for one match won at ``length`` points."""
     _check(weights)
     if length < 1:
-        raise RuleViolation("invalid_length", "A match is at least 1 point long.", "length")
+        raise RuleViolation("invalid_length", N_("A match is at least 1 point long."), "length")
     with localcontext() as context:
         context.prec = 40
         value = weights.event * weights.division * Decimal(length).sqrt() / 3
@@ -58,7 +58,7 @@ def usbgf_2019_match_win(weights: Weights, length: int) -> Decimal:
 
 def usbgf_2019_rank_factor(rank: int) -> Decimal:
     if rank < 1:
-        raise RuleViolation("invalid_rank", "Ranks count from 1.", "rank")
+        raise RuleViolation("invalid_rank", N_("Ranks count from 1."), "rank")
     if rank == 1:
         return Decimal(1)
     if rank == 2:
@@ -74,7 +74,7 @@ def usbgf_2019_placement(
     """Placement points for every placed person (``places`` best first, ties grouped)."""
     _check(weights)
     if players < 2:
-        raise RuleViolation("too_few_players", "Placement points need two players.", "players")
+        raise RuleViolation("too_few_players", N_("Placement points need two players."), "players")
     with localcontext() as context:
         context.prec = 40
         base = weights.event * weights.division * Decimal("0.6") * _log2(players)
@@ -89,7 +89,9 @@ def usbgf_2019_placement(
             for person in group:
                 if person in points:
                     raise RuleViolation(
-                        "place_listed_twice", f"{person!r} holds two places.", "places"
+                        "place_listed_twice",
+                        N_("%(person)r holds two places.", person=person),
+                        "places",
                     )
                 points[person] = share.quantize(HUNDREDTH, rounding=ROUND_HALF_UP)
             rank += len(group)
@@ -123,7 +125,13 @@ def award(
     formula = FORMULAS.get(version)
     if formula is None:
         raise RuleViolation(
-            "unknown_formula", f"Unknown formula {version!r}: use {', '.join(FORMULAS)}.", "formula"
+            "unknown_formula",
+            N_(
+                "Unknown formula %(version)r: use %(join)s.",
+                version=version,
+                join=", ".join(FORMULAS),
+            ),
+            "formula",
         )
     totals = dict(formula.placement(weights, players, places))
     for person, length in match_wins:

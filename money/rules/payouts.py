@@ -27,7 +27,7 @@ from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 
-from core.errors import RuleViolation
+from core.errors import N_, RuleViolation
 
 from .amounts import floor_to_unit, to_percent
 
@@ -63,17 +63,19 @@ def check_table(
 ) -> tuple[Fraction, ...]:
     """The table as exact fractions; refused unless each is 0–100 and they sum to 100."""
     if not percentages:
-        raise RuleViolation("empty_payout_table", "A payout table pays at least one place.", field)
+        raise RuleViolation(
+            "empty_payout_table", N_("A payout table pays at least one place."), field
+        )
     if len(percentages) > 256:
         raise RuleViolation(
-            "payout_table_too_long", "A payout table pays at most 256 places.", field
+            "payout_table_too_long", N_("A payout table pays at most 256 places."), field
         )
     table = tuple(to_percent(p, field=f"{field}[{i}]") for i, p in enumerate(percentages))
     total = sum(table, Fraction(0))
     if total != 100:
         raise RuleViolation(
             "payout_table_not_100",
-            f"The percentages sum to {float(total):g}, not 100.",
+            N_("The percentages sum to %(value)g, not 100.", value=float(total)),
             field,
         )
     return table
@@ -129,7 +131,11 @@ def entitlements(
             continue
         for person in people:
             if person in seen:
-                raise RuleViolation("place_listed_twice", f"{person!r} holds two places.", "places")
+                raise RuleViolation(
+                    "place_listed_twice",
+                    N_("%(person)r holds two places.", person=person),
+                    "places",
+                )
             seen.add(person)
         held.append((position, people))
         position += len(people)
@@ -152,15 +158,21 @@ def entitlements(
         members = tuple(dict.fromkeys(group))
         if len(members) < 2:
             raise RuleViolation(
-                "split_too_small", "A split is between two or more players.", "splits"
+                "split_too_small", N_("A split is between two or more players."), "splits"
             )
         for person in members:
             if person not in seen:
                 raise RuleViolation(
-                    "split_player_not_placed", f"{person!r} has no place to split.", "splits"
+                    "split_player_not_placed",
+                    N_("%(person)r has no place to split.", person=person),
+                    "splits",
                 )
             if person in in_split:
-                raise RuleViolation("split_listed_twice", f"{person!r} is in two splits.", "splits")
+                raise RuleViolation(
+                    "split_listed_twice",
+                    N_("%(person)r is in two splits.", person=person),
+                    "splits",
+                )
             in_split.add(person)
         pooled = sum((share[p][0] for p in members if p in share), Fraction(0))
         best = min(share[p][1] if p in share else 10**9 for p in members)
@@ -186,9 +198,9 @@ def distribute(
     lost.
     """
     if net < 0:
-        raise RuleViolation("negative_pool", "A pool cannot pay out less than nothing.", "net")
+        raise RuleViolation("negative_pool", N_("A pool cannot pay out less than nothing."), "net")
     if unit < 1:
-        raise RuleViolation("invalid_unit", "The payout unit is at least one cent.", "unit")
+        raise RuleViolation("invalid_unit", N_("The payout unit is at least one cent."), "unit")
     fractions = check_table(table)
     shares = entitlements(places, fractions, splits)
     rounded = {p: floor_to_unit(net * s, unit) for p, (s, _, _) in shares.items()}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
-from core.errors import RuleViolation
+from core.errors import N_, RuleViolation
 
 from .payouts import Remainder, check_table
 
@@ -72,22 +72,28 @@ def rake(fees: int, percent: Fraction, fixed: int) -> int:
     Never more than the fees themselves (a rake cannot eat the added money).
     """
     if not 0 <= percent <= 100:
-        raise RuleViolation("invalid_percent", "A rake is between 0 and 100 %.", "rake_percent")
+        raise RuleViolation("invalid_percent", N_("A rake is between 0 and 100 %."), "rake_percent")
     if fixed < 0:
-        raise RuleViolation("negative_amount", "A fixed rake cannot be below zero.", "rake_fixed")
+        raise RuleViolation(
+            "negative_amount", N_("A fixed rake cannot be below zero."), "rake_fixed"
+        )
     return min(fees, int(fees * percent / 100) + fixed)
 
 
 def check_pool(pool: PoolSpec) -> None:
     """Refuse a pool whose numbers cannot work (checked before anything is stored)."""
     if pool.fee < 0 or pool.added < 0:
-        raise RuleViolation("negative_amount", "Fees and added money cannot be below zero.", "fee")
+        raise RuleViolation(
+            "negative_amount", N_("Fees and added money cannot be below zero."), "fee"
+        )
     if len(set(pool.entrants)) != len(pool.entrants):
         raise RuleViolation(
-            "entrant_listed_twice", "Each entrant pays into a pool once.", "entrants"
+            "entrant_listed_twice", N_("Each entrant pays into a pool once."), "entrants"
         )
     if pool.unit < 1:
-        raise RuleViolation("invalid_unit", "The payout unit is at least one cent.", "payout_unit")
+        raise RuleViolation(
+            "invalid_unit", N_("The payout unit is at least one cent."), "payout_unit"
+        )
     check_table(pool.table)
     rake(pool.fees, pool.rake_percent, pool.rake_fixed)
 

@@ -2,16 +2,18 @@
 // it (progressive enhancement; without JavaScript the links are plain text to select).
 (function () {
   "use strict";
+  // gettext comes from /jsi18n/ (base.html); English if it failed to load.
+  var gettext = window.gettext || function (s) { return s; };
   function ready() {
     if (navigator.clipboard && window.isSecureContext) {
       document.querySelectorAll("button.copy[data-copy]").forEach(function (button) {
         button.hidden = false;
         button.addEventListener("click", function () {
           navigator.clipboard.writeText(button.dataset.copy).then(function () {
-            button.textContent = "Copied";
+            button.textContent = gettext("Copied");
             button.classList.add("copied");
             setTimeout(function () {
-              button.textContent = "Copy link";
+              button.textContent = gettext("Copy link");
               button.classList.remove("copied");
             }, 2000);
           });

@@ -4,6 +4,12 @@
    every question shows and the server derives the same thing. */
 (function () {
   "use strict";
+  // gettext/interpolate come from /jsi18n/ (base.html); English if it failed to load.
+  var gettext = window.gettext || function (s) { return s; };
+  var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
+  var interpolate = window.interpolate || function (fmt, obj) {
+    return fmt.replace(/%\(\w+\)s/g, function (m) { return String(obj[m.slice(2, -2)]); });
+  };
   var LEVELS = { single: 1, gammon: 2, backgammon: 3 };
 
   function checked(form, name) {
@@ -12,7 +18,13 @@
   }
 
   function points(n) {
-    return n + (n === 1 ? " point" : " points");
+    return interpolate(ngettext("%(n)s point", "%(n)s points", n), { n: n }, true);
+  }
+
+  // The level's name as the visitor reads it (the input's value stays English).
+  function levelName(level) {
+    return { single: gettext("single"), gammon: gettext("gammon"),
+      backgammon: gettext("backgammon") }[level] || level;
   }
 
   function setUp(form) {
@@ -37,7 +49,7 @@
       if (!hint) return;
       var winner = checked(form, "winner");
       if (!winner) {
-        hint.textContent = "Choose who won.";
+        hint.textContent = gettext("Choose who won.");
         return;
       }
       var ids = Object.keys(names);
@@ -45,18 +57,24 @@
       if (dropped) {
         var offered = parseInt(checked(form, "cube_offered"), 10);
         if (!offered) {
-          hint.textContent = "Which cube was offered? " + names[winner] + " doubled.";
+          hint.textContent = interpolate(gettext("Which cube was offered? %(winner)s doubled."),
+            { winner: names[winner] }, true);
           return;
         }
-        hint.textContent = "Cube offered: " + offered + " → " + names[loser] + " dropped, " +
-          names[winner] + " wins " + points(offered / 2) + ".";
+        hint.textContent = interpolate(
+          gettext("Cube offered: %(offered)s → %(loser)s dropped, %(winner)s wins %(points)s."),
+          { offered: offered, loser: names[loser], winner: names[winner],
+            points: points(offered / 2) }, true);
         return;
       }
       var cube = parseInt(checked(form, "cube") || "1", 10);
       var level = checked(form, "level") || "single";
       var worth = cube * (LEVELS[level] || 1);
-      hint.textContent = names[winner] + " wins " + points(worth) +
-        (cube > 1 ? " (cube " + cube + " × " + level + ")." : " (" + level + ").");
+      var values = { winner: names[winner], points: points(worth), cube: cube,
+        level: levelName(level) };
+      hint.textContent = interpolate(cube > 1
+        ? gettext("%(winner)s wins %(points)s (cube %(cube)s × %(level)s).")
+        : gettext("%(winner)s wins %(points)s (%(level)s)."), values, true);
     }
 
     form.addEventListener("change", update);

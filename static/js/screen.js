@@ -9,6 +9,11 @@
  */
 (function () {
   "use strict";
+  // gettext/interpolate come from /jsi18n/ (base.html); English if it failed to load.
+  var gettext = window.gettext || function (s) { return s; };
+  var interpolate = window.interpolate || function (fmt, obj) {
+    return fmt.replace(/%\(\w+\)s/g, function (m) { return String(obj[m.slice(2, -2)]); });
+  };
   var TURN_MS = 10000;
   var NARROW = 900;
   var current = {}; // table name -> page index shown
@@ -47,7 +52,10 @@
     });
     var pager = document.querySelector('[data-pager="' + name + '"]');
     if (pager) {
-      pager.textContent = pages.length > 1 ? "page " + (index + 1) + " of " + pages.length : "";
+      pager.textContent = pages.length > 1
+        ? interpolate(gettext("page %(page)s of %(pages)s"),
+          { page: index + 1, pages: pages.length }, true)
+        : "";
     }
   }
 

@@ -87,10 +87,8 @@ def program_statistics(program: str, mat: Path, plies: int) -> list[dict[str, fl
 def fresh_process_totals(mat: Path, plies: int) -> list[dict[str, object]]:
     """Our totals of ``mat``, computed by ``analysis.engine`` in a fresh child process.
 
-    The comparison with the binding's own statistics (also a fresh child) must start both
-    from the same engine state: in a long-lived test process, after other analyses, the
-    binding's checker error rate was seen to move by up to 0.8 mEMG (an engine state we
-    have not pinned down; see docs/analysis.md), which this exact comparison would flag.
+    The state every analysis must match: the comparison with the binding's own
+    statistics (also a fresh child) and the same-process repeat test start from it.
     """
     fields = [
         "moves",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -74,7 +75,7 @@ def test_every_position_of_the_corpus_has_gnubgs_position_id():
 @pytest.mark.parametrize("path", REFERENCE_FILES, ids=lambda p: p.name)
 def test_our_counting_equals_the_bindings_own_statistics(path):
     """Same engine, same depth: our totals are gnubg's ``show statistics match``."""
-    ours = fresh_process_totals(path, 0)  # both from a fresh engine: see its docstring
+    ours = fresh_process_totals(path, 0)  # the binding's statistics come from a fresh one
     theirs = binding_statistics(path, 0)
     for mine, stats in zip(ours, theirs, strict=True):
         assert mine["moves"] == stats["moves"]
@@ -91,6 +92,58 @@ def test_our_counting_equals_the_bindings_own_statistics(path):
         assert mine["error_rate"] == pytest.approx(stats["overall_error_rate"], abs=0.051)
         assert mine["total_error"] == pytest.approx(stats["total_error"], abs=0.0006)
         assert mine["luck_rate"] == pytest.approx(stats["luck_rate"], abs=0.051)
+
+
+def test_repeat_analyses_in_one_process_are_identical_and_equal_to_a_fresh_one():
+    """One process analyses A, then other matches, then A again: the same rows, as fresh.
+
+    ``analyse_mat`` runs each analysis in a child process; this is the engine itself
+    (``analyse_here``) in one process, as a long-lived worker would run it. gnubg's
+    evaluation cache outlives an analysis; before it was emptied at the start of each
+    one, the third of these other matches moved one of A's 41 decisions (and, over more
+    matches, A's error rate by up to 0.8 mEMG).
+    """
+    a = REFERENCE_FILES[2]
+
+    def analysed(path: Path) -> list:
+        return decisions_of(engine.analyse_here(path.read_text(encoding="utf-8"), plies=0))
+
+    first = analysed(a)
+    for other in PROGRAM_FILES:
+        analysed(other)
+    again = analysed(a)
+    assert [r.decision for r in again] == [r.decision for r in first]
+    assert [(r.position_id, r.played, r.best) for r in again] == [
+        (r.position_id, r.played, r.best) for r in first
+    ]
+    fresh = fresh_process_totals(a, 0)
+    for mine, theirs in zip(totals(r.decision for r in again), fresh, strict=True):
+        for key in ("moves", "unforced", "close_cube"):
+            assert getattr(mine, key) == theirs[key], key
+        for key in ("checker_error_rate", "error_rate", "total_error", "luck_rate"):
+            assert getattr(mine, key) == pytest.approx(theirs[key], rel=1e-12, abs=1e-12), key
+        assert dict(mine.checker_marks) == theirs["marks"]
+
+
+def test_an_analysis_asked_from_a_thread_runs_and_equals_the_main_threads():
+    """A threaded server (the e2e live server) or a thread-pool worker asks from a thread
+    that is not the main one, where the binding's ``import mat`` crashed the whole
+    process; ``analyse_mat`` runs gnubg in a child, in that child's main thread."""
+    text = REFERENCE_FILES[0].read_text(encoding="utf-8")
+    found: list[engine.EngineMatch] = []
+    worker = threading.Thread(target=lambda: found.append(engine.analyse_mat(text, plies=0)))
+    worker.start()
+    worker.join()
+    (from_thread,) = found
+    here = engine.analyse_here(text, plies=0)
+    assert [r.decision for r in decisions_of(from_thread)] == [
+        r.decision for r in decisions_of(here)
+    ]
+
+
+def test_a_transcript_gnubg_cannot_read_is_an_engine_error():
+    with pytest.raises(engine.EngineError):
+        engine.analyse_mat("this is not a match\n", plies=0)
 
 
 GNUBG_PROGRAM = shutil.which("gnubg") or (

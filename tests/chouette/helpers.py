@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from games.services import clubs as club_services
+from tests.factories import UserFactory
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gil"]
 
@@ -13,10 +13,11 @@ NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gil"]
 def make_table(club, count: int = 5, accounts: int = 2) -> dict:
     """``count`` club members named Ann, Ben, ...; the first ``accounts`` have accounts
     (without a password: the tests authenticate directly, and hashing is slow)."""
-    User = get_user_model()
     table = {}
     for index, name in enumerate(NAMES[:count]):
-        user = User.objects.create(username=name.lower()) if index < accounts else None
+        user = (
+            UserFactory.create(username=name.lower(), password=None) if index < accounts else None
+        )
         table[name] = club_services.create_player(display_name=name, clubs=[club], user=user)
     return table
 

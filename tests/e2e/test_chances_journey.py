@@ -7,6 +7,7 @@ import pytest
 
 from games.met_tables import load_table
 from games.templatetags.chances_tags import percent_text
+from tests.factories import RatingFactory, RatingListFactory
 
 from .conftest import LAPTOP
 
@@ -44,11 +45,10 @@ def test_the_phone_and_the_spectators_page_show_the_chances(
 
 
 def test_the_big_screen_draws_each_matchs_chances(page_for, club, director):
-    from games.models import Rating, RatingList
     from games.services import clubs as club_services
-    from games.services import matches as match_services
+    from games.services import score_entry
     from games.services.actors import actor_for_user
-    from games.services.matches import GameInput
+    from games.services.match_records import GameInput
     from tournaments.models import Pairing
     from tournaments.services import entries as entry_services
     from tournaments.services import events as event_services
@@ -62,14 +62,14 @@ def test_the_big_screen_draws_each_matchs_chances(page_for, club, director):
         seeding="manual",
         match_lengths={"default": 7},
     )
-    rating_list = RatingList.objects.create(kind="club", club=club)
+    rating_list = RatingListFactory.create(club=club)
     for i, name in enumerate(["Ann", "Ben", "Cas", "Dee", "Eve", "Fox", "Gil", "Hal"]):
         player = club_services.create_player(display_name=name, clubs=[club])
-        Rating.objects.create(rating_list=rating_list, player=player, rating=1700.0 - 40 * i)
+        RatingFactory.create(rating_list=rating_list, player=player, rating=1700.0 - 40 * i)
         entry_services.register_entry(actor=actor, tournament_id=event.pk, player_id=player.pk)
     entry_services.start_tournament(actor=actor, tournament_id=event.pk)
     first = Pairing.objects.filter(tournament=event).exclude(match=None).order_by("pk").first()
-    match_services.record_game(
+    score_entry.record_game(
         actor=actor, match_id=first.match_id, game=GameInput(winner_id=first.match.player2_id)
     )
     for viewport, name in (({"width": 1366, "height": 900}, "1366"), (NARROW_PHONE, "360")):

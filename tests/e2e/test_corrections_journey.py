@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from games.models import Game, Match
-from games.services import matches as match_services
+from games.services import match_records, score_entry
 from games.services.actors import actor_for_user
 
 from .conftest import ARTIFACTS
@@ -83,13 +83,13 @@ def test_pictures_of_the_corrections_and_the_entry_page(
     match = make_match(5)
     actor = actor_for_user(director)
     for winner, extra in ((alice, {"cube": 2}), (bob, {"level": "gammon"}), (alice, {})):
-        match_services.record_game(
+        score_entry.record_game(
             actor=actor,
             match_id=match.pk,
-            game=match_services.GameInput(winner_id=winner.pk, **extra),
+            game=match_records.GameInput(winner_id=winner.pk, **extra),
         )
     final = make_match(3)
-    match_services.record_final_score(actor=actor, match_id=final.pk, score=(1, 3))
+    score_entry.record_final_score(actor=actor, match_id=final.pk, score=(1, 3))
     folder = _folder()
     for width, viewport in (("360", NARROW_PHONE), ("1366", WIDE)):
         page = page_for(viewport, name=f"corrections-{width}")

@@ -17,7 +17,7 @@ import pytest
 from games import score_links
 from games.models import Dispute, Match
 from games.services import clubs as club_services
-from games.services import matches as match_services
+from games.services import score_entry
 from games.services.actors import actor_for_score_link, actor_for_user
 from tournaments.models import Pairing
 from tournaments.services import entries as entry_services
@@ -58,7 +58,7 @@ def test_opponent_disputes_on_a_phone_and_the_director_resolves(
     match = Pairing.objects.get(tournament=event, entry1__player=alice).match
     n = match.length
     score = (n, 1) if match.player1_id == alice.pk else (1, n)
-    match_services.record_final_score(
+    score_entry.record_final_score(
         actor=actor_for_score_link(alice), match_id=match.pk, score=score
     )
 

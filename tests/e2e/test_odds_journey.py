@@ -8,7 +8,7 @@ import pytest
 
 from games.models import Player
 from games.services import clubs as club_services
-from games.services import matches as match_services
+from games.services import score_entry
 from games.services.actors import actor_for_user
 from tournaments.models import OddsSnapshot, Pairing
 from tournaments.services import entries as entry_services
@@ -53,9 +53,7 @@ def finish(event, director, key: str, *, upset: bool) -> None:
     winner = pairing.entry2 if upset else pairing.entry1
     match = pairing.match
     score = (match.length, 0) if match.player1_id == winner.player_id else (0, match.length)
-    match_services.record_final_score(
-        actor=actor_for_user(director), match_id=match.pk, score=score
-    )
+    score_entry.record_final_score(actor=actor_for_user(director), match_id=match.pk, score=score)
 
 
 @pytest.mark.parametrize("width", [1366, 360])

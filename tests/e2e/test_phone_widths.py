@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from games.services import clubs as club_services
-from games.services import matches as match_services
+from games.services import match_create, match_records, score_entry
 from games.services.actors import actor_for_user
 from tests.chouette.helpers import client as api_client
 from tests.chouette.helpers import member as chouette_member
@@ -93,15 +93,15 @@ def night(club, director):
         )
         assert recorded.status_code == 201, recorded.json()
 
-    match = match_services.create_match(
+    match = match_create.create_match(
         actor=actor, club=club, player1=players[0], player2=players[1], length=11
     )
     for number in range(9):
         winner = players[number % 2]
-        match_services.record_game(
+        score_entry.record_game(
             actor=actor,
             match_id=match.pk,
-            game=match_services.GameInput(
+            game=match_records.GameInput(
                 winner_id=winner.pk, level="gammon" if number == 4 else "single"
             ),
         )

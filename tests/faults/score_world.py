@@ -18,11 +18,11 @@ def main(sessions: int) -> dict:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
     from django.contrib.auth import get_user_model
-    from knox.models import AuthToken
 
     from games.services import clubs as club_services
-    from games.services import matches as match_services
+    from games.services import match_create
     from games.services.actors import actor_for_user
+    from tests.factories import token_for
 
     director = get_user_model().objects.create_user("restart-director", password="pw-faults-1")
     club = club_services.create_club(created_by=director, name="Restart Club")
@@ -31,9 +31,9 @@ def main(sessions: int) -> dict:
     for i in range(sessions):
         a = club_services.create_player(display_name=f"R{i}a", clubs=[club])
         b = club_services.create_player(display_name=f"R{i}b", clubs=[club])
-        match = match_services.create_match(actor=actor, club=club, player1=a, player2=b, length=0)
+        match = match_create.create_match(actor=actor, club=club, player1=a, player2=b, length=0)
         matches.append({"id": match.pk, "winner": a.pk})
-    _, token = AuthToken.objects.create(director)
+    _, token = token_for(director)
     return {"token": token, "matches": matches}
 
 

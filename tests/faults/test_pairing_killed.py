@@ -26,7 +26,7 @@ from rest_framework.test import APIClient
 from core.models import DomainEvent, Job
 from games.models import Player
 from games.services import clubs as club_services
-from games.services import matches as match_services
+from games.services import score_entry
 from games.services.actors import actor_for_user
 from tournaments.models import Pairing, Round
 from tournaments.services import entries as entry_services
@@ -55,9 +55,7 @@ def _swiss_after_round_one(director, name: str):
         entry_services.register_entry(actor=actor, tournament_id=event.pk, player_id=player.pk)
     entry_services.start_tournament(actor=actor, tournament_id=event.pk)
     for p in Pairing.objects.filter(tournament=event).select_related("match"):
-        match_services.record_final_score(
-            actor=actor, match_id=p.match_id, score=(p.match.length, 0)
-        )
+        score_entry.record_final_score(actor=actor, match_id=p.match_id, score=(p.match.length, 0))
     return event
 
 

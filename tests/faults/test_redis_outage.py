@@ -19,7 +19,7 @@ from core import outbox
 from core.models import DomainEvent
 from games.models import Game, Match, RatingChange
 from games.services import clubs as club_services
-from games.services import matches as match_services
+from games.services import match_create
 from games.services import ratings as rating_services
 from games.services.actors import actor_for_user
 
@@ -59,7 +59,7 @@ def test_scores_entered_while_redis_is_down_are_kept_and_rated_when_it_is_back(
     players = [club_services.create_player(display_name=f"P{i}", clubs=[club]) for i in range(4)]
     actor = actor_for_user(director)
     matches = [
-        match_services.create_match(
+        match_create.create_match(
             actor=actor,
             club=club,
             player1=players[i % 4],

@@ -46,7 +46,6 @@ from django.db import close_old_connections, transaction
 from django.test import override_settings
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from knox.models import AuthToken
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation.modes import GenerationMode
@@ -55,6 +54,7 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
 )
 
+from tests.factories import token_for
 from tests.security.world import build_world, path_params
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "25"))
@@ -150,7 +150,7 @@ def api_world(settings):
     SimpleRateThrottle.THROTTLE_RATES = {scope: "100000/min" for scope in previous}
     with override_settings(CACHES=LOCMEM):
         world = build_world()
-        token = AuthToken.objects.create(world.users["director"])[1]
+        token = token_for(world.users["director"])[1]
         yield world, token
     SimpleRateThrottle.THROTTLE_RATES = previous
     request_started.connect(close_old_connections)

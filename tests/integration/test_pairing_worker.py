@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from core.models import Job
 from games.services import clubs as club_services
-from games.services import matches as match_services
+from games.services import score_entry
 from games.services.actors import actor_for_user
 from tournaments.models import Pairing, Round
 from tournaments.services import entries as entry_services
@@ -28,9 +28,7 @@ def test_the_worker_pairs_the_next_swiss_round(live_worker, wait_for, make_user)
         entry_services.register_entry(actor=actor, tournament_id=event.pk, player_id=player.pk)
     entry_services.start_tournament(actor=actor, tournament_id=event.pk)
     for p in Pairing.objects.filter(tournament=event).select_related("match"):
-        match_services.record_final_score(
-            actor=actor, match_id=p.match_id, score=(p.match.length, 0)
-        )
+        score_entry.record_final_score(actor=actor, match_id=p.match_id, score=(p.match.length, 0))
     client = APIClient()
     client.force_authenticate(director)
     response = client.post(f"/api/v1/tournaments/{event.slug}/rounds/next/", {}, format="json")

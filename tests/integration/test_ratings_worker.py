@@ -7,7 +7,7 @@ import pytest
 
 from games.models import Rating, RatingChange
 from games.services import clubs as club_services
-from games.services import matches as match_services
+from games.services import match_create, score_entry
 from games.services.actors import actor_for_user
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -19,8 +19,8 @@ def test_finished_match_is_rated_by_the_worker(live_worker, wait_for, make_user)
     a = club_services.create_player(display_name="A", clubs=[club])
     b = club_services.create_player(display_name="B", clubs=[club])
     actor = actor_for_user(director)
-    match = match_services.create_match(actor=actor, club=club, player1=a, player2=b, length=5)
-    match_services.record_final_score(actor=actor, match_id=match.pk, score=(5, 3))
+    match = match_create.create_match(actor=actor, club=club, player1=a, player2=b, length=5)
+    score_entry.record_final_score(actor=actor, match_id=match.pk, score=(5, 3))
     wait_for(
         lambda: RatingChange.objects.filter(match=match).count() == 4, what="the rating update"
     )

@@ -7,7 +7,7 @@ import pytest
 from core.models import DomainEvent
 from games.models import Match
 from games.services import clubs as club_services
-from games.services import matches as match_services
+from games.services import match_create, match_records, score_entry
 from games.services.actors import actor_for_user
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -19,9 +19,9 @@ def test_finished_match_event_is_handled_by_the_worker(live_worker, wait_for, ma
     a = club_services.create_player(display_name="A", clubs=[club])
     b = club_services.create_player(display_name="B", clubs=[club])
     actor = actor_for_user(director)
-    match = match_services.create_match(actor=actor, club=club, player1=a, player2=b, length=1)
-    match_services.record_game(
-        actor=actor, match_id=match.pk, game=match_services.GameInput(winner_id=a.pk)
+    match = match_create.create_match(actor=actor, club=club, player1=a, player2=b, length=1)
+    score_entry.record_game(
+        actor=actor, match_id=match.pk, game=match_records.GameInput(winner_id=a.pk)
     )
     event = DomainEvent.objects.get(kind="match.finished")
     assert event.payload == {"match_id": match.pk, "club_id": club.pk}

@@ -20,8 +20,9 @@ from django.apps import apps
 from django.conf import settings
 from django.db import connection, transaction
 from django.urls import URLPattern, URLResolver, get_resolver
-from knox.models import AuthToken
 from rest_framework.test import APIClient
+
+from tests.factories import token_for
 
 from .world import ROLES, World
 
@@ -148,7 +149,7 @@ class Clients:
                 client = APIClient()
                 client.force_login(user)
                 self.sessions[role] = client.cookies[settings.SESSION_COOKIE_NAME].value
-                self.tokens[role] = AuthToken.objects.create(user)[1]
+                self.tokens[role] = token_for(user)[1]
 
     def headers(self, role: str, path: str) -> dict[str, str]:
         headers: dict[str, str] = {}

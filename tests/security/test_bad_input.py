@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.cache import cache as default_cache
 from django.db import connection
 from django.test import override_settings
@@ -26,8 +25,9 @@ from rest_framework.test import APIClient
 from chouette.models import ChouetteGame, MemberResult, Session
 from games.models import Club, Game, Match, Player
 from games.services import clubs as club_services
-from games.services import matches as match_services
+from games.services import match_create
 from games.services.actors import actor_for_user
+from tests.factories import UserFactory
 from tournaments.models import Tournament
 
 from .world import World, build_world
@@ -54,7 +54,7 @@ def world(settings) -> World:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     w = build_world()
     # an unlimited money session between two club members: no cube limit at all
-    w.extra["unlimited"] = match_services.create_match(
+    w.extra["unlimited"] = match_create.create_match(
         actor=actor_for_user(w.users["director"]),
         club=w.club,
         player1=w.alice,
@@ -418,7 +418,7 @@ def _race(requests: list[Callable[[], Any]]) -> list[Any]:
 @pytest.mark.parametrize("kind", ["clubs", "players"])
 def test_ten_of_the_same_name_at_once_all_get_a_slug(settings, kind):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    director = get_user_model().objects.create(username="racer")
+    director = UserFactory.create(username="racer", password=None)
     club_services.create_club(created_by=director, name="Home", slug="home")
     body: dict[str, Any] = (
         {"name": "Same Name"}

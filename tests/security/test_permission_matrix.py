@@ -104,8 +104,13 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
         ("POST", "/api/v1/matches/{pk}/forfeit/"): {"winner": a},
         ("POST", "/api/v1/matches/{pk}/reopen/"): {"reason": "Voided by mistake."},
         ("POST", "/api/v1/matches/{pk}/table/"): {"table": 5},
+        ("POST", "/api/v1/matches/{pk}/clock/"): {"preset": "usbgf"},
+        ("POST", "/api/v1/matches/{pk}/clock/turns/"): {"seq": 1, "side": 2, "used_ms": 0},
+        ("POST", "/api/v1/matches/{pk}/clock/flag/"): {"seq": 1, "side": 1, "used_ms": 0},
         ("PATCH", "/api/v1/matches/{match_pk}/games/{number}/"): {"level": "gammon"},
         ("GET", "/api/v1/ratings/preview/"): {"player_a": a, "player_b": b, "length": 5},
+        # the club's private live channel (a public one is everyone(200)): directors only
+        ("GET", "/live/stream/"): {"channel": f"club:{w.club.pk}"},
         ("POST", "/api/v1/clubs/{slug}/results/import/"): {
             "text": "date,winner,loser,length\n2024-01-05,Alice,Bob,5\n"
         },
@@ -173,7 +178,22 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
             "clubs": [w.club.pk],
         },
         ("POST", "/tournaments/{slug}/director/walk-in/"): {"walkin-display_name": "Walk In"},
+        ("POST", "/api/v1/tournaments/{slug}/matches/{match_id}/late-penalty/"): {
+            "late_entry": w.entry.pk
+        },
+        ("POST", "/api/v1/push-subscriptions/"): {
+            "endpoint": "https://push.example.org/send/matrix",
+            "keys": {"p256dh": "BPk", "auth": "xyz"},
+        },
+        ("DELETE", "/api/v1/push-subscriptions/"): {
+            "endpoint": "https://push.example.org/send/matrix"
+        },
+        ("POST", "/tournaments/{slug}/director/calls/{call_action}/"): {
+            "round": w.pairing.round_id,
+            "confirm": "1",
+        },
         ("POST", "/tournaments/{slug}/director/register-players/"): {"names": "Walk In\nAlice"},
+        ("PATCH", "/api/v1/tournaments/{slug}/rounds/{number}/"): {"clock_policy": "required"},
         ("PATCH", "/api/v1/tournaments/{slug}/money/"): {"registration_fee": "5.00"},
         ("PUT", "/api/v1/tournaments/{slug}/money/pools/{key}/"): {
             "name": "Main",
@@ -209,11 +229,27 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
             "formula": "usbgf-2019",
             "event_weight": "1",
         },
+        ("PUT", "/api/v1/clubs/{slug}/master-points/table/"): {
+            "per_match_won": "1",
+            "brackets": [{"min_players": 2, "points": ["3", "1"]}],
+        },
+        ("PUT", "/api/v1/clubs/{slug}/master-points/season/"): {"month": 9, "day": 1},
+        ("POST", "/clubs/{slug}/master-points/table/"): {
+            "form": "table",
+            "per_match_won": "1",
+            "min_players": "2",
+            "max_players": "",
+            "points": "3/1",
+        },
         ("POST", "/accounts/login/"): {"username": "nobody", "password": "wrong"},
+        ("POST", "/i18n/setlang/"): {"language": "de", "next": "/"},
+        ("POST", "/clubs/{slug}/settings/"): {"time_zone": "Europe/Copenhagen"},
     }
     key = (method, template)
     if key == ("POST", "/api/v1/matches/import/"):
         return {"club": "test-club", "files": [_mat_file()]}, "multipart", {}
+    if key == ("POST", "/clubs/{slug}/import/"):
+        return {"file": _mat_file()}, "multipart", {}
     return bodies.get(key), "json", {}
 
 
@@ -233,8 +269,8 @@ def _role_extras(role: str, method: str, template: str, w: World) -> dict[str, A
 def run_cell(clients: Clients, w: World, role: str, method: str, template: str) -> Outcome:
     path = template.format(**path_params(template, w))
     body, fmt, headers = _body(method, template, w)
-    if fmt == "multipart":
-        body = {"club": "test-club", "files": [_mat_file()]}
+    if fmt == "multipart":  # a fresh upload for every cell (a file is read once)
+        body = _body(method, template, w)[0]
     extras = _role_extras(role, method, template, w)
     body = extras.get("body", body)
     headers = {**headers, **extras.get("headers", {})}
@@ -304,8 +340,18 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     # Tables are the director's: a player of the match does not move it.
     ("POST", "/api/v1/matches/{pk}/table/"): row(401, 403, 403, 403, 200, 200, 403),
     ("GET", "/api/v1/matches/{pk}/transcript.mat"): everyone(200),
+    # The match clock: anyone reads; the match's players (account or score link) and
+    # the club's directors run it. The world's match has no clock yet, so the writes
+    # that need one are refused by the rules (409 clock_not_started) once permitted.
+    ("GET", "/api/v1/matches/{pk}/clock/"): everyone(200),
+    ("POST", "/api/v1/matches/{pk}/clock/"): row(401, 201, 403, 403, 201, 201, 403),
+    ("POST", "/api/v1/matches/{pk}/clock/turns/"): row(401, 409, 403, 403, 409, 409, 403),
+    ("POST", "/api/v1/matches/{pk}/clock/flag/"): row(401, 409, 403, 403, 409, 409, 403),
+    ("POST", "/api/v1/matches/{pk}/clock/pause/"): row(401, 409, 403, 403, 409, 409, 403),
+    ("POST", "/api/v1/matches/{pk}/clock/resume/"): row(401, 409, 403, 403, 409, 409, 403),
     ("GET", "/api/v1/matches/{pk}/analysis/"): everyone(404),
     ("POST", "/api/v1/matches/{pk}/analysis/"): row(401, 403, 403, 403, 400, 400, 401),
+    ("GET", "/api/v1/matches/{pk}/analysis/history/"): everyone(200),
     ("POST", "/api/v1/matches/{pk}/transcript/"): row(401, 403, 403, 403, 400, 400, 401),
     ("GET", "/api/v1/clubs/{slug}/analysis-settings/"): everyone(200),
     ("PATCH", "/api/v1/clubs/{slug}/analysis-settings/"): row(401, 403, 403, 403, 200, 200, 401),
@@ -394,6 +440,9 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
         401, 403, 403, 403, 200, 200, 401
     ),
     ("GET", "/api/v1/clubs/{slug}/master-points/"): everyone(200),
+    ("GET", "/api/v1/clubs/{slug}/master-points/table/"): everyone(200),
+    ("PUT", "/api/v1/clubs/{slug}/master-points/table/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("PUT", "/api/v1/clubs/{slug}/master-points/season/"): row(401, 403, 403, 403, 200, 200, 401),
     ("GET", "/"): everyone(200),
     ("GET", "/accounts/login/"): everyone(200),
     ("POST", "/accounts/login/"): row(200, R302, R302, R302, R302, R302, 200),
@@ -420,9 +469,21 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/clubs/{slug}/players/add/"): row(302, 404, 404, 404, 200, 200, 302),
     ("POST", "/clubs/{slug}/players/add/"): row(R302, 404, 404, 404, W302, W302, R302),
     ("GET", "/clubs/{slug}/ratings/"): everyone(200),
+    ("GET", "/clubs/{slug}/import/"): row(302, 404, 404, 404, 200, 200, 302),
+    ("POST", "/clubs/{slug}/import/"): row(R302, 404, 404, 404, W302, W302, R302),
+    # the club's settings (its time zone): its directors only; others see no page
+    ("GET", "/clubs/{slug}/settings/"): row(302, 404, 404, 404, 200, 200, 302),
+    ("POST", "/clubs/{slug}/settings/"): row(R302, 404, 404, 404, W302, W302, R302),
     ("GET", "/healthz"): everyone(200),
+    # the header's language picker: a cookie for anyone, nothing stored (docs/languages.md)
+    ("GET", "/i18n/setlang/"): everyone(302),
+    ("POST", "/i18n/setlang/"): everyone(R302),
+    # the browser scripts' translations: public, the same for everyone of a language
+    ("GET", "/jsi18n/"): everyone(200),
     ("GET", "/matches/{pk}/"): everyone(200),
     ("GET", "/matches/{pk}/card/"): everyone(200),
+    # the clock page: everyone watches; the script runs it for players and directors
+    ("GET", "/matches/{pk}/clock/"): everyone(200),
     # "is the page behind?": public, like the match page it refreshes
     ("GET", "/matches/{pk}/live/"): everyone(200),
     # a player of the match disputes; a director of the club rules (the world's
@@ -446,6 +507,7 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/players/{slug}/ratings/"): everyone(200),
     ("GET", "/score/{token}/"): everyone(200),
     ("POST", "/score/{token}/"): everyone(W302),
+    ("GET", "/score/{token}/clock/"): everyone(200),
     ("GET", "/tournaments/new/{club_slug}/"): row(302, 404, 404, 404, 200, 200, 302),
     ("POST", "/tournaments/new/{club_slug}/"): row(R302, 404, 404, 404, W302, W302, R302),
     ("GET", "/tournaments/{slug}/"): everyone(200),
@@ -472,17 +534,57 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("POST", "/tournaments/{slug}/director/register-players/"): row(
         R302, 404, 404, 404, 200, 200, R302
     ),
+    # Check-in and calls. The world's event is running: check-in is closed (409, or a
+    # page's message), no round is called yet (a late penalty is 409 round_not_called),
+    # and round 1 is ready, so the director's call writes. A check-in page takes an
+    # entry's check-in link; the world's token is a score link, so 404 for everyone.
+    ("POST", "/api/v1/tournaments/{slug}/entries/{entry_id}/check-in/"): row(
+        401, 409, 403, 403, 409, 409, 401
+    ),
+    ("POST", "/api/v1/tournaments/{slug}/drop-no-shows/"): row(401, 403, 403, 403, 409, 409, 401),
+    ("POST", "/api/v1/tournaments/{slug}/rounds/{number}/call/"): row(
+        401, 403, 403, 403, 201, 201, 401
+    ),
+    ("POST", "/api/v1/tournaments/{slug}/matches/{match_id}/late-penalty/"): row(
+        401, 403, 403, 403, 409, 409, 401
+    ),
+    # a round's own clock policy (docs/clocks.md): the club's directors only
+    ("PATCH", "/api/v1/tournaments/{slug}/rounds/{number}/"): row(
+        401, 403, 403, 403, 200, 200, 401
+    ),
+    # any account subscribes its own devices; removing one that is not there is a no-op
+    ("POST", "/api/v1/push-subscriptions/"): row(401, 201, 201, 201, 201, 201, 401),
+    ("DELETE", "/api/v1/push-subscriptions/"): row(401, 204, 204, 204, 204, 204, 401),
+    ("GET", "/tournaments/{slug}/check-in/"): row(302, 200, 404, 404, 404, 404, 302),
+    ("POST", "/tournaments/{slug}/check-in/"): row(R302, R302, 404, 404, 404, 404, R302),
+    ("GET", "/tournaments/{slug}/check-in/{token}/"): everyone(404),
+    ("POST", "/tournaments/{slug}/check-in/{token}/"): everyone(404),
+    ("GET", "/tournaments/{slug}/director/calls/{call_action}/"): row(
+        302, 405, 405, 405, 405, 405, 302
+    ),
+    ("POST", "/tournaments/{slug}/director/calls/{call_action}/"): row(
+        R302, 404, 404, 404, W302, W302, R302
+    ),
     ("GET", "/tournaments/{slug}/rounds/{round_id}/cards/"): everyone(200),
     ("GET", "/tournaments/{slug}/screen/"): everyone(200),
     ("GET", "/tournaments/{slug}/screen/live/"): everyone(200),
+    # The live stream of a club's private channel (docs/live.md); public channels are
+    # everyone's (tests/integration/test_live_stream.py checks both).
+    ("GET", "/live/stream/"): row(403, 403, 403, 403, 200, 200, 403),
     ("GET", "/tournaments/{slug}/standings/"): everyone(200),
     ("GET", "/tournaments/{slug}/odds/"): everyone(200),
     ("GET", "/tournaments/{slug}/odds/live/"): everyone(200),
     ("GET", "/tournaments/{slug}/money/"): everyone(200),
     ("GET", "/clubs/{slug}/master-points/"): everyone(200),
+    ("GET", "/clubs/{slug}/master-points/table/"): everyone(200),
+    ("POST", "/clubs/{slug}/master-points/table/"): row(R302, 404, 404, 404, W302, W302, R302),
     ("GET", "/tournaments/{slug}/director/money/"): row(302, 404, 404, 404, 200, 200, 302),
     ("POST", "/tournaments/{slug}/director/money/"): row(R302, 404, 404, 404, 200, 200, R302),
     ("GET", "/tournaments/{slug}/director/money/auction/"): row(302, 404, 404, 404, 200, 200, 302),
+    ("GET", "/tournaments/{slug}/director/money/award/"): row(302, 404, 404, 404, 200, 200, 302),
+    # the world has no pool: a director's decision is refused (400), nothing written
+    ("POST", "/tournaments/{slug}/director/money/award/"): row(R302, 404, 404, 404, 400, 400, R302),
+    ("GET", "/tournaments/{slug}/director/money/history/"): row(302, 404, 404, 404, 200, 200, 302),
     ("GET", "/tournaments/{slug}/director/money/payout-sheet/"): row(
         302, 404, 404, 404, 200, 200, 302
     ),
@@ -506,6 +608,7 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
 
 READ_ONLY_WRITES: set[Endpoint] = {
     ("POST", "/api/v1/matches/{pk}/score-links/"),  # signs links, stores nothing
+    ("DELETE", "/api/v1/push-subscriptions/"),  # the world's accounts have no device
 }
 """API writes whose success changes no row; every other 2xx write must show in the
 database fingerprint (so a cell cannot pass on a status alone)."""

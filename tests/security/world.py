@@ -24,7 +24,7 @@ from core.models import Job
 from games import score_links
 from games.models import Club, Match, Player
 from games.services import clubs as club_services
-from games.services import matches as match_services
+from games.services import match_create, match_disputes, match_records, score_entry
 from games.services.actors import actor_for_user
 from tournaments.models import Entry, Pairing, Tournament
 from tournaments.services import entries as entry_services
@@ -74,8 +74,8 @@ def _user(username: str, **extra: Any) -> Any:
     return user
 
 
-def _game(winner: Player, **extra: Any) -> match_services.GameInput:
-    return match_services.GameInput(
+def _game(winner: Player, **extra: Any) -> match_records.GameInput:
+    return match_records.GameInput(
         winner_id=winner.pk, cube=1, cube_owner="centre", ending="played", level="single", **extra
     )
 
@@ -112,19 +112,19 @@ def build_world() -> World:
     as_alice = actor_for_user(alice_user)
 
     # The match everyone aims at: Bob entered game 1, Alice has to confirm it.
-    match = match_services.create_match(
+    match = match_create.create_match(
         actor=as_director, club=club, player1=alice, player2=bob, length=5
     )
-    match = match_services.record_game(actor=as_bob, match_id=match.pk, game=_game(bob))
+    match = score_entry.record_game(actor=as_bob, match_id=match.pk, game=_game(bob))
 
-    disputed = match_services.create_match(
+    disputed = match_create.create_match(
         actor=as_director, club=club, player1=alice, player2=bob, length=3
     )
-    match_services.record_game(actor=as_bob, match_id=disputed.pk, game=_game(bob))
-    match_services.dispute_match(actor=as_alice, match_id=disputed.pk, reason="It was mine.")
+    score_entry.record_game(actor=as_bob, match_id=disputed.pk, game=_game(bob))
+    match_disputes.dispute_match(actor=as_alice, match_id=disputed.pk, reason="It was mine.")
     disputed.refresh_from_db()
 
-    other_match = match_services.create_match(
+    other_match = match_create.create_match(
         actor=as_director, club=club, player1=carol, player2=dave, length=3
     )
     other_link = score_links.make_token(other_match, carol)
@@ -201,10 +201,12 @@ def path_params(template: str, w: World) -> dict[str, Any]:
         "session_pk": w.session_id,
         "entry_id": w.entry.pk,
         "key": w.pairing.key,
+        "match_id": w.pairing.match_id,
         "round_id": w.pairing.round_id,
         "token": w.own_link,
         "club_slug": w.club.slug,
         "action": "forfeit",
+        "call_action": "call",
         "lot": 1,
     }
     params["slug"] = w.club.slug

@@ -6,7 +6,7 @@ import pytest
 
 from games.models import Match
 from games.services import clubs as club_services
-from games.services import matches as match_services
+from games.services import match_corrections, score_entry
 from games.services.actors import actor_for_user
 from tournaments.models import Pairing, PairingStatus
 from tournaments.services import entries as entry_services
@@ -57,8 +57,10 @@ def win(actor):
         match = pairing.match
         score = (match.length, 0) if match.player1_id == winner.player_id else (0, match.length)
         if match.final_score_only:
-            return match_services.correct_final_score(actor=actor, match_id=match.pk, score=score)
-        return match_services.record_final_score(actor=actor, match_id=match.pk, score=score)
+            return match_corrections.correct_final_score(
+                actor=actor, match_id=match.pk, score=score
+            )
+        return score_entry.record_final_score(actor=actor, match_id=match.pk, score=score)
 
     return play
 

@@ -9,9 +9,11 @@ from rest_framework import serializers
 from games.api.inputs import ClubRef
 from games.models import Club
 from games.rules import limits
+from games.rules.clock import FlagRule, Preset
 from tournaments.formats.elimination import FeedOrder
 from tournaments.formats.standings import TieBreak
 from tournaments.models import (
+    ClockPolicy,
     Entry,
     SeedingMethod,
     Tournament,
@@ -53,6 +55,13 @@ class TournamentSerializer(serializers.ModelSerializer):
             "rated",
             "bye_is_win",
             "prize_order",
+            "clock_policy",
+            "clock_preset",
+            "clock_flag_rule",
+            "clock_overtime_ms",
+            "capacity",
+            "check_in_required",
+            "auto_call_rounds",
             "entry_count",
             "version",
             "created_at",
@@ -106,6 +115,32 @@ class ConfigSerializer(serializers.Serializer):
         help_text='Elimination: the order places rank and prizes go, e.g. ["main", '
         '"consolation:2", "last_chance:2"] (the default); places not named follow.',
     )
+    capacity = serializers.IntegerField(
+        min_value=2,
+        max_value=limits.MAX_INT16,
+        required=False,
+        allow_null=True,
+        help_text="A capped field: registrations beyond it join the waitlist (null: no cap).",
+    )
+    check_in_required = serializers.BooleanField(
+        required=False, help_text="Players check in before the draw; no-shows are dropped."
+    )
+    auto_call_rounds = serializers.BooleanField(
+        required=False, help_text="Call each round (emails, push) when the one before ends."
+    )
+
+    clock_policy = serializers.ChoiceField(
+        choices=ClockPolicy.choices, required=False, help_text="Clocks required, allowed or none."
+    )
+    clock_preset = serializers.ChoiceField(
+        choices=[(p.value, p.name) for p in Preset], required=False
+    )
+    clock_flag_rule = serializers.ChoiceField(
+        choices=[(r.value, r.name) for r in FlagRule],
+        required=False,
+        help_text="What a flag fall does: loss, or overtime first.",
+    )
+    clock_overtime_ms = serializers.IntegerField(min_value=1000, max_value=600_000, required=False)
 
 
 class CreateSerializer(ConfigSerializer):
@@ -159,7 +194,17 @@ class EntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Entry
-        fields = ["id", "player", "seed", "status", "late", "registered_at", "withdrawn_at"]
+        fields = [
+            "id",
+            "player",
+            "seed",
+            "status",
+            "late",
+            "registered_at",
+            "withdrawn_at",
+            "checked_in_at",
+            "waitlist_position",
+        ]
 
     def get_player(self, entry: Entry) -> dict[str, Any]:
         p = entry.player

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, TypeVar
 
+from core.errors import N_
+
 from .bracket_graph import BracketGraph, Bye, Match, Seed, Source, Stage, WinnerOf
 from .errors import FormatError
 
@@ -240,7 +242,10 @@ def play_event(graph: BracketGraph, entries: Sequence[E], decide: Decide[E]) -> 
         ):
             winner = decide(match, a, b)  # type: ignore[arg-type]
             if winner not in (a, b):
-                raise FormatError("winner_not_in_match", f"{winner!r} is not in {match.key}.")
+                raise FormatError(
+                    "winner_not_in_match",
+                    N_("%(winner)r is not in %(key)s.", winner=winner, key=match.key),
+                )
             winners[match.key] = winner
         walk.step(match, winners.get(match.key))
     state = walk.finish(graph)
@@ -258,7 +263,12 @@ def _reset_needed(match: Match, states: Mapping[str, MatchState[E]]) -> bool:
 def _check_entries(graph: BracketGraph, entries: Sequence[Hashable]) -> None:
     if len(entries) != graph.entries:
         raise FormatError(
-            "entry_count", f"The bracket is for {graph.entries} entries, got {len(entries)}."
+            "entry_count",
+            N_(
+                "The bracket is for %(entries)s entries, got %(count)s.",
+                entries=graph.entries,
+                count=len(entries),
+            ),
         )
     if len(set(entries)) != len(entries):
-        raise FormatError("duplicate_entry", "An entry is seeded twice.", "entries")
+        raise FormatError("duplicate_entry", N_("An entry is seeded twice."), "entries")

@@ -20,6 +20,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from core.errors import N_
+
 from .errors import FormatError
 
 
@@ -135,16 +137,25 @@ class BracketGraph:
         loser_to: dict[str, Destination] = {}
         for match in self.matches:
             if match.key in by_key:
-                raise FormatError("duplicate_match", f"Match {match.key} appears twice.")
+                raise FormatError(
+                    "duplicate_match", N_("Match %(key)s appears twice.", key=match.key)
+                )
             for side, source in enumerate(match.sides):
                 if isinstance(source, WinnerOf | LoserOf):
                     if source.match not in by_key:
                         raise FormatError(
-                            "match_order", f"{match.key} uses {source.match} before it exists."
+                            "match_order",
+                            N_(
+                                "%(key)s uses %(match)s before it exists.",
+                                key=match.key,
+                                match=source.match,
+                            ),
                         )
                     targets = winner_to if isinstance(source, WinnerOf) else loser_to
                     if source.match in targets:
-                        raise FormatError("source_used_twice", f"{source!r} feeds two matches.")
+                        raise FormatError(
+                            "source_used_twice", N_("%(source)r feeds two matches.", source=source)
+                        )
                     targets[source.match] = Destination(match.key, side)
             by_key[match.key] = match
         object.__setattr__(self, "_by_key", by_key)

@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from core.errors import N_
+
 from .bracket_graph import (
     BracketGraph,
     Bye,
@@ -117,7 +119,9 @@ def build_fed_bracket(
     Returns the source of its winner and the keys of its rounds. Appends to ``matches``.
     """
     if not drop_ins or not feed_orders:
-        raise FormatError("no_feed", f"The {stage.value} bracket has no feeding round.")
+        raise FormatError(
+            "no_feed", N_("The %(value)s bracket has no feeding round.", value=stage.value)
+        )
     builder = _StageBuilder(stage, matches)
     rounds: list[list[str]] = []
     survivors: list[Source] = []
@@ -223,7 +227,7 @@ def build_single_elimination(
     elif last_chance_from:
         raise FormatError(
             "last_chance_without_consolation",
-            "A last chance is fed by the consolation: add a consolation first.",
+            N_("A last chance is fed by the consolation: add a consolation first."),
             "last_chance_from",
         )
     return BracketGraph(
@@ -266,7 +270,10 @@ def last_chance_rounds(
     if arriving(chosen) < 2:
         raise FormatError(
             "last_chance_unreachable",
-            "Too few entries for a last chance: the consolation sends it fewer than two players.",
+            N_(
+                "Too few entries for a last chance: the consolation sends it fewer "
+                "than two players."
+            ),
             "last_chance_from",
         )
     return chosen
@@ -276,6 +283,8 @@ def _check_feeding(rounds: Sequence[int], available: int, field: str) -> list[in
     chosen = sorted(set(rounds))
     if not chosen or chosen[0] < 1 or chosen[-1] > available:
         raise FormatError(
-            "bad_feeding_rounds", f"Feeding rounds must be between 1 and {available}.", field
+            "bad_feeding_rounds",
+            N_("Feeding rounds must be between 1 and %(available)s.", available=available),
+            field,
         )
     return chosen

@@ -37,6 +37,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from core.errors import N_
+
 from .bracket_engine import MatchStatus, derive_bracket_state
 from .bracket_graph import BracketGraph, Bye, LoserOf, Seed, Source, Stage, WinnerOf
 from .errors import FormatError
@@ -170,7 +172,9 @@ def plan_bracket(
     for matrix in matrices:
         m = np.array(matrix, dtype=float, copy=True)
         if m.shape != (n, n):
-            raise FormatError("odds_matrix", f"A chance matrix must be {n}×{n}.", "matrices")
+            raise FormatError(
+                "odds_matrix", N_("A chance matrix must be %(n)s×%(n)s.", n=n), "matrices"
+            )
         for w in withdrawn:
             m[w, :] = 0.0
             m[:, w] = 1.0  # two withdrawn players: side A goes through, as the bracket does
@@ -205,7 +209,7 @@ def plan_bracket(
     champion_source = graph.stage_winners[graph.champion_stage]
     final_key = champion_source.match if isinstance(champion_source, WinnerOf) else None
     if final_key is None:
-        raise FormatError("odds_no_final", "The bracket has no final.")
+        raise FormatError("odds_no_final", N_("The bracket has no final."))
     final_match = graph.match(final_key)
     final = index[final_match.reset_of or final_key]
     block_sources = {
@@ -241,7 +245,7 @@ def simulate_bracket(
 ) -> EventOdds:
     """Play the rest of the bracket ``simulations`` times, vectorised over simulations."""
     if simulations < 1:
-        raise FormatError("odds_simulations", "At least one simulation.", "simulations")
+        raise FormatError("odds_simulations", N_("At least one simulation."), "simulations")
     rng = np.random.default_rng(seed)
     n, nb = plan.entries, len(plan.buckets)
     win = np.zeros(n, dtype=np.int64)
@@ -404,7 +408,7 @@ def simulate_bracket_loop(
     The baseline of ``python -m bench odds`` and a cross-check of the vectorised code.
     """
     if simulations < 1:
-        raise FormatError("odds_simulations", "At least one simulation.", "simulations")
+        raise FormatError("odds_simulations", N_("At least one simulation."), "simulations")
     rng = random.Random(seed)
     n, nb, count = plan.entries, len(plan.buckets), len(plan.ops)
     win = [0] * n
@@ -443,7 +447,11 @@ def exact_bracket(plan: BracketPlan) -> EventOdds:
     if plan.undecided > EXACT_LIMIT:
         raise FormatError(
             "odds_too_many_matches",
-            f"{plan.undecided} matches are undecided; exact odds stop at {EXACT_LIMIT}.",
+            N_(
+                "%(undecided)s matches are undecided; exact odds stop at %(EXACT_LIMIT)s.",
+                undecided=plan.undecided,
+                EXACT_LIMIT=EXACT_LIMIT,
+            ),
         )
     n, nb, count = plan.entries, len(plan.buckets), len(plan.ops)
     win = np.zeros(n)
@@ -519,10 +527,10 @@ def simulate_swiss(
     wins, then Buchholz (the sum of the opponents' wins), then seed.
     """
     if simulations < 1:
-        raise FormatError("odds_simulations", "At least one simulation.", "simulations")
+        raise FormatError("odds_simulations", N_("At least one simulation."), "simulations")
     n = len(event.wins)
     if len(event.matrices) < event.rounds_left + 1:
-        raise FormatError("odds_matrix", "A chance matrix is needed for every round left.")
+        raise FormatError("odds_matrix", N_("A chance matrix is needed for every round left."))
     rng = np.random.default_rng(seed)
     buckets = swiss_buckets(n, event.places)
     win = np.zeros(n, dtype=np.int64)

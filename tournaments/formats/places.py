@@ -26,6 +26,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from core.errors import N_
+
 from .bracket_engine import BracketState, MatchState, MatchStatus
 from .bracket_graph import BracketGraph, Stage, playable_matches
 from .errors import FormatError
@@ -69,12 +71,16 @@ def parse_prize_order(tokens: Sequence[str]) -> list[PrizeToken]:
     last_count: dict[str, int | None] = {}
     for token in tokens:
         if not isinstance(token, str):
-            raise FormatError("bad_prize_order", "Each prize step is a string.", "prize_order")
+            raise FormatError("bad_prize_order", N_("Each prize step is a string."), "prize_order")
         block, _, count = token.partition(":")
         if block not in BLOCKS:
             raise FormatError(
                 "bad_prize_order",
-                f"Unknown prize step {token!r}: use {', '.join(BLOCKS)}, optionally ':N'.",
+                N_(
+                    "Unknown prize step %(token)r: use %(join)s, optionally ':N'.",
+                    token=token,
+                    join=", ".join(BLOCKS),
+                ),
                 "prize_order",
             )
         places: int | None = None
@@ -82,7 +88,10 @@ def parse_prize_order(tokens: Sequence[str]) -> list[PrizeToken]:
             if not count.isdigit() or not 1 <= int(count) <= 4096:
                 raise FormatError(
                     "bad_prize_order",
-                    f"In {token!r} the number of places must be a whole number from 1.",
+                    N_(
+                        "In %(token)r the number of places must be a whole number from 1.",
+                        token=token,
+                    ),
                     "prize_order",
                 )
             places = int(count)
@@ -91,7 +100,11 @@ def parse_prize_order(tokens: Sequence[str]) -> list[PrizeToken]:
             if before is None or (places is not None and places <= before):
                 raise FormatError(
                     "bad_prize_order",
-                    f"{token!r} lists places of {block} already listed.",
+                    N_(
+                        "%(token)r lists places of %(block)s already listed.",
+                        token=token,
+                        block=block,
+                    ),
                     "prize_order",
                 )
         last_count[block] = places

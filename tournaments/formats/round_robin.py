@@ -17,6 +17,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from core.errors import N_
+
 from .bracket_graph import BracketGraph
 from .elimination import build_single_elimination
 from .errors import FormatError
@@ -39,9 +41,9 @@ def berger_rounds(players: Sequence[E]) -> list[RoundRobinRound[E]]:
     ``n`` players play ``n − 1`` rounds (``n`` rounds when ``n`` is odd, one bye each).
     """
     if len(set(players)) != len(players):
-        raise FormatError("duplicate_player", "A player appears twice in the group.", "players")
+        raise FormatError("duplicate_player", N_("A player appears twice in the group."), "players")
     if len(players) < 2:
-        raise FormatError("too_few_players", "A round robin needs at least two players.")
+        raise FormatError("too_few_players", N_("A round robin needs at least two players."))
     seats: list[E | None] = list(players)
     if len(seats) % 2:
         seats.append(None)  # the dummy: meeting it is the bye
@@ -72,9 +74,11 @@ def snake_groups(players: Sequence[E], groups: int) -> list[list[E]]:
     Snake seeding evens out the groups' strength: group 1 gets seeds 1, 2g, 2g+1, ...
     """
     if groups < 1:
-        raise FormatError("bad_group_count", "There must be at least one group.", "groups")
+        raise FormatError("bad_group_count", N_("There must be at least one group."), "groups")
     if len(players) < 2 * groups:
-        raise FormatError("groups_too_small", "Each group needs at least two players.", "groups")
+        raise FormatError(
+            "groups_too_small", N_("Each group needs at least two players."), "groups"
+        )
     result: list[list[E]] = [[] for _ in range(groups)]
     for index, player in enumerate(players):
         lap, place = divmod(index, groups)
@@ -97,7 +101,7 @@ def playoff_seeding(group_standings: Sequence[Sequence[E]], qualifiers: int = 1)
     for place in range(qualifiers):
         for standing in group_standings:
             if place >= len(standing):
-                raise FormatError("group_too_small", "A group has too few players to qualify.")
+                raise FormatError("group_too_small", N_("A group has too few players to qualify."))
             order.append(standing[place])
     return order
 

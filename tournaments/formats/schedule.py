@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from core.errors import N_
+
 from .errors import FormatError
 
 MAX_LENGTH = 99
@@ -24,7 +26,10 @@ def check_schedule(schedule: Mapping[str, Any]) -> dict[str, Any]:
     if unknown:
         raise FormatError(
             "match_lengths_unknown_key",
-            f"Match lengths take 'default' and 'rounds', not {', '.join(sorted(unknown))}.",
+            N_(
+                "Match lengths take 'default' and 'rounds', not %(join)s.",
+                join=", ".join(sorted(unknown)),
+            ),
             "match_lengths",
         )
     default = schedule.get("default", 5)
@@ -32,12 +37,14 @@ def check_schedule(schedule: Mapping[str, Any]) -> dict[str, Any]:
     rounds = schedule.get("rounds", {})
     if not isinstance(rounds, Mapping):
         raise FormatError(
-            "match_lengths_rounds", "'rounds' maps stages to rounds.", "match_lengths"
+            "match_lengths_rounds", N_("'rounds' maps stages to rounds."), "match_lengths"
         )
     for stage, per_round in rounds.items():
         if not isinstance(per_round, Mapping):
             raise FormatError(
-                "match_lengths_rounds", f"'{stage}' maps rounds to lengths.", "match_lengths"
+                "match_lengths_rounds",
+                N_("'%(stage)s' maps rounds to lengths.", stage=stage),
+                "match_lengths",
             )
         for number, length in per_round.items():
             try:
@@ -45,7 +52,11 @@ def check_schedule(schedule: Mapping[str, Any]) -> dict[str, Any]:
             except (TypeError, ValueError):
                 raise FormatError(
                     "match_lengths_round",
-                    f"Round '{number}' of '{stage}' is not a number (use -1 for the final).",
+                    N_(
+                        "Round '%(number)s' of '%(stage)s' is not a number (use -1 for the final).",
+                        number=number,
+                        stage=stage,
+                    ),
                     "match_lengths",
                 ) from None
             _check_length(length, f"match_lengths.rounds.{stage}.{number}")
@@ -56,7 +67,9 @@ def _check_length(length: object, field: str) -> None:
     if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= MAX_LENGTH:
         raise FormatError(
             "match_length_invalid",
-            f"A tournament match is played to 1 to {MAX_LENGTH} points.",
+            N_(
+                "A tournament match is played to 1 to %(MAX_LENGTH)s points.", MAX_LENGTH=MAX_LENGTH
+            ),
             field,
         )
 

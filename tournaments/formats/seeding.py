@@ -17,6 +17,8 @@ import random
 from collections.abc import Hashable, Sequence
 from typing import TypeVar
 
+from core.errors import N_
+
 from .errors import FormatError
 
 E = TypeVar("E", bound=Hashable)
@@ -25,7 +27,7 @@ E = TypeVar("E", bound=Hashable)
 def bracket_size(entries: int) -> int:
     """The smallest power of two holding ``entries`` (at least 2): the bracket's slot count."""
     if entries < 2:
-        raise FormatError("too_few_entries", "A bracket needs at least two entries.", "entries")
+        raise FormatError("too_few_entries", N_("A bracket needs at least two entries."), "entries")
     return 1 << (entries - 1).bit_length()
 
 
@@ -44,7 +46,7 @@ def standard_seed_order(size: int) -> list[int]:
     1–4 in different quarters, and so on, so the top seeds can only meet late.
     """
     if size < 1 or size & (size - 1):
-        raise FormatError("size_not_power_of_two", "A bracket has 2^k slots.", "size")
+        raise FormatError("size_not_power_of_two", N_("A bracket has 2^k slots."), "size")
     order = [1]
     while len(order) < size:
         double = 2 * len(order) + 1
@@ -112,4 +114,6 @@ def seed_by_random_draw(entries: Sequence[E], rng: random.Random | int) -> list[
 
 def _check_unique(entries: Sequence[Hashable]) -> None:
     if len(set(entries)) != len(entries):
-        raise FormatError("duplicate_entry", "An entry appears twice in the seeding.", "entries")
+        raise FormatError(
+            "duplicate_entry", N_("An entry appears twice in the seeding."), "entries"
+        )

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Generic, TypeVar
 
+from core.errors import N_
+
 from .errors import FormatError
 
 E = TypeVar("E", bound=Hashable)
@@ -72,9 +74,9 @@ class MatchResult(Generic[E]):
 
     def __post_init__(self) -> None:
         if self.bye != (self.player_b is None):
-            raise FormatError("bad_bye", "A bye has exactly one player.", "player_b")
+            raise FormatError("bad_bye", N_("A bye has exactly one player."), "player_b")
         if self.winner not in (self.player_a, self.player_b):
-            raise FormatError("winner_not_in_match", "The winner must be one of the players.")
+            raise FormatError("winner_not_in_match", N_("The winner must be one of the players."))
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ def compute_standings(
     earlier tie-breaks left level.
     """
     if len(set(tie_breaks)) != len(tie_breaks):
-        raise FormatError("duplicate_tie_break", "A tie-break is listed twice.", "tie_breaks")
+        raise FormatError("duplicate_tie_break", N_("A tie-break is listed twice."), "tie_breaks")
     known = set(players)
     wins: dict[E, int] = dict.fromkeys(players, 0)
     losses: dict[E, int] = dict.fromkeys(players, 0)
@@ -137,7 +139,9 @@ def compute_standings(
     for result in results:
         for player in (result.player_a, result.player_b):
             if player is not None and player not in known:
-                raise FormatError("unknown_player", f"{player!r} is not in these standings.")
+                raise FormatError(
+                    "unknown_player", N_("%(player)r is not in these standings.", player=player)
+                )
         if result.bye:
             byes[result.player_a] += 1
             if bye_is_win:

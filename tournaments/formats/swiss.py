@@ -40,6 +40,8 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from core.errors import N_
+
 from .errors import FormatError
 
 E = TypeVar("E", bound=Hashable)
@@ -256,14 +258,16 @@ def pair_swiss_round(
     ``solver`` picks the matching library (see :data:`SOLVERS`).
     """
     if solver not in SOLVERS:
-        raise FormatError("unknown_solver", f"The solver is one of {', '.join(SOLVERS)}.")
+        raise FormatError(
+            "unknown_solver", N_("The solver is one of %(join)s.", join=", ".join(SOLVERS))
+        )
     ranked = rank_for_pairing(active_players(players, max_losses))
     ids = [p.id for p in ranked]
     if len(set(ids)) != len(ids):
-        raise FormatError("duplicate_player", "A player appears twice in the round.", "players")
+        raise FormatError("duplicate_player", N_("A player appears twice in the round."), "players")
     n = len(ranked)
     if n < 2:
-        raise FormatError("too_few_players", "A Swiss round needs at least two players.")
+        raise FormatError("too_few_players", N_("A Swiss round needs at least two players."))
     penalty = _Penalty(ranked)
     with_bye = n % 2 == 1
     best_bye = min((penalty.bye(i), i) for i in range(n))[1] if with_bye else None
@@ -284,7 +288,7 @@ def pair_swiss_round(
         )
         if good or width >= n:
             if not complete:
-                raise FormatError("no_pairing", "No pairing exists for these players.")
+                raise FormatError("no_pairing", N_("No pairing exists for these players."))
             return result
         width = min(n, width * 4)
         widenings += 1

@@ -20,10 +20,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.locking import try_lock_row
 from games.models import Match, MatchStatus
-from games.services import matches as match_services
+from games.services import match_create, match_results
 from tournaments.formats.bracket_engine import BracketState, derive_bracket_state
 from tournaments.formats.bracket_engine import MatchStatus as SlotStatus
 from tournaments.formats.bracket_graph import BracketGraph
@@ -316,13 +317,13 @@ def _replace_unstarted_match(pairing: Pairing, actor) -> None:
     pairing.match = None
     pairing.winner_id = None
     pairing.save(update_fields=["match", "replaced_matches", "winner"])
-    match_services.void_match(actor=actor, match_id=old.pk)
+    match_results.void_match(actor=actor, match_id=old.pk)
     pairing.stale, pairing.stale_reason = False, ""
 
 
 def _create_match(tournament, pairing, entries, slot, actor) -> Match:
     a, b = entries[slot.player_a], entries[slot.player_b]
-    return match_services.create_match(
+    return match_create.create_match(
         actor=actor,
         club=tournament.club,
         player1=a.player,
@@ -330,7 +331,8 @@ def _create_match(tournament, pairing, entries, slot, actor) -> Match:
         length=pairing.round.match_length,
         crawford=tournament.crawford,
         rated=tournament.rated,
-        label=f"{tournament.name}: {pairing.round.stage} round {pairing.round.number}",
+        label=gettext("%(name)s: %(stage)s round %(number)s")
+        % {"name": tournament.name, "stage": pairing.round.stage, "number": pairing.round.number},
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from core import access, locking
 from core.actors import Actor
+from core.errors import N_
 from games.models import Match, MatchStatus
 from games.rules.errors import ConflictError
 from tournaments.models import Pairing, Tournament, TournamentStatus
@@ -44,7 +45,7 @@ def require_locked(match_ids: set[int], locked: set[int]) -> None:
     if not match_ids <= locked:
         raise ConflictError(
             "tournament_changed",
-            "The tournament changed while this ran (a match was added): reload and try again.",
+            N_("The tournament changed while this ran (a match was added): reload and try again."),
         )
 
 
@@ -63,8 +64,12 @@ def require_status(tournament: Tournament, *allowed: str, doing: str) -> None:
         names = " or ".join(TournamentStatus(s).label.lower() for s in allowed)
         raise ConflictError(
             "tournament_status",
-            f"Cannot {doing}: the tournament is {tournament.get_status_display().lower()} "
-            f"(it must be {names}).",
+            N_(
+                "Cannot %(doing)s: the tournament is %(lower)s (it must be %(names)s).",
+                doing=doing,
+                lower=tournament.get_status_display().lower(),
+                names=names,
+            ),
         )
 
 

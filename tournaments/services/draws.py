@@ -7,9 +7,10 @@ from typing import Any
 from django.db import transaction
 
 from core.actors import Actor
+from core.errors import N_
 from games.models import MatchStatus
 from games.rules.errors import ConflictError
-from games.services import matches as match_services
+from games.services import match_results
 from tournaments.formats.bracket_graph import playable_matches
 from tournaments.formats.drop_maps import drop_map_preview, feed_note
 from tournaments.formats.labels import STAGE_NAMES, bracket_key_labels, round_title
@@ -53,7 +54,7 @@ def redraw_bracket(
     require_director(actor, tournament)
     require_status(tournament, TournamentStatus.RUNNING, doing="redraw")
     if not tournament.is_elimination:
-        raise ConflictError("not_a_bracket", "Only elimination brackets are redrawn.")
+        raise ConflictError("not_a_bracket", N_("Only elimination brackets are redrawn."))
     pairings = list(Pairing.objects.filter(tournament=tournament).select_related("match"))
     started = [
         p.key
@@ -63,14 +64,15 @@ def redraw_bracket(
     ]
     if started:
         raise ConflictError(
-            "bracket_started", f"{len(started)} match(es) have started: too late to redraw."
+            "bracket_started",
+            N_("%(count)s match(es) have started: too late to redraw.", count=len(started)),
         )
     system = system_actor(tournament)
     matches = [p.match_id for p in pairings if p.match_id]
     require_locked({m for m in matches if m is not None}, locked)
     Pairing.objects.filter(tournament=tournament).delete()
     for match_id in matches:
-        match_services.void_match(actor=system, match_id=match_id)
+        match_results.void_match(actor=system, match_id=match_id)
     Stage.objects.filter(tournament=tournament).delete()
     if random_seed is not None:
         tournament.random_seed = random_seed

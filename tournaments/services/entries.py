@@ -6,11 +6,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.actors import Actor
+from core.errors import N_
 from core.locking import lock_rows
 from games.models import Match, MatchStatus, Player
 from games.rules.errors import ConflictError, RuleViolation
 from games.services import clubs as club_services
-from games.services import matches as match_services
+from games.services import match_results
 from tournaments.formats.bracket_engine import derive_bracket_state
 from tournaments.formats.round_robin import snake_groups
 from tournaments.formats.seeding import seed_by_random_draw, seed_by_rating, seed_manually
@@ -29,6 +30,7 @@ from tournaments.models import (
 from tournaments.selectors import ratings_for_seeding
 
 from .brackets import bracket_graph, bracket_pairings, draw_bracket, sync_bracket
+from .check_in import move_waitlist_up, no_shows_left, place_for_new_entry
 from .common import bump, check_version, lock_tournament, require_director, require_status
 from .odds import request_odds
 
@@ -47,9 +49,15 @@ def register_entry(*, actor: Actor, tournament_id: int, player_id: int) -> Entry
     require_director(actor, tournament)
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
-        raise RuleViolation("player_not_found", f"There is no player {player_id}.", "player")
+        raise RuleViolation(
+            "player_not_found",
+            N_("There is no player %(player_id)s.", player_id=player_id),
+            "player",
+        )
     if Entry.objects.filter(tournament=tournament, player=player).exists():
-        raise ConflictError("already_entered", f"{player} is already entered.", "player")
+        raise ConflictError(
+            "already_entered", N_("%(player)s is already entered.", player=player), "player"
+        )
     require_status(
         tournament,
         TournamentStatus.DRAFT,
@@ -60,9 +68,19 @@ def register_entry(*, actor: Actor, tournament_id: int, player_id: int) -> Entry
     club_services.add_membership(club=tournament.club, player=player)
     late = tournament.status == TournamentStatus.RUNNING
     if late and tournament.format == TournamentFormat.ROUND_ROBIN:
-        raise ConflictError("late_entry_closed", "A round robin takes no late entries.", "player")
+        raise ConflictError(
+            "late_entry_closed", N_("A round robin takes no late entries."), "player"
+        )
     seed = Entry.objects.filter(tournament=tournament).count() + 1 if late else None
-    entry = Entry.objects.create(tournament=tournament, player=player, late=late, seed=seed)
+    status, position = place_for_new_entry(tournament)  # a full capped field: the waitlist
+    entry = Entry.objects.create(
+        tournament=tournament,
+        player=player,
+        late=late,
+        seed=seed,
+        status=status,
+        waitlist_position=position,
+    )
     if late and tournament.is_elimination:
         _fill_bye(tournament, entry)
     bump(tournament)
@@ -80,7 +98,7 @@ def _fill_bye(tournament: Tournament, entry: Entry) -> None:
     graph = bracket_graph(tournament, len(order))
     if graph.size != bracket_graph(tournament).size:
         raise ConflictError(
-            "no_bye_to_fill", "The bracket is full: there is no bye for a late entry.", "player"
+            "no_bye_to_fill", N_("The bracket is full: there is no bye for a late entry."), "player"
         )
     pairings = bracket_pairings(tournament)
     entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament)}
@@ -100,7 +118,7 @@ def _fill_bye(tournament: Tournament, entry: Entry) -> None:
         ):
             raise ConflictError(
                 "late_entry_too_late",
-                "The bye this entry would fill has been played past: too late to enter.",
+                N_("The bye this entry would fill has been played past: too late to enter."),
                 "player",
             )
     tournament.bracket_order = order
@@ -126,7 +144,9 @@ def seed_entries(
     method = method or tournament.seeding
     if method not in SeedingMethod.values:
         raise RuleViolation(
-            "seeding_unknown", f"Seeding is one of {', '.join(SeedingMethod.values)}.", "method"
+            "seeding_unknown",
+            N_("Seeding is one of %(join)s.", join=", ".join(SeedingMethod.values)),
+            "method",
         )
     if random_seed is not None:
         tournament.random_seed = random_seed
@@ -149,7 +169,7 @@ def _apply_seeding(tournament: Tournament, order: list[int] | None = None) -> li
         if sorted(order) != sorted(by_id):
             raise RuleViolation(
                 "seeding_order_mismatch",
-                "A manual order lists every active entry exactly once.",
+                N_("A manual order lists every active entry exactly once."),
                 "order",
             )
         ids = seed_manually(order)
@@ -174,9 +194,17 @@ def start_tournament(
     require_director(actor, tournament)
     check_version(tournament, expected_version)
     require_status(tournament, TournamentStatus.DRAFT, TournamentStatus.REGISTRATION, doing="start")
+    if no_shows_left(tournament):
+        raise ConflictError(
+            "no_shows_not_dropped",
+            "Some players have not checked in: check them in or drop the no-shows first.",
+            "entries",
+        )
     active = Entry.objects.filter(tournament=tournament, status=EntryStatus.ACTIVE).count()
     if active < MIN_ENTRIES:
-        raise ConflictError("too_few_entries", "An event needs at least two entries.", "entries")
+        raise ConflictError(
+            "too_few_entries", N_("An event needs at least two entries."), "entries"
+        )
     seeded = _apply_seeding(tournament)
     order = [e.pk for e in seeded]
     tournament.status = TournamentStatus.RUNNING
@@ -218,11 +246,17 @@ def withdraw_entry(*, actor: Actor, tournament_id: int, entry_id: int) -> Entry:
             .first()
         )
         if entry is None:
-            raise RuleViolation("entry_not_found", f"There is no entry {entry_id} here.", "entry")
+            raise RuleViolation(
+                "entry_not_found",
+                N_("There is no entry %(entry_id)s here.", entry_id=entry_id),
+                "entry",
+            )
         if entry.status == EntryStatus.WITHDRAWN:
-            raise ConflictError("already_withdrawn", f"{entry.player} has already withdrawn.")
+            raise ConflictError(
+                "already_withdrawn", N_("%(player)s has already withdrawn.", player=entry.player)
+            )
         if tournament.status == TournamentStatus.FINISHED:
-            raise ConflictError("tournament_status", "The event is finished.")
+            raise ConflictError("tournament_status", N_("The event is finished."))
         open_pairings = (
             Pairing.objects.filter(
                 tournament=tournament, status=PairingStatus.READY, match__isnull=False
@@ -240,13 +274,15 @@ def withdraw_entry(*, actor: Actor, tournament_id: int, entry_id: int) -> Entry:
                 continue
             opponent = pairing.entry2 if pairing.entry1_id == entry_id else pairing.entry1
             assert opponent is not None  # a READY pairing with a match has two entries
-            match_services.forfeit_match(
+            match_results.forfeit_match(
                 actor=actor, match_id=match.pk, winner_id=opponent.player_id
             )
         tournament = lock_tournament(tournament_id)
         entry.status = EntryStatus.WITHDRAWN
         entry.withdrawn_at = timezone.now()
+        entry.waitlist_position = None
         entry.save()
+        move_waitlist_up(tournament)  # before the draw, a freed place goes to the waitlist
         if tournament.status == TournamentStatus.RUNNING and tournament.bracket_order:
             sync_bracket(tournament)
         bump(tournament)

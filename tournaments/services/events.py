@@ -10,13 +10,16 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from core.actors import Actor
+from core.errors import N_
 from games.models import Club
+from games.rules.clock import MINUTE, SECOND, FlagRule, Preset
 from games.rules.errors import ConflictError, RuleViolation
 from tournaments.formats.elimination import FeedOrder
 from tournaments.formats.places import parse_prize_order
 from tournaments.formats.schedule import check_schedule
 from tournaments.formats.standings import ROUND_ROBIN_TIE_BREAKS, SWISS_TIE_BREAKS, TieBreak
 from tournaments.models import (
+    ClockPolicy,
     PairingStatus,
     SeedingMethod,
     Tournament,
@@ -47,7 +50,18 @@ CONFIG_FIELDS = (
     "rated",
     "bye_is_win",
     "prize_order",
+    "clock_policy",
+    "clock_preset",
+    "clock_flag_rule",
+    "clock_overtime_ms",
+    "capacity",
+    "check_in_required",
+    "auto_call_rounds",
 )
+
+#: The clock settings (docs/clocks.md) change at any time: a director may require
+#: clocks from the semi-finals on.
+CLOCK_FIELDS = {"clock_policy", "clock_preset", "clock_flag_rule", "clock_overtime_ms"}
 
 
 def default_tie_breaks(format: str) -> list[str]:
@@ -64,34 +78,36 @@ def check_config(config: dict[str, Any]) -> dict[str, Any]:
     if fmt not in TournamentFormat.values:
         raise RuleViolation(
             "format_unknown",
-            f"The format is one of {', '.join(TournamentFormat.values)}.",
+            N_("The format is one of %(join)s.", join=", ".join(TournamentFormat.values)),
             "format",
         )
     if config.get("seeding", SeedingMethod.RATING) not in SeedingMethod.values:
         raise RuleViolation(
-            "seeding_unknown", f"Seeding is one of {', '.join(SeedingMethod.values)}.", "seeding"
+            "seeding_unknown",
+            N_("Seeding is one of %(join)s.", join=", ".join(SeedingMethod.values)),
+            "seeding",
         )
     for field in ("consolation_from", "last_chance_from"):
         rounds = config.get(field) or []
         if rounds and fmt != TournamentFormat.SINGLE_ELIMINATION:
             raise RuleViolation(
                 f"{field}_needs_single_elimination",
-                "Consolation and last chance brackets go with single elimination.",
+                N_("Consolation and last chance brackets go with single elimination."),
                 field,
             )
         if any(not isinstance(r, int) or r < 1 for r in rounds):
-            raise RuleViolation("feeding_round_invalid", "Feeding rounds are 1, 2, ...", field)
+            raise RuleViolation("feeding_round_invalid", N_("Feeding rounds are 1, 2, ..."), field)
     if config.get("last_chance_from") and not config.get("consolation_from"):
         raise RuleViolation(
             "last_chance_without_consolation",
-            "A last chance is fed by the consolation: add a consolation first.",
+            N_("A last chance is fed by the consolation: add a consolation first."),
             "last_chance_from",
         )
     for order in config.get("feed_orders") or []:
         if order not in [o.value for o in FeedOrder]:
             raise RuleViolation(
                 "feed_order_unknown",
-                f"Feed orders are {', '.join([o.value for o in FeedOrder])}.",
+                N_("Feed orders are %(join)s.", join=", ".join([o.value for o in FeedOrder])),
                 "feed_orders",
             )
     tie_breaks = config.get("tie_breaks") or default_tie_breaks(fmt)
@@ -99,11 +115,11 @@ def check_config(config: dict[str, Any]) -> dict[str, Any]:
         if tie_break not in [t.value for t in TieBreak]:
             raise RuleViolation(
                 "tie_break_unknown",
-                f"Tie-breaks are {', '.join([t.value for t in TieBreak])}.",
+                N_("Tie-breaks are %(join)s.", join=", ".join([t.value for t in TieBreak])),
                 "tie_breaks",
             )
     if len(set(tie_breaks)) != len(tie_breaks):
-        raise RuleViolation("duplicate_tie_break", "A tie-break is listed twice.", "tie_breaks")
+        raise RuleViolation("duplicate_tie_break", N_("A tie-break is listed twice."), "tie_breaks")
     config["tie_breaks"] = list(tie_breaks)
     if (
         fmt == TournamentFormat.SWISS
@@ -112,27 +128,54 @@ def check_config(config: dict[str, Any]) -> dict[str, Any]:
     ):
         raise RuleViolation(
             "swiss_needs_an_end",
-            "A Swiss needs a number of rounds or a number of losses that puts players out.",
+            N_("A Swiss needs a number of rounds or a number of losses that puts players out."),
             "swiss_rounds",
         )
     if config.get("groups", 1) < 1:
-        raise RuleViolation("groups_invalid", "There is at least one group.", "groups")
+        raise RuleViolation("groups_invalid", N_("There is at least one group."), "groups")
     if config.get("playoff_qualifiers") and fmt != TournamentFormat.ROUND_ROBIN:
         raise RuleViolation(
             "playoff_needs_round_robin",
-            "A playoff follows round-robin groups.",
+            N_("A playoff follows round-robin groups."),
             "playoff_qualifiers",
         )
     starts, ends = config.get("starts_on"), config.get("ends_on")
     if starts and ends and ends < starts:
-        raise RuleViolation("ends_before_start", "The event ends before it starts.", "ends_on")
+        raise RuleViolation("ends_before_start", N_("The event ends before it starts."), "ends_on")
     config["match_lengths"] = check_schedule(config.get("match_lengths") or {})
     prize_order = config.get("prize_order") or []
     if not isinstance(prize_order, list):
-        raise RuleViolation("bad_prize_order", "The prize order is a list.", "prize_order")
+        raise RuleViolation("bad_prize_order", N_("The prize order is a list."), "prize_order")
     parse_prize_order(prize_order)  # raises a FormatError naming the bad step
     config["prize_order"] = list(prize_order)
+    _check_clock(config)
+    capacity = config.get("capacity")
+    if capacity is not None and (
+        isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 2
+    ):
+        raise RuleViolation(
+            "capacity_invalid", "A capped field holds at least two players.", "capacity"
+        )
     return config
+
+
+def _check_clock(config: dict[str, Any]) -> None:
+    """The event's clock settings, each a known value (docs/clocks.md)."""
+    known = {
+        "clock_policy": ClockPolicy.values,
+        "clock_preset": [p.value for p in Preset],
+        "clock_flag_rule": [r.value for r in FlagRule],
+    }
+    for field, values in known.items():
+        if field in config and config[field] not in values:
+            raise RuleViolation(
+                f"{field}_unknown", f"{field} is one of {', '.join(values)}.", field
+            )
+    overtime = config.get("clock_overtime_ms")
+    if overtime is not None and not SECOND <= overtime <= 10 * MINUTE:
+        raise RuleViolation(
+            "clock_overtime_out_of_range", "Overtime is 1 s to 10 minutes.", "clock_overtime_ms"
+        )
 
 
 def _unique_slug(name: str) -> str:
@@ -159,13 +202,17 @@ def create_tournament(
     probe = Tournament(club=club)
     require_director(actor, probe)
     if not name.strip():
-        raise RuleViolation("name_blank", "The tournament needs a name.", "name")
+        raise RuleViolation("name_blank", N_("The tournament needs a name."), "name")
     if slug and Tournament.objects.filter(slug=slug).exists():
-        raise ConflictError("slug_taken", f"A tournament with the slug '{slug}' exists.", "slug")
+        raise ConflictError(
+            "slug_taken", N_("A tournament with the slug '%(slug)s' exists.", slug=slug), "slug"
+        )
     unknown = set(options) - set(CONFIG_FIELDS)
     if unknown:
         raise RuleViolation(
-            "option_unknown", f"Unknown option {sorted(unknown)[0]}.", sorted(unknown)[0]
+            "option_unknown",
+            N_("Unknown option %(value)s.", value=sorted(unknown)[0]),
+            sorted(unknown)[0],
         )
     config = check_config({"format": format, "starts_on": starts_on, **options})
     return Tournament.objects.create(
@@ -188,9 +235,12 @@ def configure_tournament(
     unknown = set(changes) - set(CONFIG_FIELDS)
     if unknown:
         raise RuleViolation(
-            "option_unknown", f"Unknown option {sorted(unknown)[0]}.", sorted(unknown)[0]
+            "option_unknown",
+            N_("Unknown option %(value)s.", value=sorted(unknown)[0]),
+            sorted(unknown)[0],
         )
-    cosmetic = {"name", "starts_on", "ends_on", "prize_order"}  # prize order: any time
+    # prize order, clocks and calling rounds automatically: any time
+    cosmetic = {"name", "starts_on", "ends_on", "prize_order", "auto_call_rounds", *CLOCK_FIELDS}
     if set(changes) - cosmetic:
         require_status(
             tournament,
@@ -238,13 +288,18 @@ def finish_tournament(
     if open_pairings or stale:
         raise ConflictError(
             "tournament_not_done",
-            f"{open_pairings} pairing(s) are still to be played and {stale} flagged for review.",
+            N_(
+                "%(open_pairings)s pairing(s) are still to be played and %(stale)s "
+                "flagged for review.",
+                open_pairings=open_pairings,
+                stale=stale,
+            ),
         )
     from .rounds import more_rounds_due
 
     if more_rounds_due(tournament):
         raise ConflictError(
-            "rounds_remaining", "More rounds are due: pair the next round or finish it first."
+            "rounds_remaining", N_("More rounds are due: pair the next round or finish it first.")
         )
     tournament.status = TournamentStatus.FINISHED
     tournament.finished_at = timezone.now()

@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from core import live
 from core.jobs import start_job
 from core.models import Job
 from games.models import Match, MatchStatus
@@ -130,6 +131,8 @@ def compute_odds(
     results = sum(1 for r in pairing_rows(tournament) if r.winner_id is not None)
     try:
         with transaction.atomic():
+            # the big screen and the odds page show the new chances within seconds
+            live.publish_on_commit([live.channel("tournament", tournament.pk)], "odds")
             return OddsSnapshot.objects.create(
                 tournament=tournament,
                 computed_at=timezone.now(),

@@ -19,6 +19,7 @@ from enum import StrEnum
 from django.db import transaction
 
 from core.actors import Actor
+from core.errors import N_
 from games.models import Player
 from games.rules.errors import BoxcarsError, ConflictError, RuleViolation
 from games.rules.limits import MAX_BULK_NAMES, MAX_PLAYER_NAME
@@ -26,6 +27,7 @@ from games.rules.names import clean_name, name_key
 from games.services import clubs as club_services
 from tournaments.models import Entry, Tournament, TournamentStatus
 
+from .check_in import move_waitlist_up
 from .common import bump, lock_tournament, require_director, require_status
 from .entries import register_entry
 
@@ -105,7 +107,10 @@ def _plan(tournament: Tournament, names: list[str], player_ids: list[int]) -> li
     if len(names) + len(player_ids) > MAX_BULK_NAMES:
         raise RuleViolation(
             "too_many_names",
-            f"One registration takes at most {MAX_BULK_NAMES} names; split the list.",
+            N_(
+                "One registration takes at most %(MAX_BULK_NAMES)s names; split the list.",
+                MAX_BULK_NAMES=MAX_BULK_NAMES,
+            ),
             "names",
         )
     roster = club_services.roster_by_name(tournament.club)
@@ -219,7 +224,11 @@ def register_many(
         if result.refused:
             first = result.refused[0]
             code = "ambiguous_name" if first.action == LineAction.AMBIGUOUS else "invalid_name"
-            raise RuleViolation(code, f"{first.name}: {first.message}", first.where)
+            raise RuleViolation(
+                code,
+                N_("%(name)s: %(message)s", name=first.name, message=first.message),
+                first.where,
+            )
         for line in lines:
             if line.action not in (LineAction.REGISTER, LineAction.CREATE):
                 continue
@@ -278,14 +287,22 @@ def unregister_entry(*, actor: Actor, tournament_id: int, entry_id: int) -> Play
         Entry.objects.filter(tournament=tournament, pk=entry_id).select_related("player").first()
     )
     if entry is None:
-        raise RuleViolation("entry_not_found", f"There is no entry {entry_id} here.", "entry")
+        raise RuleViolation(
+            "entry_not_found",
+            N_("There is no entry %(entry_id)s here.", entry_id=entry_id),
+            "entry",
+        )
     if tournament.status not in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION):
         raise ConflictError(
             "entry_drawn",
-            f"{entry.player} is in the draw already: withdraw them instead of unregistering.",
+            N_(
+                "%(player)s is in the draw already: withdraw them instead of unregistering.",
+                player=entry.player,
+            ),
             "entry",
         )
     player = entry.player
     entry.delete()
+    move_waitlist_up(tournament)
     bump(tournament)
     return player

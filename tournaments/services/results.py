@@ -14,10 +14,11 @@ from __future__ import annotations
 from django.db import transaction
 
 from core.actors import Actor
+from core.errors import N_
 from core.listeners import ResultChange
 from games.models import Match, MatchStatus
 from games.rules.errors import ConflictError, RuleViolation
-from games.services import matches as match_services
+from games.services import match_results
 from tournaments.models import Entry, Pairing, Tournament
 
 from .brackets import BRACKET_STAGES, sync_bracket, update_round_statuses
@@ -60,18 +61,20 @@ def forfeit_pairing(*, actor: Actor, tournament_id: int, key: str, winner_entry_
         .first()
     )
     if pairing is None:
-        raise RuleViolation("pairing_not_found", f"There is no pairing {key}.", "pairing")
+        raise RuleViolation(
+            "pairing_not_found", N_("There is no pairing %(key)s.", key=key), "pairing"
+        )
     if winner_entry_id not in (pairing.entry1_id, pairing.entry2_id):
         raise RuleViolation(
-            "winner_not_in_pairing", "The winner must be one of the two entries.", "winner"
+            "winner_not_in_pairing", N_("The winner must be one of the two entries."), "winner"
         )
     if pairing.match is None:
         raise ConflictError(
-            "no_match_to_forfeit", "This pairing has no match (a bye or not ready yet)."
+            "no_match_to_forfeit", N_("This pairing has no match (a bye or not ready yet).")
         )
     winner = pairing.entry1 if winner_entry_id == pairing.entry1_id else pairing.entry2
     assert winner is not None  # the winner is one of the pairing's entries
-    match_services.forfeit_match(actor=actor, match_id=pairing.match.pk, winner_id=winner.player_id)
+    match_results.forfeit_match(actor=actor, match_id=pairing.match.pk, winner_id=winner.player_id)
     pairing.refresh_from_db()
     return pairing
 
@@ -84,9 +87,13 @@ def reissue_pairing(*, actor: Actor, tournament_id: int, key: str) -> Pairing:
     require_director(actor, tournament)
     pairing = Pairing.objects.filter(tournament=tournament, key=key).first()
     if pairing is None:
-        raise RuleViolation("pairing_not_found", f"There is no pairing {key}.", "pairing")
+        raise RuleViolation(
+            "pairing_not_found", N_("There is no pairing %(key)s.", key=key), "pairing"
+        )
     if not pairing.stale:
-        raise ConflictError("pairing_not_stale", "Only a pairing flagged for review is re-issued.")
+        raise ConflictError(
+            "pairing_not_stale", N_("Only a pairing flagged for review is re-issued.")
+        )
     if pairing.match_id:
         pairing.replaced_matches = [*pairing.replaced_matches, pairing.match_id]
     pairing.match = None

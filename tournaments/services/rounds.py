@@ -12,11 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from core.actors import Actor
+from core.errors import N_
 from games.models import MatchStatus
 from games.rules.errors import ConflictError, RuleViolation
-from games.services import matches as match_services
+from games.services import match_create, match_results
 from tournaments.formats.round_robin import berger_rounds, playoff_seeding, snake_groups
 from tournaments.formats.schedule import match_length
 from tournaments.formats.swiss import SwissPlayer, pair_swiss_round, swiss_is_finished
@@ -150,7 +152,7 @@ def _create_pair(tournament, round_, key, slot, a: Entry, b: Entry | None, actor
         pairing.winner = b if a.status == EntryStatus.WITHDRAWN else a
     else:
         pairing.status = PairingStatus.READY
-        pairing.match = match_services.create_match(
+        pairing.match = match_create.create_match(
             actor=actor,
             club=tournament.club,
             player1=a.player,
@@ -158,7 +160,8 @@ def _create_pair(tournament, round_, key, slot, a: Entry, b: Entry | None, actor
             length=round_.match_length,
             crawford=tournament.crawford,
             rated=tournament.rated,
-            label=f"{tournament.name}: {round_.stage} round {round_.number}",
+            label=gettext("%(name)s: %(stage)s round %(number)s")
+            % {"name": tournament.name, "stage": round_.stage, "number": round_.number},
         )
     pairing.save()
     return pairing
@@ -188,8 +191,10 @@ def pair_next_round(
         else:
             raise ConflictError(
                 "not_paired_by_rounds",
-                "Elimination brackets advance by themselves; only Swiss and round robin "
-                "rounds are paired.",
+                N_(
+                    "Elimination brackets advance by themselves; only Swiss and round "
+                    "robin rounds are paired."
+                ),
             )
         if outcome.created:
             assign_tables(tournament)
@@ -207,7 +212,11 @@ def _check_round_number(existing: int, round_number: int | None) -> int | None:
     if round_number > existing + 1:
         raise RuleViolation(
             "round_out_of_order",
-            f"Round {existing + 1} comes next, not round {round_number}.",
+            N_(
+                "Round %(value)s comes next, not round %(round_number)s.",
+                value=existing + 1,
+                round_number=round_number,
+            ),
             "round",
         )
     return round_number
@@ -234,12 +243,16 @@ def _pair_swiss(tournament: Tournament, round_number: int | None, progress) -> R
     if number is None:
         return _existing(tournament, StageKind.SWISS, round_number)  # type: ignore[arg-type]
     if existing and not _decided(tournament):
-        raise ConflictError("round_not_complete", f"Round {existing} is not complete yet.", "round")
+        raise ConflictError(
+            "round_not_complete",
+            N_("Round %(existing)s is not complete yet.", existing=existing),
+            "round",
+        )
     records = swiss_records(tournament)
     if existing and swiss_is_finished(
         existing, records, rounds=tournament.swiss_rounds, max_losses=tournament.max_losses
     ):
-        raise ConflictError("no_more_rounds", "The Swiss is over: finish the event.")
+        raise ConflictError("no_more_rounds", N_("The Swiss is over: finish the event."))
     if progress:
         progress(0, 2, f"pairing {len(records)} players")
     result = pair_swiss_round(records, max_losses=tournament.max_losses)
@@ -295,9 +308,13 @@ def _pair_round_robin(tournament: Tournament, round_number: int | None) -> Round
     if number is None:
         return _existing(tournament, StageKind.ROUND_ROBIN_GROUP, round_number)  # type: ignore[arg-type]
     if existing and not _decided(tournament):
-        raise ConflictError("round_not_complete", f"Round {existing} is not complete yet.", "round")
+        raise ConflictError(
+            "round_not_complete",
+            N_("Round %(existing)s is not complete yet.", existing=existing),
+            "round",
+        )
     if number > total:
-        raise ConflictError("no_more_rounds", "Every group has played all its rounds.")
+        raise ConflictError("no_more_rounds", N_("Every group has played all its rounds."))
     entries = {
         e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("player")
     }
@@ -334,11 +351,15 @@ def _start_playoff(tournament: Tournament, round_number: int | None, total: int)
     if Stage.objects.filter(tournament=tournament, kind=StageKind.PLAYOFF).exists():
         if round_number is not None and round_number <= total + 1:
             return _existing(tournament, StageKind.PLAYOFF, 1)
-        raise ConflictError("playoff_running", "The playoff advances by itself.")
+        raise ConflictError("playoff_running", N_("The playoff advances by itself."))
     if round_number is not None and round_number != total + 1:
-        raise RuleViolation("round_out_of_order", f"The playoff is round {total + 1}.", "round")
+        raise RuleViolation(
+            "round_out_of_order", N_("The playoff is round %(value)s.", value=total + 1), "round"
+        )
     if not _decided(tournament):
-        raise ConflictError("round_not_complete", f"Round {total} is not complete yet.", "round")
+        raise ConflictError(
+            "round_not_complete", N_("Round %(total)s is not complete yet.", total=total), "round"
+        )
     group_tables = []
     for stage in Stage.objects.filter(tournament=tournament, kind=StageKind.ROUND_ROBIN_GROUP):
         table = [
@@ -347,7 +368,7 @@ def _start_playoff(tournament: Tournament, round_number: int | None, total: int)
         group_tables.append(table)
     order = playoff_seeding(group_tables, tournament.playoff_qualifiers)
     if len(order) < 2:
-        raise ConflictError("playoff_too_small", "The playoff needs at least two players.")
+        raise ConflictError("playoff_too_small", N_("The playoff needs at least two players."))
     draw_bracket(tournament, order, first_stage=len(group_tables) + 1)
     count = Pairing.objects.filter(
         tournament=tournament, round__stage__kind=StageKind.PLAYOFF
@@ -368,7 +389,7 @@ def swap_entries(*, actor: Actor, tournament_id: int, entry_a: int, entry_b: int
     require_director(actor, tournament)
     require_status(tournament, TournamentStatus.RUNNING, doing="swap a pairing")
     if entry_a == entry_b:
-        raise RuleViolation("same_entry_twice", "Pick two different entries.", "entry_b")
+        raise RuleViolation("same_entry_twice", N_("Pick two different entries."), "entry_b")
     if tournament.format in (
         TournamentFormat.SINGLE_ELIMINATION,
         TournamentFormat.DOUBLE_ELIMINATION,
@@ -387,7 +408,9 @@ def swap_entries(*, actor: Actor, tournament_id: int, entry_a: int, entry_b: int
         and (p.match.status != MatchStatus.SCHEDULED or p.match.score1 or p.match.score2)
         for p in pairings
     ):
-        raise ConflictError("round_started", "A match of this round has started: too late to swap.")
+        raise ConflictError(
+            "round_started", N_("A match of this round has started: too late to swap.")
+        )
     require_locked({p.match_id for p in pairings if p.match_id is not None}, locked)
     seats = {}
     for p in pairings:
@@ -397,7 +420,9 @@ def swap_entries(*, actor: Actor, tournament_id: int, entry_a: int, entry_b: int
     for entry_id, name in ((entry_a, "entry_a"), (entry_b, "entry_b")):
         if entry_id not in seats:
             raise RuleViolation(
-                "entry_not_in_round", f"Entry {entry_id} does not play in this round.", name
+                "entry_not_in_round",
+                N_("Entry %(entry_id)s does not play in this round.", entry_id=entry_id),
+                name,
             )
     met = _met_before(tournament, exclude_round=round_)
     if round_.stage.kind in BRACKET_STAGES:
@@ -427,7 +452,7 @@ def swap_entries(*, actor: Actor, tournament_id: int, entry_a: int, entry_b: int
                 p.replaced_matches = [*p.replaced_matches, old.pk]
                 p.match = None
                 p.save(update_fields=["match", "replaced_matches"])
-                match_services.void_match(actor=actor_, match_id=old.pk)
+                match_results.void_match(actor=actor_, match_id=old.pk)
             p.winner_id = None
             p.forfeit = False
             if p.entry2_id is None:
@@ -435,7 +460,7 @@ def swap_entries(*, actor: Actor, tournament_id: int, entry_a: int, entry_b: int
             else:
                 assert p.entry1_id is not None  # a seat of a pairing with two entries
                 p.status = PairingStatus.READY
-                p.match = match_services.create_match(
+                p.match = match_create.create_match(
                     actor=actor_,
                     club=tournament.club,
                     player1=entries[p.entry1_id].player,
@@ -443,7 +468,8 @@ def swap_entries(*, actor: Actor, tournament_id: int, entry_a: int, entry_b: int
                     length=round_.match_length,
                     crawford=tournament.crawford,
                     rated=tournament.rated,
-                    label=f"{tournament.name}: {round_.stage} round {round_.number}",
+                    label=gettext("%(name)s: %(stage)s round %(number)s")
+                    % {"name": tournament.name, "stage": round_.stage, "number": round_.number},
                 )
                 new_pairs.append((p.entry1_id, p.entry2_id))
             p.save()

@@ -7,8 +7,10 @@ from datetime import UTC, datetime, time
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from core import access
+from core.errors import N_
 from games.models import Club, Match, MatchSource, MatchStatus, Player
 from games.rules.errors import NotAllowed
 from games.rules.results_file import parse_results
@@ -48,7 +50,7 @@ def import_results(*, user: Any, club: Club, text: str) -> ImportReport:
     from games.services import clubs as club_services
 
     if user is None or not access.is_director(user, club):
-        raise NotAllowed("directors_only", "Only the club's directors import its results.")
+        raise NotAllowed("directors_only", N_("Only the club's directors import its results."))
     rows = parse_results(text)
     members = {p.display_name.casefold(): p for p in Player.objects.filter(clubs=club)}
     created = 0
@@ -76,7 +78,7 @@ def import_results(*, user: Any, club: Club, text: str) -> ImportReport:
                 played_on=row.played_on,
                 finished_at=datetime.combine(row.played_on, time(12, 0), tzinfo=UTC),
                 created_by=user,
-                label=f"Imported (line {row.line})",
+                label=gettext("Imported (line %(line)s)") % {"line": row.line},
             )
         )
     created_matches = bulk_create_with_history(matches, Match, batch_size=1000)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core import access
+from core.errors import N_
 from games.models import Club
 from games.rules.errors import NotAllowed
 
@@ -18,7 +19,7 @@ def request_recompute(*, user: Any, club: Club) -> tuple[Any, bool]:
     from core.models import Job, JobStatus
 
     if user is None or not access.is_director(user, club):
-        raise NotAllowed("directors_only", "Only the club's directors recompute its ratings.")
+        raise NotAllowed("directors_only", N_("Only the club's directors recompute its ratings."))
     rating_list = club_list(club)
     pending = (
         Job.objects.filter(

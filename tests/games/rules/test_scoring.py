@@ -518,7 +518,12 @@ def valid_game(draw: st.DrawFn, state: MatchState) -> GameRecord:
     """A game the rules allow in ``state``: no cube in the Crawford game, within limits."""
     winner = draw(st.sampled_from([A, B]))
     # a match (never a session) can be resigned, in any game: it is then the last one
-    endings = [e for e in Ending if e is not Ending.MATCH_RESIGNED or state.rules.length > 0]
+    endings = [
+        e
+        for e in Ending
+        if e is not Ending.LATE_PENALTY  # not a game: see test_penalty_scoring.py
+        and (e is not Ending.MATCH_RESIGNED or state.rules.length > 0)
+    ]
     ending = draw(st.sampled_from(endings))
     limit = state.rules.cube_limit or 64
     if ending is Ending.DROPPED and (state.next_game_is_crawford or limit == 1):

@@ -1,0 +1,185 @@
+"""The match clock API under ``/api/v1/matches/{id}/clock/`` (docs/clocks.md).
+
+``GET`` reads the clock and the match's clock policy (anyone); ``POST`` starts a
+clock; ``turns/`` reports a turn (idempotent by the client's ``seq`` and by
+``Idempotency-Key``); ``pause/``, ``resume/`` and ``flag/``. Writes are the match's
+two players (account, token or private score link) and its club's directors; each
+answers with the clock and its ``ETag`` (the clock's version; ``If-Match`` with a
+stale one answers 412). Sides are 1 (player1) and 2 (player2), as everywhere in the
+API. Views only parse, call one service and render.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status, viewsets
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+
+from core import locking
+from core.idempotency import idempotent
+from games.clock_policies import clock_policy_of
+from games.models import Match, MatchClock
+from games.rules import clock as rules
+from games.services import clocks as clock_services
+
+from .clock_serializers import ClockResourceSerializer, clock_payload, policy_payload
+from .match_views import request_actor
+from .permissions import SCORE_LINK_HEADER, MatchWritePermission
+
+CLOCK_WRITE_PARAMS = [
+    OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
+    OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
+    OpenApiParameter(SCORE_LINK_HEADER, str, OpenApiParameter.HEADER, required=False),
+]
+
+
+class ClockStartSerializer(serializers.Serializer):
+    preset = serializers.ChoiceField(
+        choices=[(p.value, p.name) for p in rules.Preset],
+        required=False,
+        help_text="Default: the event's.",
+    )
+    delay_ms = serializers.IntegerField(min_value=0, required=False)
+    reserve_ms = serializers.IntegerField(min_value=0, required=False)
+    flag_rule = serializers.ChoiceField(
+        choices=[(r.value, r.name) for r in rules.FlagRule], required=False
+    )
+    overtime_ms = serializers.IntegerField(min_value=0, required=False)
+
+
+class ClockTurnSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(min_value=1, max_value=10_000_000)
+    side = serializers.ChoiceField(choices=[1, 2])
+    used_ms = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
+
+
+def _respond(clock: MatchClock, code: int = status.HTTP_200_OK) -> Response:
+    data = {
+        "policy": policy_payload(clock_policy_of(clock.match_id)),
+        "clock": clock_payload(clock),
+    }
+    response = Response(data, status=code)
+    response["ETag"] = clock.etag
+    return response
+
+
+class MatchClockViewSet(viewsets.ViewSet):
+    """A match's clock: anyone reads; its players and directors write."""
+
+    permission_classes = [MatchWritePermission]
+    throttle_scope = "score"
+
+    def get_throttles(self) -> list[Any]:
+        if self.request.method == "POST":
+            return [ScopedRateThrottle()]
+        return super().get_throttles()
+
+    @extend_schema(responses={200: ClockResourceSerializer})
+    def retrieve(self, request: Request, pk: str) -> Response:
+        match = get_object_or_404(Match, pk=pk)
+        clock = MatchClock.objects.filter(match=match).first()
+        data = {
+            "policy": policy_payload(clock_policy_of(match.pk)),
+            "clock": clock_payload(clock) if clock else None,
+        }
+        response = Response(data)
+        if clock is not None:
+            response["ETag"] = clock.etag
+        return response
+
+    @extend_schema(
+        request=ClockStartSerializer,
+        responses={201: ClockResourceSerializer},
+        parameters=CLOCK_WRITE_PARAMS[1:],
+    )
+    @idempotent
+    def start(self, request: Request, pk: str) -> Response:
+        actor = request_actor(request, int(pk))
+        data = ClockStartSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = data.validated_data
+        preset = fields.get("preset") or clock_policy_of(int(pk)).preset
+        clock = clock_services.start_clock(
+            actor=actor,
+            match_id=int(pk),
+            request=clock_services.ClockRequest(
+                preset=rules.Preset(preset),
+                delay_ms=fields.get("delay_ms"),
+                reserve_ms=fields.get("reserve_ms"),
+                flag_rule=rules.FlagRule(fields["flag_rule"]) if "flag_rule" in fields else None,
+                overtime_ms=fields.get("overtime_ms"),
+            ),
+        )
+        return _respond(clock, status.HTTP_201_CREATED)
+
+    def _turn(self, request: Request, pk: str, service: Any) -> Response:
+        actor = request_actor(request, int(pk))
+        data = ClockTurnSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        clock = service(
+            actor=actor,
+            match_id=int(pk),
+            seq=data.validated_data["seq"],
+            side=data.validated_data["side"] - 1,
+            used_ms=data.validated_data["used_ms"],
+            expected_version=locking.expected_version(request, noun="clock"),
+        )
+        return _respond(clock)
+
+    @extend_schema(
+        request=ClockTurnSerializer,
+        responses={200: ClockResourceSerializer},
+        parameters=CLOCK_WRITE_PARAMS,
+    )
+    @idempotent
+    def turns(self, request: Request, pk: str) -> Response:
+        """Report a turn: side 1 or 2 ended a turn of ``used_ms``."""
+        return self._turn(request, pk, clock_services.report_turn)
+
+    @extend_schema(
+        request=ClockTurnSerializer,
+        responses={200: ClockResourceSerializer},
+        parameters=CLOCK_WRITE_PARAMS,
+    )
+    @idempotent
+    def flag(self, request: Request, pk: str) -> Response:
+        """Side 1 or 2's flag fell after ``used_ms`` of their turn."""
+        return self._turn(request, pk, clock_services.report_flag)
+
+    def _toggle(self, request: Request, pk: str, service: Any) -> Response:
+        clock = service(
+            actor=request_actor(request, int(pk)),
+            match_id=int(pk),
+            expected_version=locking.expected_version(request, noun="clock"),
+        )
+        return _respond(clock)
+
+    @extend_schema(
+        request=None, responses={200: ClockResourceSerializer}, parameters=CLOCK_WRITE_PARAMS
+    )
+    @idempotent
+    def pause(self, request: Request, pk: str) -> Response:
+        return self._toggle(request, pk, clock_services.pause_clock)
+
+    @extend_schema(
+        request=None, responses={200: ClockResourceSerializer}, parameters=CLOCK_WRITE_PARAMS
+    )
+    @idempotent
+    def resume(self, request: Request, pk: str) -> Response:
+        return self._toggle(request, pk, clock_services.resume_clock)
+
+
+def _route(action: str, method: str = "post") -> Any:
+    return MatchClockViewSet.as_view({method: action}, detail=True)
+
+
+clock_view = MatchClockViewSet.as_view({"get": "retrieve", "post": "start"}, detail=True)
+clock_turns_view = _route("turns")
+clock_pause_view = _route("pause")
+clock_resume_view = _route("resume")
+clock_flag_view = _route("flag")

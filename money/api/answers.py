@@ -1,0 +1,197 @@
+"""What the money endpoints answer: the event's money as far as the reader may see it
+(payouts, people, the Calcutta, the pools' settings) and the ledger as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Hashable
+from decimal import Decimal
+from typing import Any
+
+from rest_framework.request import Request
+
+from money import rules, selectors
+from tournaments.models import Tournament
+
+from .common import is_director, money
+
+
+def payouts_data(view: selectors.MoneyView) -> list[dict[str, Any]]:
+    """Each pool's money in, rake, payouts by place and rounding remainder."""
+    rows = []
+    for pool in view.pool_summary():
+        if pool["key"] == "registration":
+            continue
+        distribution = pool["distribution"]
+        payments = [
+            {"position": p["position"], "name": p["name"], "amount": money(p["amount"])}
+            for p in pool["payouts"]
+        ]
+        rows.append(
+            {
+                "pool": pool["key"],
+                "name": pool["name"],
+                "money_in": money(pool["money_in"]),
+                "rake": money(pool["rake"]),
+                "paid_out": money(pool["paid_out"]),
+                "rounding_remainder": money(distribution.remainder if distribution else 0),
+                "remainder_kept_by_club": money(pool["remainder"]),
+                "held": money(pool["held"]),
+                "payouts": payments,
+            }
+        )
+    return rows
+
+
+def person_data(person: selectors.PersonMoney, view: selectors.MoneyView) -> dict[str, Any]:
+    return {
+        "player": person.player.pk if person.player else None,
+        "name": person.name,
+        "net": money(person.net),
+        "paid": money(person.paid),
+        "balance": money(person.balance),
+        "marked_owing": person.owing_marked,
+        "lines": [
+            {
+                "pool": line.pool,
+                "pool_name": view.pool_name(line.pool),
+                "kind": line.kind,
+                "amount": money(line.amount),
+                "note": line.note,
+            }
+            for line in person.lines
+        ],
+    }
+
+
+def calcutta_data(view: selectors.MoneyView) -> dict[str, Any] | None:
+    if view.calcutta is None:
+        return None
+    calcutta = view.calcutta
+    lots = []
+    for lot in calcutta.lots.all():
+        shares = list(lot.shares.all())
+        owners = (
+            rules.Sale(
+                lot=str(lot.pk),
+                price=rules.to_cents(lot.price or Decimal(0), field="price"),
+                buyers=tuple(
+                    (s.player_id, rules.to_percent(s.percent, field="percent") / 100)
+                    for s in shares
+                    if not s.buy_back
+                ),
+                buy_backs=tuple(
+                    (s.player_id, rules.to_percent(s.percent, field="percent") / 100)
+                    for s in shares
+                    if s.buy_back
+                ),
+            ).owners
+            if lot.price is not None
+            else ()
+        )
+        names: dict[Hashable, str] = {s.player_id: s.player.display_name for s in shares}
+        lots.append(
+            {
+                "id": lot.pk,
+                "label": lot.label,
+                "players": [e.player.display_name for e in lot.entries.all()],
+                "price": str(lot.price) if lot.price is not None else None,
+                "owners": [
+                    {"name": names[p], "percent": f"{float(share * 100):.2f}"}
+                    for p, share in owners
+                ],
+            }
+        )
+    return {
+        "set_up": True,
+        "table": calcutta.table,
+        "rake_percent": str(calcutta.rake_percent),
+        "rake_fixed": str(calcutta.rake_fixed),
+        "buy_back_limit": str(calcutta.buy_back_limit),
+        "pool": money(
+            sum(
+                rules.to_cents(lot.price, field="price")
+                for lot in calcutta.lots.all()
+                if lot.price is not None
+            )
+        ),
+        "lots": lots,
+    }
+
+
+def pool_config(pool: Any) -> dict[str, Any]:
+    return {
+        "key": pool.key,
+        "name": pool.name,
+        "side": pool.side,
+        "paid_by": pool.paid_by,
+        "fee": str(pool.fee),
+        "added": str(pool.added),
+        "rake_percent": str(pool.rake_percent),
+        "rake_fixed": str(pool.rake_fixed),
+        "table": pool.table,
+        "remainder": pool.remainder,
+        "buy_back_fee": None if pool.buy_back_fee is None else str(pool.buy_back_fee),
+        "buy_back_until_round": pool.buy_back_until_round,
+        "entrants": [e.pk for e in pool.entrants.all()] if pool.side else None,
+        "award_order": pool.award_order,
+    }
+
+
+def money_data(request: Request, tournament: Tournament) -> tuple[dict[str, Any], str]:
+    """What this reader may see of the event's money, and the ETag."""
+    view = selectors.money_view(tournament)
+    etag = view.event.etag if view.event else '"0"'
+    director = is_director(request, tournament)
+    data: dict[str, Any] = {
+        "currency": view.currency,
+        "payout_unit": str(view.club.payout_unit),
+        "finished": view.finished,
+        "version": view.event.version if view.event else 0,
+    }
+    if director or view.club.publish_payouts:
+        data["registration_fee"] = str(view.event.registration_fee) if view.event else "0.00"
+        data["pools"] = [pool_config(p) for p in view.pools]
+        data["payouts"] = payouts_data(view)
+    if director or view.club.publish_calcutta:
+        data["calcutta"] = calcutta_data(view)
+    if director:
+        data["people"] = [person_data(p, view) for p in view.people]
+        data["settlement"] = [
+            {"payer": payer, "payee": payee, "amount": money(amount)}
+            for payer, payee, amount in view.transfers
+        ]
+        data["splits"] = view.event.splits if view.event else []
+    elif request.user.is_authenticated:
+        mine = [p for p in view.people if p.player and p.player.user_id == request.user.pk]
+        data["mine"] = person_data(mine[0], view) if mine else None
+    return data, etag
+
+
+def ledger_csv(view: selectors.MoneyView) -> str:
+    """Every line of the ledger, one row each, with each person's totals after."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["person", "pool", "kind", "amount", "note", "currency"])
+    for person in view.people:
+        for line in person.lines:
+            writer.writerow(
+                [
+                    person.name,
+                    view.pool_name(line.pool),
+                    line.kind,
+                    money(line.amount),
+                    line.note,
+                    view.currency,
+                ]
+            )
+    writer.writerow([])
+    writer.writerow(["person", "net", "paid", "balance"])
+    for person in view.people:
+        writer.writerow([person.name, money(person.net), money(person.paid), money(person.balance)])
+    writer.writerow([])
+    writer.writerow(["payer", "payee", "amount"])
+    for payer, payee, amount in view.transfers:
+        writer.writerow([payer, payee, money(amount)])
+    return out.getvalue()

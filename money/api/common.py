@@ -1,0 +1,60 @@
+"""What every money endpoint shares: the amount and percent fields, the write headers,
+the event and the actor of a request, whether the reader directs the club."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.request import Request
+
+from core import access
+from core.actors import Actor
+from games.services.actors import actor_for_user
+from money import rules
+from tournaments.models import Tournament
+
+LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": {}}}
+"""The schema of an answer that is a JSON array of objects."""
+
+
+WRITE_PARAMS = [
+    OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
+    OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
+]
+
+
+AMOUNT: dict[str, Any] = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal(0)}
+
+
+PERCENT: dict[str, Any] = {
+    "max_digits": 6,
+    "decimal_places": 3,
+    "min_value": Decimal(0),
+    "max_value": Decimal(100),
+}
+
+
+def money(cents: int) -> str:
+    return str(rules.from_cents(cents))
+
+
+def get_tournament(slug: str) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+
+
+def request_actor(request: Request) -> Actor:
+    if not request.user.is_authenticated:
+        raise NotAuthenticated()
+    return actor_for_user(request.user)
+
+
+def is_director(request: Request, tournament: Tournament) -> bool:
+    user = request.user
+    return bool(
+        user.is_authenticated
+        and (access.is_site_admin(user) or access.is_director(user, tournament.club))
+    )

@@ -1,0 +1,137 @@
+"""The inputs of the money endpoints (amounts as decimal strings, never floats)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from rest_framework import serializers
+
+from money import master_points, rules
+from money.models import PaidBy, PaymentMethod, Remainder
+
+from .common import AMOUNT, PERCENT
+
+
+class PoolInput(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    side = serializers.BooleanField(default=False)
+    paid_by = serializers.ChoiceField(choices=PaidBy.choices, default=PaidBy.EVENT)
+    fee = serializers.DecimalField(**AMOUNT, default=Decimal(0))
+    added = serializers.DecimalField(**AMOUNT, default=Decimal(0))
+    rake_percent = serializers.DecimalField(**PERCENT, default=Decimal(0))
+    rake_fixed = serializers.DecimalField(**AMOUNT, default=Decimal(0))
+    preset = serializers.ChoiceField(choices=list(rules.PRESETS), required=False)
+    table = serializers.ListField(
+        child=serializers.DecimalField(**PERCENT), required=False, max_length=256
+    )
+    remainder = serializers.ChoiceField(choices=Remainder.choices, default=Remainder.FIRST)
+    buy_back_fee = serializers.DecimalField(**AMOUNT, required=False, allow_null=True, default=None)
+    buy_back_until_round = serializers.IntegerField(
+        min_value=1, max_value=64, required=False, allow_null=True, default=None
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        preset = attrs.pop("preset", None)
+        table = attrs.pop("table", None)
+        if (preset is None) == (table is None):
+            raise serializers.ValidationError({"table": "Give either a preset or a table."})
+        attrs["table"] = preset if preset is not None else table
+        return attrs
+
+
+class EntrantsInput(serializers.Serializer):
+    entries = serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=1024)
+
+
+class AwardInput(serializers.Serializer):
+    groups = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=64),
+        allow_null=True,
+        max_length=256,
+    )
+
+
+class MoneyEntryInput(serializers.Serializer):
+    entry = serializers.IntegerField(min_value=1)
+
+
+class PaymentInput(serializers.Serializer):
+    player = serializers.IntegerField(min_value=1)
+    amount = serializers.DecimalField(**AMOUNT)
+    method = serializers.ChoiceField(choices=PaymentMethod.choices)
+    note = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
+
+
+class CalcuttaInput(serializers.Serializer):
+    preset = serializers.ChoiceField(choices=list(rules.PRESETS), required=False)
+    table = serializers.ListField(
+        child=serializers.DecimalField(**PERCENT), required=False, max_length=256
+    )
+    rake_percent = serializers.DecimalField(**PERCENT, default=Decimal(0))
+    rake_fixed = serializers.DecimalField(**AMOUNT, default=Decimal(0))
+    buy_back_limit = serializers.DecimalField(**PERCENT, default=Decimal(50))
+    remainder = serializers.ChoiceField(choices=Remainder.choices, default=Remainder.FIRST)
+
+    validate = PoolInput.validate
+
+
+class LotInput(serializers.Serializer):
+    label = serializers.CharField(max_length=80, required=False, default="", allow_blank=True)  # type: ignore[assignment]  # DRF Field has a label
+    entries = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), min_length=1, max_length=1024
+    )
+
+
+class ShareInput(serializers.Serializer):
+    player = serializers.IntegerField(min_value=1)
+    percent = serializers.DecimalField(**PERCENT)
+
+
+class SaleInput(serializers.Serializer):
+    price = serializers.DecimalField(**AMOUNT)
+    buyers = ShareInput(many=True)
+
+
+class LotBuyBackInput(serializers.Serializer):
+    entry = serializers.IntegerField(min_value=1)
+    percent = serializers.DecimalField(**PERCENT)
+
+
+class ClubMoneyInput(serializers.Serializer):
+    currency = serializers.CharField(min_length=3, max_length=3)
+    payout_unit = serializers.DecimalField(**AMOUNT)
+    publish_payouts = serializers.BooleanField()
+    publish_calcutta = serializers.BooleanField()
+
+
+class MasterPointsInput(serializers.Serializer):
+    formula = serializers.ChoiceField(choices=master_points.FORMULA_CHOICES)
+    event_weight = serializers.DecimalField(max_digits=6, decimal_places=3, min_value=Decimal(0))
+    division_weight = serializers.DecimalField(
+        max_digits=6, decimal_places=3, min_value=Decimal(0), default=Decimal(1)
+    )
+
+
+class BracketInput(serializers.Serializer):
+    min_players = serializers.IntegerField(min_value=2, max_value=100000)
+    max_players = serializers.IntegerField(
+        min_value=2, max_value=100000, allow_null=True, required=False, default=None
+    )
+    points = serializers.ListField(
+        child=serializers.DecimalField(max_digits=8, decimal_places=2, min_value=Decimal(0)),
+        min_length=1,
+        max_length=64,
+    )
+
+
+class ClubPointsTableInput(serializers.Serializer):
+    per_match_won = serializers.DecimalField(
+        max_digits=8, decimal_places=2, min_value=Decimal(0), default=Decimal(0)
+    )
+    brackets = BracketInput(many=True)
+
+
+class SeasonInput(serializers.Serializer):
+    month = serializers.IntegerField(min_value=1, max_value=12)
+    day = serializers.IntegerField(min_value=1, max_value=28)

@@ -1,0 +1,106 @@
+"""Check-in on a phone, the dashboard's calls and late penalties, the score sheet."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from tournaments.models import Entry, LatePenalty, Pairing, PairingStatus, RoundCall
+from tournaments.services import calls, check_in
+from tournaments.services import events as event_services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def browser(director):
+    client = Client()
+    client.force_login(director)
+    return client
+
+
+def test_player_checks_in_from_the_link_on_a_phone(make_event, actor):
+    event = make_event(2, start=False)
+    event_services.configure_tournament(actor=actor, tournament_id=event.pk, check_in_required=True)
+    entry = Entry.objects.filter(tournament=event).select_related("player").first()
+    url = f"/tournaments/{event.slug}/check-in/{check_in.check_in_token(entry)}/"
+    phone = Client()
+    page = phone.get(url).content.decode()
+    assert entry.player.display_name in page and "I am here: check in" in page
+    response = phone.post(url, follow=True)
+    assert "checked in" in response.content.decode()
+    assert Entry.objects.get(pk=entry.pk).checked_in_at is not None
+    assert phone.get(f"/tournaments/{event.slug}/check-in/not-a-token/").status_code == 404
+
+
+def test_director_ticks_check_in_and_drops_no_shows(make_event, actor, browser):
+    event = make_event(3, start=False)
+    event_services.configure_tournament(actor=actor, tournament_id=event.pk, check_in_required=True)
+    first, second, absent = Entry.objects.filter(tournament=event).order_by("pk")
+    page = browser.get(f"/tournaments/{event.slug}/director/").content.decode()
+    assert "Drop 3 no-shows" in page
+    for entry in (first, second):
+        browser.post(f"/tournaments/{event.slug}/director/calls/check-in/", {"entry": entry.pk})
+    page = browser.get(f"/tournaments/{event.slug}/director/").content.decode()
+    assert "Drop 1 no-show" in page
+    browser.post(f"/tournaments/{event.slug}/director/calls/drop-no-shows/")
+    assert Entry.objects.get(pk=absent.pk).status == "withdrawn"
+
+
+def test_dashboard_calls_a_round_then_shows_minutes_and_applies_a_confirmed_penalty(
+    make_event, browser
+):
+    event = make_event(2, match_lengths={"default": 7})
+    pairing = Pairing.objects.select_related("entry1__player", "entry2__player").get(
+        tournament=event, status=PairingStatus.READY
+    )
+    page = browser.get(f"/tournaments/{event.slug}/director/").content.decode()
+    assert "Call Main, round 1" in page
+    browser.post(f"/tournaments/{event.slug}/director/calls/call/", {"round": pairing.round_id})
+    RoundCall.objects.update(called_at=timezone.now() - timedelta(minutes=7, seconds=3))
+    page = browser.get(f"/tournaments/{event.slug}/director/").content.decode()
+    assert "called 7 min ago" in page
+    late = pairing.entry1.player.display_name
+    assert f"{late} late · +1" in page
+
+    penalty_url = f"/tournaments/{event.slug}/director/calls/penalty/"
+    form = {"match": pairing.match_id, "late_entry": pairing.entry1_id}
+    asking = browser.post(penalty_url, form).content.decode()
+    assert "Apply the late penalty" in asking and "gets 1 penalty point" in asking
+    assert not LatePenalty.objects.exists()  # nothing until confirmed
+    browser.post(penalty_url, {**form, "confirm": "1"})
+    (penalty,) = LatePenalty.objects.all()
+    assert penalty.points == 1 and penalty.awarded_to_id == pairing.entry2.player_id
+
+    sheet = browser.get(f"/matches/{pairing.match_id}/").content.decode()
+    assert "Late penalty" in sheet
+    assert pairing.entry2.player.display_name in sheet
+
+
+def test_call_button_absent_once_called(make_event, actor, browser):
+    event = make_event(2)
+    calls.call_round(actor=actor, tournament_id=event.pk, round_number=1)
+    page = browser.get(f"/tournaments/{event.slug}/director/").content.decode()
+    assert "Call Main, round 1" not in page and "called" in page
+
+
+def test_home_page_offers_check_in_and_push_when_configured(
+    make_event, actor, alice, alice_user, settings
+):
+    event = make_event(0, start=False)
+    event_services.configure_tournament(actor=actor, tournament_id=event.pk, check_in_required=True)
+    from tournaments.services import entries as entry_services
+
+    entry_services.register_entry(actor=actor, tournament_id=event.pk, player_id=alice.pk)
+    phone = Client()
+    phone.force_login(alice_user)
+    settings.VAPID_PUBLIC_KEY = ""
+    page = phone.get("/").content.decode()
+    assert f"/tournaments/{event.slug}/check-in/" in page
+    assert "push-subscribe" not in page
+    settings.VAPID_PUBLIC_KEY = "BPublicKeyForTests"
+    page = phone.get("/").content.decode()
+    assert 'data-key="BPublicKeyForTests"' in page and "push-sw.js" in page

@@ -1,0 +1,184 @@
+"""Event odds through the services: the job after results, snapshots, the API."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.models import Job
+from tournaments.models import OddsSnapshot
+from tournaments.services import odds as odds_services
+
+pytestmark = pytest.mark.django_db
+
+
+def test_compute_odds_of_a_fresh_bracket_is_exact_and_sums_to_one(make_event):
+    event = make_event(8, consolation_from=[1])
+    snapshot = odds_services.compute_odds(tournament_id=event.pk)
+    assert snapshot.method == "exact"
+    wins = [row["win"] for row in snapshot.entries.values()]
+    assert sum(wins) == pytest.approx(1.0, abs=1e-5)
+    assert len(snapshot.entries) == 8
+
+
+def test_results_start_one_debounced_job_and_the_api_shows_the_odds(
+    make_event, win, api_client, django_capture_on_commit_callbacks, settings
+):
+    settings.ODDS_SIMULATIONS = 4_000
+    event = make_event(8)
+    with django_capture_on_commit_callbacks(execute=True):
+        win(event, "main-r1-m1", 1)
+        win(event, "main-r1-m2", 5)  # an upset
+    # eager: each commit ran its job at once; a job per commit, none left queued
+    assert not Job.objects.filter(kind="tournaments.odds", dedupe_key__isnull=False).exists()
+    event.refresh_from_db()
+    body = api_client.get(f"/api/v1/tournaments/{event.slug}/odds/").json()
+    assert body["available"] is True
+    assert body["up_to_date"] is True
+    assert body["method"] == "exact"
+    assert body["results"] == 2
+    by_seed = {row["player"]["seed"]: row for row in body["entries"]}
+    assert sum(row["win"] for row in body["entries"]) == pytest.approx(1.0, abs=1e-5)
+    assert by_seed[4]["win"] == 0.0  # lost to 5 in round 1 (seed 4 meets 5)
+    assert by_seed[1]["win"] > 0
+    assert [p["label"] for p in body["places"]][:2] == ["1", "2"]
+    for label, place in zip([p["label"] for p in body["places"]], body["places"], strict=True):
+        total = sum(row["places"][label] for row in body["entries"])
+        assert total == pytest.approx(place["size"], abs=1e-5)
+    assert len(body["history"]) == OddsSnapshot.objects.filter(tournament=event).count()
+
+
+def test_a_burst_shares_one_queued_job(
+    make_event, win, monkeypatch, django_capture_on_commit_callbacks
+):
+    from core import jobs as job_runner
+
+    enqueued: list[int] = []
+    monkeypatch.setattr(
+        job_runner, "_enqueue", lambda job_id, countdown=None: enqueued.append(job_id)
+    )
+    event = make_event(8)
+    with django_capture_on_commit_callbacks(execute=True):
+        win(event, "main-r1-m1", 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        win(event, "main-r1-m2", 4)
+    assert len(set(enqueued)) == 1  # the second result found the first job still queued
+    job = Job.objects.get(pk=enqueued[0])
+    job_runner.run(job.pk)
+    job.refresh_from_db()
+    assert job.status == "succeeded"
+    assert job.dedupe_key is None  # released as it started: the next result gets a new job
+    event.refresh_from_db()
+    assert OddsSnapshot.objects.get(tournament=event).version == event.version
+    with django_capture_on_commit_callbacks(execute=True):
+        win(event, "main-r1-m3", 3)
+    assert len(set(enqueued)) == 2
+
+
+def test_swiss_odds_sum_to_one(make_event, settings):
+    settings.ODDS_SIMULATIONS = 3_000
+    event = make_event(9, format="swiss", swiss_rounds=4)
+    snapshot = odds_services.compute_odds(tournament_id=event.pk)
+    assert snapshot.method == "swiss_approximation"
+    assert sum(r["win"] for r in snapshot.entries.values()) == pytest.approx(1.0, abs=1e-5)
+    assert all(r["final"] is None for r in snapshot.entries.values())
+
+
+def test_odds_of_a_draft_event_are_not_available(club, actor, api_client):
+    from tournaments.services import events as event_services
+
+    event = event_services.create_tournament(
+        actor=actor, club=club, name="Later", format="single_elimination"
+    )
+    body = api_client.get(f"/api/v1/tournaments/{event.slug}/odds/").json()
+    assert body["available"] is False
+    assert "started" in body["reason"]
+    assert body["entries"] == []
+
+
+def test_a_match_in_progress_starts_from_its_score(make_event, actor):
+    """Seed 2 leads 4-0 in a 5-point final of a 2-player event: the table's chance."""
+    from games.met_tables import default_table
+    from games.rules.match_chances import match_winning_chance
+    from games.services import score_entry
+    from games.services.match_records import GameInput
+    from tournaments.models import Pairing
+
+    event = make_event(2, match_lengths={"default": 5})
+    pairing = Pairing.objects.select_related("match", "entry1", "entry2").get(
+        tournament=event, key="main-r1-m1"
+    )
+    match = pairing.match
+    assert match.length == 5
+    leader = pairing.entry2.player_id
+    score_entry.record_game(
+        actor=actor, match_id=match.pk, game=GameInput(winner_id=leader, cube=4)
+    )
+    snapshot = odds_services.compute_odds(tournament_id=event.pk)
+    p_leader = match_winning_chance(
+        default_table(),
+        length=5,
+        score_a=4,
+        score_b=0,
+        crawford_game=True,
+        post_crawford=False,
+        rating_a=1500.0,
+        rating_b=1500.0,
+    )
+    assert snapshot.entries[str(pairing.entry2_id)]["win"] == pytest.approx(p_leader, abs=1e-6)
+    assert 0.8 < p_leader < 0.9  # 1-away, 5-away, Crawford game: about 84%
+
+
+def test_race_fallback_is_fibs_at_zero_zero_and_monotone():
+    from games.rules.fibs import win_probabilities
+    from tournaments.services.match_chance import race_chance
+
+    at_start = race_chance(length=31, score_a=0, score_b=0, rating_a=1700, rating_b=1500)
+    assert at_start == pytest.approx(win_probabilities(1700, 1500, 31)[0], abs=1e-6)
+    ahead = race_chance(length=31, score_a=10, score_b=0, rating_a=1700, rating_b=1500)
+    behind = race_chance(length=31, score_a=0, score_b=10, rating_a=1700, rating_b=1500)
+    assert behind < at_start < ahead
+
+
+def test_pages_show_the_chances_and_the_chart(make_event, win, settings):
+    from django.test import Client
+
+    event = make_event(8)
+    odds_services.compute_odds(tournament_id=event.pk)
+    win(event, "main-r1-m1", 1)
+    odds_services.compute_odds(tournament_id=event.pk)
+    client = Client()
+    for url in ("standings", "bracket", "odds"):
+        html = client.get(f"/tournaments/{event.slug}/{url}/").content.decode()
+        assert "Chances to win" in html, url
+        assert "odds-bars" in html
+        assert "The leaders' chance to win through the evening" in html  # two snapshots
+    standings = client.get(f"/tournaments/{event.slug}/standings/").content.decode()
+    assert 'class="num chance"' in standings
+    screen = client.get(f"/tournaments/{event.slug}/screen/").content.decode()
+    assert 'class="num chance"' in screen
+    full = client.get(f"/tournaments/{event.slug}/odds/").content.decode()
+    assert "odds-table" in full and "3–4" in full
+    marker = full.split("?v=")[1].split("&")[0]
+    assert client.get(f"/tournaments/{event.slug}/odds/live/?v={marker}").status_code == 204
+    assert client.get(f"/tournaments/{event.slug}/odds/live/?v=old").status_code == 200
+
+
+def test_a_finished_swiss_gives_the_standings_order(make_event, win, actor):
+    from tournaments.models import Pairing, PairingStatus
+    from tournaments.selectors import standings
+    from tournaments.services import rounds as round_services
+
+    event = make_event(4, format="swiss", swiss_rounds=2)
+    for number in (1, 2):
+        if number == 2:
+            round_services.pair_next_round(actor=actor, tournament_id=event.pk, round_number=2)
+        for p in Pairing.objects.filter(
+            tournament=event, status=PairingStatus.READY
+        ).select_related("entry1", "entry2"):
+            win(event, p.key, min(p.entry1.seed, p.entry2.seed))
+    event.refresh_from_db()
+    snapshot = odds_services.compute_odds(tournament_id=event.pk)
+    first = standings(event)[0].entry.pk
+    assert snapshot.method == "exact"
+    assert snapshot.entries[str(first)]["win"] == 1.0
+    assert sorted(r["win"] for r in snapshot.entries.values()) == [0.0, 0.0, 0.0, 1.0]

@@ -1,0 +1,123 @@
+"""What the director's dashboard shows of check-in and calls (reads only).
+
+Per round in play: whether it is called, and when; per match in play: the minutes
+since its round's call and, for each player, the late penalty pressing their button
+would apply now (``formats.late_penalty``), with the points already applied. A fixed
+number of queries whatever the event's size.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Q, Sum
+from django.utils import timezone
+
+from tournaments.formats.late_penalty import LatePenalty as Due
+from tournaments.formats.late_penalty import minutes_until_next_point, penalty_to_apply
+from tournaments.models import Entry, EntryStatus, LatePenalty, RoundCall, Tournament
+
+from .room import RoomMatch
+from .services.check_in import check_in_token
+from .services.late_penalties import minutes_since
+
+
+@dataclass(frozen=True)
+class SideLateness:
+    """One player of a called match: what their penalty button would do now."""
+
+    entry_id: int
+    name: str
+    applied: int
+    due: Due
+
+
+@dataclass(frozen=True)
+class MatchCall:
+    """A match in play as the calls column shows it."""
+
+    match_id: int
+    called_at: datetime
+    minutes: int
+    next_point_in: int
+    sides: tuple[SideLateness, ...]
+
+
+@dataclass(frozen=True)
+class CallSummary:
+    call: RoundCall
+    sent: int
+    failed: int
+
+
+def round_calls(round_ids: list[int]) -> dict[int, CallSummary]:
+    """The call of each round (by round id), with how many emails went out or failed."""
+    calls = RoundCall.objects.filter(round_id__in=round_ids).annotate(
+        sent=Count("notices", filter=Q(notices__sent_at__isnull=False, notices__channel="email")),
+        failed=Count("notices", filter=Q(notices__sent_at__isnull=True, notices__channel="email")),
+    )
+    return {c.round_id: CallSummary(c, c.sent, c.failed) for c in calls}
+
+
+def match_calls(
+    ready: list[RoomMatch], calls: dict[int, CallSummary], now: datetime | None = None
+) -> dict[int, MatchCall]:
+    """Each called match in play, by match id: minutes since the call, penalties due."""
+    now = now or timezone.now()
+    ids = [m.row.match_id for m in ready if m.row.match_id and m.round_id in calls]
+    applied: dict[tuple[int, int], int] = defaultdict(int)
+    for row in (
+        LatePenalty.objects.filter(match_id__in=ids, game__isnull=False)
+        .values("match_id", "late_player_id")
+        .annotate(points=Sum("points"))
+    ):
+        applied[(row["match_id"], row["late_player_id"])] = row["points"] or 0
+    board: dict[int, MatchCall] = {}
+    for m in ready:
+        summary = calls.get(m.round_id)
+        if summary is None or not m.row.match_id or m.one is None or m.two is None:
+            continue
+        minutes = minutes_since(summary.call.called_at, now)
+        sides = []
+        for entry in (m.one, m.two):
+            done = applied[(m.row.match_id, entry.player_id)]
+            due = penalty_to_apply(minutes, max(1, m.row.match_length), done)
+            sides.append(SideLateness(entry.pk, entry.display_name, done, due))
+        board[m.row.match_id] = MatchCall(
+            match_id=m.row.match_id,
+            called_at=summary.call.called_at,
+            minutes=minutes,
+            next_point_in=minutes_until_next_point(minutes),
+            sides=tuple(sides),
+        )
+    return board
+
+
+@dataclass(frozen=True)
+class CheckInRow:
+    entry: Entry
+    link: str
+
+
+def check_in_rows(tournament: Tournament) -> list[CheckInRow]:
+    """Every entry still in (active or waitlisted) with its private check-in link path."""
+    from django.urls import reverse
+
+    rows = (
+        Entry.objects.filter(tournament=tournament)
+        .exclude(status=EntryStatus.WITHDRAWN)
+        .select_related("player")
+        .order_by("status", "waitlist_position", "pk")
+    )
+    return [
+        CheckInRow(
+            e,
+            reverse(
+                "tournament-check-in-link",
+                kwargs={"slug": tournament.slug, "token": check_in_token(e)},
+            ),
+        )
+        for e in rows
+    ]

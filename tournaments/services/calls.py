@@ -1,0 +1,156 @@
+"""Calling a round: the moment players are told to sit down, and late penalties start.
+
+A director calls a round (``call_round``), or, with ``auto_call_rounds``, it is called
+when the round before it in the same stage is complete (``call_due_rounds``, run by
+the ``tournaments.calls`` result listener right after the bracket's, and by the
+pairing job for Swiss and round-robin rounds). A call stores a :class:`RoundCall` and
+starts one notifying job per call (``tournaments.jobs.NOTIFY_CALL``) on commit, which
+emails and pushes each player their table, opponent, length and private score link
+(``tournaments.call_notices``): nothing is sent unless the call commits.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from core.actors import Actor
+from core.jobs import start_job
+from core.listeners import ResultChange
+from games.rules.errors import ConflictError, RuleViolation
+from tournaments.jobs import NOTIFY_CALL
+from tournaments.models import (
+    Pairing,
+    PairingStatus,
+    Round,
+    RoundCall,
+    RoundStatus,
+    Tournament,
+    TournamentStatus,
+)
+
+from .common import lock_tournament, require_director, require_status
+
+
+def _ready_round_ids(tournament: Tournament) -> set[int]:
+    """Rounds with a match ready to play (only those can be called)."""
+    return set(
+        Pairing.objects.filter(
+            tournament=tournament, status=PairingStatus.READY, match__isnull=False
+        ).values_list("round_id", flat=True)
+    )
+
+
+def _call(round_: Round, *, by: Actor | None, automatic: bool) -> RoundCall:
+    call = RoundCall.objects.create(
+        round=round_,
+        called_at=timezone.now(),
+        called_by=by.user if by is not None else None,
+        automatic=automatic,
+    )
+    start_job(
+        kind=NOTIFY_CALL,
+        params={"call": call.pk},
+        club=round_.stage.tournament.club,
+        created_by=by.user if by is not None else None,
+        dedupe_key=f"round-call:{call.pk}",
+    )
+    return call
+
+
+@transaction.atomic
+def call_round(
+    *, actor: Actor, tournament_id: int, round_number: int, stage: str | None = None
+) -> list[RoundCall]:
+    """Call round ``round_number`` of every stage (or of ``stage`` only) that has a
+    match ready to play and is not called yet. Directors only; the event is running.
+
+    Refused with 409 ``round_not_ready`` when no such round has a match to play, and
+    ``round_already_called`` when every one was called before (a retried request
+    with the same ``Idempotency-Key`` gets the first answer instead).
+    """
+    tournament = lock_tournament(tournament_id)
+    require_director(actor, tournament)
+    require_status(tournament, TournamentStatus.RUNNING, doing="call a round")
+    rounds = Round.objects.filter(stage__tournament=tournament, number=round_number)
+    if stage:
+        rounds = rounds.filter(stage__kind=stage)
+    rounds = rounds.select_related("stage__tournament__club", "call")
+    ready = _ready_round_ids(tournament)
+    callable_rounds = [r for r in rounds if r.pk in ready]
+    if not callable_rounds:
+        raise ConflictError(
+            "round_not_ready",
+            _("Round %d has no match ready to play: nothing to call.") % round_number,
+            "round",
+        )
+    uncalled = [r for r in callable_rounds if not hasattr(r, "call")]
+    if not uncalled:
+        raise ConflictError(
+            "round_already_called",
+            _("Round %d was called already: players have been told.") % round_number,
+            "round",
+        )
+    return [_call(r, by=actor, automatic=False) for r in uncalled]
+
+
+def call_due_rounds(tournament: Tournament) -> list[RoundCall]:
+    """Call every round that is due (the caller holds the tournament's lock).
+
+    Due: the event calls rounds automatically, the round has a match ready and no
+    call, and the round before it in its stage is complete. A first round is never
+    called automatically: the director calls it once the room is ready.
+    """
+    if not tournament.auto_call_rounds or tournament.status != TournamentStatus.RUNNING:
+        return []
+    ready = _ready_round_ids(tournament)
+    if not ready:
+        return []
+    rounds = list(
+        Round.objects.filter(stage__tournament=tournament)
+        .select_related("stage__tournament__club", "call")
+        .order_by("stage_id", "number")
+    )
+    status = {(r.stage_id, r.number): r.status for r in rounds}
+    due = [
+        r
+        for r in rounds
+        if r.pk in ready
+        and r.number > 1
+        and not hasattr(r, "call")
+        and status.get((r.stage_id, r.number - 1)) == RoundStatus.COMPLETE
+    ]
+    return [_call(r, by=None, automatic=True) for r in due]
+
+
+def call_due_rounds_after_result(change: ResultChange) -> None:
+    """Result listener (registered after the bracket's): a result that completed a
+    round calls the next one when the event says so."""
+    found = (
+        Pairing.objects.filter(match_id=change.match_id, tournament__auto_call_rounds=True)
+        .values_list("tournament_id", flat=True)
+        .first()
+    )
+    if found is None:
+        return  # not an event's match, or the director calls its rounds
+    tournament = lock_tournament(found)  # held already: the bracket's listener took it
+    call_due_rounds(tournament)
+
+
+@transaction.atomic
+def call_due_rounds_of(*, tournament_id: int) -> list[RoundCall]:
+    """:func:`call_due_rounds` in its own transaction (after a pairing job)."""
+    return call_due_rounds(lock_tournament(tournament_id))
+
+
+def round_of_event(tournament: Tournament, round_id: int) -> Round:
+    """The event's round ``round_id`` (400 ``round_not_found`` otherwise)."""
+    round_ = (
+        Round.objects.filter(pk=round_id, stage__tournament=tournament)
+        .select_related("stage")
+        .first()
+    )
+    if round_ is None:
+        raise RuleViolation("round_not_found", _("There is no such round here."), "round")
+    return round_

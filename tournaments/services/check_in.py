@@ -1,0 +1,200 @@
+"""Check-in before the draw, dropping no-shows, and the waitlist of a capped field.
+
+Players check in from a phone (signed in, or with their entry's check-in link) or a
+director ticks them on the dashboard; before the draw the director drops the no-shows
+(active entries that did not check in are withdrawn, nothing is deleted). A capped
+event (``Tournament.capacity``) puts registrations beyond the cap on a waitlist; a
+place freed before the draw (a withdrawal, an entry taken off, no-shows dropped) moves
+the waitlist up in its order (``tournaments.formats.waitlist``). Each use case is one
+transaction under the tournament's lock.
+"""
+
+from __future__ import annotations
+
+from django.core import signing
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from core import access
+from core.actors import Actor
+from games.rules.errors import ConflictError, NotAllowed, RuleViolation
+from tournaments.formats import waitlist
+from tournaments.models import Entry, EntryStatus, Tournament, TournamentStatus
+
+from .common import bump, lock_tournament, require_director, require_status
+
+CHECK_IN_SALT = "boxcars.check-in"
+#: A check-in link lasts as long as an event's registration reasonably does.
+CHECK_IN_MAX_AGE = 60 * 60 * 24 * 60
+
+BEFORE_THE_DRAW = (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION)
+
+
+# --- check-in links -------------------------------------------------------------------
+
+
+def check_in_token(entry: Entry) -> str:
+    """The entry's private check-in link token (signed; stores nothing)."""
+    return signing.dumps({"e": entry.pk, "t": entry.tournament_id}, salt=CHECK_IN_SALT)
+
+
+def read_check_in_token(token: str) -> tuple[int, int] | None:
+    """(tournament id, entry id) of a valid token; None for a forged or expired one."""
+    try:
+        data = signing.loads(token, salt=CHECK_IN_SALT, max_age=CHECK_IN_MAX_AGE)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict) or "e" not in data or "t" not in data:
+        return None
+    return int(data["t"]), int(data["e"])
+
+
+# --- the waitlist ---------------------------------------------------------------------
+
+
+def place_for_new_entry(tournament: Tournament) -> tuple[str, int | None]:
+    """(status, waitlist position) for a registration now (under the tournament's lock).
+
+    Before the draw a full capped field puts the newcomer at the back of the waitlist;
+    a late entry (the event is running) is the director's own decision and never waits.
+    """
+    if tournament.status not in BEFORE_THE_DRAW or tournament.capacity is None:
+        return EntryStatus.ACTIVE, None
+    entries = Entry.objects.filter(tournament=tournament)
+    active = entries.filter(status=EntryStatus.ACTIVE).count()
+    if not waitlist.joins_waitlist(tournament.capacity, active):
+        return EntryStatus.ACTIVE, None
+    positions = entries.filter(status=EntryStatus.WAITLISTED).values_list(
+        "waitlist_position", flat=True
+    )
+    return EntryStatus.WAITLISTED, waitlist.next_position([p or 0 for p in positions])
+
+
+def move_waitlist_up(tournament: Tournament) -> list[Entry]:
+    """Fill the free places of the field from the waitlist, in its order (before the
+    draw only; the caller holds the tournament's lock). Returns the entries moved up."""
+    if tournament.status not in BEFORE_THE_DRAW:
+        return []
+    entries = Entry.objects.filter(tournament=tournament)
+    waiting_rows = list(entries.filter(status=EntryStatus.WAITLISTED))
+    if not waiting_rows:
+        return []
+    queue = [
+        waitlist.Waiting(e.pk, e.waitlist_position or 0, e.checked_in_at is not None)
+        for e in waiting_rows
+    ]
+    active = entries.filter(status=EntryStatus.ACTIVE).count()
+    promoted = waitlist.moving_up(
+        tournament.capacity, active, queue, require_check_in=tournament.check_in_required
+    )
+    positions = waitlist.renumbered(queue, promoted)
+    moved = []
+    for entry in waiting_rows:
+        if entry.pk in promoted:
+            entry.status = EntryStatus.ACTIVE
+            entry.waitlist_position = None
+            moved.append(entry)
+        else:
+            entry.waitlist_position = positions[entry.pk]
+        entry.save(update_fields=["status", "waitlist_position"])
+    return moved
+
+
+# --- check-in -------------------------------------------------------------------------
+
+
+def _may_check_in(actor: Actor, tournament: Tournament, entry: Entry, token: str | None) -> None:
+    """The player themself (their account or their entry's link) or a director."""
+    if token:
+        if read_check_in_token(token) == (tournament.pk, entry.pk):
+            return
+        raise NotAllowed("check_in_link_invalid", _("This check-in link is not valid."))
+    if actor.player is not None and actor.player.pk == entry.player_id and not actor.via_score_link:
+        return
+    if actor.user is not None and (
+        actor.is_admin or access.is_director(actor.user, tournament.club)
+    ):
+        return
+    raise NotAllowed(
+        "not_your_entry", _("Only the player themself or the club's directors check them in.")
+    )
+
+
+@transaction.atomic
+def check_in_entry(
+    *,
+    actor: Actor,
+    tournament_id: int,
+    entry_id: int,
+    token: str | None = None,
+    checked_in: bool = True,
+) -> Entry:
+    """Check an entry in (``checked_in=False``: a director takes the tick back).
+
+    Allowed before the draw only; checking in twice changes nothing (the first time
+    stands). A waitlisted player may check in too, to be ready to move up.
+    """
+    tournament = lock_tournament(tournament_id)
+    entry = (
+        Entry.objects.filter(tournament=tournament, pk=entry_id).select_related("player").first()
+    )
+    if entry is None:
+        raise RuleViolation("entry_not_found", _("There is no entry %d here.") % entry_id, "entry")
+    if checked_in:
+        _may_check_in(actor, tournament, entry, token)
+    else:
+        require_director(actor, tournament)
+    require_status(tournament, *BEFORE_THE_DRAW, doing="check in")
+    if entry.status == EntryStatus.WITHDRAWN:
+        raise ConflictError(
+            "entry_withdrawn", _("%s has withdrawn: there is nothing to check in.") % entry.player
+        )
+    if checked_in and entry.checked_in_at is None:
+        entry.checked_in_at = timezone.now()
+    elif not checked_in:
+        entry.checked_in_at = None
+    else:
+        return entry  # already checked in: nothing to write
+    entry.save(update_fields=["checked_in_at"])
+    bump(tournament)
+    return entry
+
+
+@transaction.atomic
+def drop_no_shows(*, actor: Actor, tournament_id: int) -> list[Entry]:
+    """Withdraw every active entry that has not checked in, then move the waitlist up.
+
+    Before the draw only, and only for an event that asks for check-in (otherwise no
+    one has checked in and everyone would be dropped). Returns the entries dropped.
+    """
+    tournament = lock_tournament(tournament_id)
+    require_director(actor, tournament)
+    require_status(tournament, *BEFORE_THE_DRAW, doing="drop no-shows")
+    if not tournament.check_in_required:
+        raise ConflictError(
+            "check_in_not_required",
+            _("This event does not ask players to check in: no one is a no-show."),
+        )
+    dropped = list(
+        Entry.objects.filter(
+            tournament=tournament, status=EntryStatus.ACTIVE, checked_in_at__isnull=True
+        ).select_related("player")
+    )
+    now = timezone.now()
+    for entry in dropped:
+        entry.status = EntryStatus.WITHDRAWN
+        entry.withdrawn_at = now
+        entry.save(update_fields=["status", "withdrawn_at"])
+    move_waitlist_up(tournament)
+    bump(tournament)
+    return dropped
+
+
+def no_shows_left(tournament: Tournament) -> int:
+    """Active entries that have not checked in (the draw waits for them to be dropped)."""
+    if not tournament.check_in_required:
+        return 0
+    return Entry.objects.filter(
+        tournament=tournament, status=EntryStatus.ACTIVE, checked_in_at__isnull=True
+    ).count()
