@@ -49,7 +49,9 @@ CLUB_TABLE = "club-table"
 FORMULA_CHOICES = [*sorted(rules.FORMULAS), CLUB_TABLE]
 
 
-def _require_club_director(actor: Actor, club: Club) -> None:
+def require_club_director(actor: Actor, club: Club) -> None:
+    """403 for a stranger. Public so the API can refuse one before it reads the body
+    (nobody learns from a 400 what they may not change); the services check again."""
     access.require_director(
         actor, club, detail="Only the club's directors manage its master-points table."
     )
@@ -95,7 +97,7 @@ def save_club_table(
     versions one after the other, never twice the same; ``expected_version`` (the
     ``If-Match`` the caller read) refuses a save over a table it never saw.
     """
-    _require_club_director(actor, club)
+    require_club_director(actor, club)
     table = club_points.table_from_data({"per_match_won": per_match_won, "brackets": brackets})
     data = club_points.table_to_data(table)
     with transaction.atomic():
@@ -117,7 +119,7 @@ def set_season_start(
     *, actor: Actor, club: Club, month: int, day: int, expected_version: int | None = None
 ) -> ClubMoney:
     """The day the club's master-points seasons start (1 January: the calendar year)."""
-    _require_club_director(actor, club)
+    require_club_director(actor, club)
     SeasonStart(month, day)  # checks
     with transaction.atomic():
         row = _lock_points_settings(club, expected_version)

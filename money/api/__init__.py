@@ -7,8 +7,8 @@ Calcutta's lots, prices and owners when the club publishes them. Writes answer w
 the event money's version as ``ETag`` and honour ``If-Match`` (412 when stale); POSTs
 accept an ``Idempotency-Key``. Amounts are decimal strings ("12.50"), never floats.
 
-The package: :mod:`.common` (fields, headers, actor), :mod:`.answers` (what is read),
-:mod:`.writing` (the write shape), :mod:`.serializers` (inputs) and one module of views
-per use-case family: :mod:`.event`, :mod:`.pools`, :mod:`.calcutta`,
-:mod:`.master_points`.
+The package: :mod:`.common` (view base, fields, headers, actor), :mod:`.answers` (what
+is read), :mod:`.writing` (the one write shape and its ``endpoint`` declaration),
+:mod:`.serializers` (inputs) and one module of views per use-case family:
+:mod:`.event`, :mod:`.pools`, :mod:`.calcutta`, :mod:`.master_points`.
 """

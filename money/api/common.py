@@ -1,5 +1,5 @@
-"""What every money endpoint shares: the amount and percent fields, the write headers,
-the event and the actor of a request, whether the reader directs the club."""
+"""What every money endpoint shares: its view base, the amount and percent fields, the
+write headers, the event and the actor of a request, whether the reader directs the club."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import NotAuthenticated
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
+from rest_framework.views import APIView
 
 from core import access
 from core.actors import Actor
@@ -17,14 +19,24 @@ from games.services.actors import actor_for_user
 from money import rules
 from tournaments.models import Tournament
 
+
+class MoneyAPIView(APIView):
+    """A money endpoint. Anyone may call it: the services and answers decide what a
+    caller may do or see (401 anonymous writes, 403 strangers, less to read), so the
+    answers stay the same for every route."""
+
+    permission_classes = [AllowAny]
+
+
 LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": {}}}
 """The schema of an answer that is a JSON array of objects."""
 
 
-WRITE_PARAMS = [
-    OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
-    OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
-]
+IF_MATCH = OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False)
+"""The version a write was read at (412 when stale)."""
+
+IDEMPOTENCY_KEY = OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)
+"""A retried write answers as the first one did and writes nothing twice."""
 
 
 AMOUNT: dict[str, Any] = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal(0)}

@@ -1,4 +1,9 @@
-"""The inputs of the money endpoints (amounts as decimal strings, never floats)."""
+"""The inputs of the money endpoints (amounts as decimal strings, never floats).
+
+Each input's validated data is its service's keyword arguments (``source`` names the
+parameter where the JSON name differs, e.g. ``entries`` → ``entry_ids``), so a view
+passes it on untranslated (:func:`money.api.writing.endpoint`); errors still name the
+JSON field."""
 
 from __future__ import annotations
 
@@ -41,7 +46,9 @@ class PoolInput(serializers.Serializer):
 
 
 class EntrantsInput(serializers.Serializer):
-    entries = serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=1024)
+    entries = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), max_length=1024, source="entry_ids"
+    )
 
 
 class AwardInput(serializers.Serializer):
@@ -53,11 +60,11 @@ class AwardInput(serializers.Serializer):
 
 
 class MoneyEntryInput(serializers.Serializer):
-    entry = serializers.IntegerField(min_value=1)
+    entry = serializers.IntegerField(min_value=1, source="entry_id")
 
 
 class PaymentInput(serializers.Serializer):
-    player = serializers.IntegerField(min_value=1)
+    player = serializers.IntegerField(min_value=1, source="player_id")
     amount = serializers.DecimalField(**AMOUNT)
     method = serializers.ChoiceField(choices=PaymentMethod.choices)
     note = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
@@ -79,7 +86,10 @@ class CalcuttaInput(serializers.Serializer):
 class LotInput(serializers.Serializer):
     label = serializers.CharField(max_length=80, required=False, default="", allow_blank=True)  # type: ignore[assignment]  # DRF Field has a label
     entries = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), min_length=1, max_length=1024
+        child=serializers.IntegerField(min_value=1),
+        min_length=1,
+        max_length=1024,
+        source="entry_ids",
     )
 
 
@@ -92,9 +102,13 @@ class SaleInput(serializers.Serializer):
     price = serializers.DecimalField(**AMOUNT)
     buyers = ShareInput(many=True)
 
+    def validate_buyers(self, value: list[dict[str, Any]]) -> list[tuple[int, Decimal]]:
+        """The buyers as the service takes them: (player id, percent) pairs."""
+        return [(buyer["player"], buyer["percent"]) for buyer in value]
+
 
 class LotBuyBackInput(serializers.Serializer):
-    entry = serializers.IntegerField(min_value=1)
+    entry = serializers.IntegerField(min_value=1, source="entry_id")
     percent = serializers.DecimalField(**PERCENT)
 
 
@@ -130,6 +144,14 @@ class ClubPointsTableInput(serializers.Serializer):
         max_digits=8, decimal_places=2, min_value=Decimal(0), default=Decimal(0)
     )
     brackets = BracketInput(many=True)
+
+    def validate_per_match_won(self, value: Decimal) -> str:
+        """As the table stores it (JSON): a decimal string."""
+        return str(value)
+
+    def validate_brackets(self, value: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """As the table stores them (JSON): points as decimal strings."""
+        return [{**bracket, "points": [str(p) for p in bracket["points"]]} for bracket in value]
 
 
 class SeasonInput(serializers.Serializer):
