@@ -4,7 +4,6 @@ names, which the serializers map onto the services' parameters."""
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from tournaments.models import Entry
 
@@ -12,17 +11,13 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def directed(director):
-    client = APIClient()
-    client.force_authenticate(director)
-    return client
+def directed(client_for, director):
+    return client_for(director)
 
 
 @pytest.fixture
-def stranger(make_user):
-    client = APIClient()
-    client.force_authenticate(make_user("stranger"))
-    return client
+def stranger(client_for, make_user):
+    return client_for(make_user("stranger"))
 
 
 def test_errors_name_the_json_field_not_the_service_parameter(make_event, directed):
