@@ -22,6 +22,7 @@ from rest_framework.response import Response
 
 from core import locking
 from core.actors import Actor
+from core.api_headers import WRITE_PARAMS
 from core.errors import N_
 from core.idempotency import idempotent
 from games.api.audit import AuditEntrySerializer
@@ -48,10 +49,6 @@ from .serializers import (
 ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
 LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": {}}}
 """The schema of an answer that is a JSON array of objects."""
-WRITE_PARAMS = [
-    OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
-    OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
-]
 
 
 # --- views ------------------------------------------------------------------------------------

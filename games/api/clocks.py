@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -28,14 +28,8 @@ from games.rules import clock as rules
 from games.services import clocks as clock_services
 
 from .clock_serializers import ClockResourceSerializer, clock_payload, policy_payload
-from .match_views import request_actor
-from .permissions import SCORE_LINK_HEADER, MatchWritePermission
-
-CLOCK_WRITE_PARAMS = [
-    OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
-    OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
-    OpenApiParameter(SCORE_LINK_HEADER, str, OpenApiParameter.HEADER, required=False),
-]
+from .match_views import MATCH_WRITE_PARAMS, request_actor
+from .permissions import MatchWritePermission
 
 
 class ClockStartSerializer(serializers.Serializer):
@@ -95,7 +89,7 @@ class MatchClockViewSet(viewsets.ViewSet):
     @extend_schema(
         request=ClockStartSerializer,
         responses={201: ClockResourceSerializer},
-        parameters=CLOCK_WRITE_PARAMS[1:],
+        parameters=MATCH_WRITE_PARAMS[1:],
     )
     @idempotent
     def start(self, request: Request, pk: str) -> Response:
@@ -134,7 +128,7 @@ class MatchClockViewSet(viewsets.ViewSet):
     @extend_schema(
         request=ClockTurnSerializer,
         responses={200: ClockResourceSerializer},
-        parameters=CLOCK_WRITE_PARAMS,
+        parameters=MATCH_WRITE_PARAMS,
     )
     @idempotent
     def turns(self, request: Request, pk: str) -> Response:
@@ -144,7 +138,7 @@ class MatchClockViewSet(viewsets.ViewSet):
     @extend_schema(
         request=ClockTurnSerializer,
         responses={200: ClockResourceSerializer},
-        parameters=CLOCK_WRITE_PARAMS,
+        parameters=MATCH_WRITE_PARAMS,
     )
     @idempotent
     def flag(self, request: Request, pk: str) -> Response:
@@ -160,14 +154,14 @@ class MatchClockViewSet(viewsets.ViewSet):
         return _respond(clock)
 
     @extend_schema(
-        request=None, responses={200: ClockResourceSerializer}, parameters=CLOCK_WRITE_PARAMS
+        request=None, responses={200: ClockResourceSerializer}, parameters=MATCH_WRITE_PARAMS
     )
     @idempotent
     def pause(self, request: Request, pk: str) -> Response:
         return self._toggle(request, pk, clock_services.pause_clock)
 
     @extend_schema(
-        request=None, responses={200: ClockResourceSerializer}, parameters=CLOCK_WRITE_PARAMS
+        request=None, responses={200: ClockResourceSerializer}, parameters=MATCH_WRITE_PARAMS
     )
     @idempotent
     def resume(self, request: Request, pk: str) -> Response:

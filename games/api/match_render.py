@@ -6,7 +6,7 @@ others from the model, one field object per value) cost about a quarter of a sco
 entry's CPU (profiled, issue 18 part 8). This function writes the same dictionary
 straight from the match the service returned, with the serializer's own field
 classes for the two values whose format DRF decides (date and time), so the body
-stays exactly what the schema says. ``tests/api/test_match_render.py`` compares the
+stays exactly what the schema says. ``tests/games/api/test_match_render.py`` compares the
 two on matches in every state.
 """
 
@@ -48,6 +48,26 @@ def game_rows(match: Match) -> list[dict[str, Any]]:
     )
 
 
+def game_body(g: dict[str, Any]) -> dict[str, Any]:
+    """One game of the body (``GameSerializer``'s fields) from its stored values
+    (:data:`~games.services.match_records.GAME_FIELDS`): the one mapping from a row to
+    what a client sees, for this function and ``MatchDetailSerializer`` alike."""
+    return {
+        "number": g["number"],
+        "score_before": [g["score1_before"], g["score2_before"]],
+        "winner": g["winner_id"],
+        "cube": g["cube"],
+        "cube_owner": g["cube_owner"],
+        "ending": g["ending"],
+        "level": g["level"],
+        "points": g["points"],
+        "crawford": g["crawford"],
+        "post_crawford": g["post_crawford"],
+        "confirmed": g["confirmed"],
+        "entered_by": g["entered_by_id"],
+    }
+
+
 def match_detail(match: Match) -> dict[str, Any]:
     """``MatchDetailSerializer(match).data``, equal key for key, without the serializer.
 
@@ -87,23 +107,7 @@ def match_detail(match: Match) -> dict[str, Any]:
         "created_at": _when(match.created_at),
         "finished_at": _when(match.finished_at),
         "winning_chances": None if chances is None else chances.as_list(),
-        "games": [
-            {
-                "number": g["number"],
-                "score_before": [g["score1_before"], g["score2_before"]],
-                "winner": g["winner_id"],
-                "cube": g["cube"],
-                "cube_owner": g["cube_owner"],
-                "ending": g["ending"],
-                "level": g["level"],
-                "points": g["points"],
-                "crawford": g["crawford"],
-                "post_crawford": g["post_crawford"],
-                "confirmed": g["confirmed"],
-                "entered_by": g["entered_by_id"],
-            }
-            for g in rows
-        ],
+        "games": [game_body(g) for g in rows],
         "crawford_game": next((g["number"] for g in rows if g["crawford"]), None),
         "next_game": len(rows) + 1 if is_open else None,
         "next_game_is_crawford": is_open and next_is_crawford,

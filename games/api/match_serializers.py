@@ -20,6 +20,7 @@ from games.selectors_chances import Chances, winning_chances
 from games.services import match_records
 
 from .clock_serializers import ClockSerializer, clock_payload
+from .match_render import game_body, game_rows
 
 
 class PlayerRefSerializer(serializers.ModelSerializer):
@@ -125,9 +126,6 @@ class MatchSummarySerializer(serializers.ModelSerializer):
         return None if chances is None else chances.as_list()
 
 
-GAME_FIELDS = match_records.GAME_FIELDS
-
-
 class MatchDetailSerializer(MatchSummarySerializer):
     """The match with its games and the Crawford facts a client needs to enter the next.
 
@@ -158,9 +156,7 @@ class MatchDetailSerializer(MatchSummarySerializer):
             return match.game_rows
         cache = self.context.setdefault("_games", {})
         if match.pk not in cache:
-            cache[match.pk] = list(
-                Game.objects.filter(match_id=match.pk).order_by("number").values(*GAME_FIELDS)
-            )
+            cache[match.pk] = game_rows(match)
         return cache[match.pk]
 
     def _open(self, match: Match) -> bool:
@@ -178,23 +174,7 @@ class MatchDetailSerializer(MatchSummarySerializer):
 
     @extend_schema_field(GameSerializer(many=True))
     def get_games(self, match: Match) -> list[dict[str, Any]]:
-        return [
-            {
-                "number": g["number"],
-                "score_before": [g["score1_before"], g["score2_before"]],
-                "winner": g["winner_id"],
-                "cube": g["cube"],
-                "cube_owner": g["cube_owner"],
-                "ending": g["ending"],
-                "level": g["level"],
-                "points": g["points"],
-                "crawford": g["crawford"],
-                "post_crawford": g["post_crawford"],
-                "confirmed": g["confirmed"],
-                "entered_by": g["entered_by_id"],
-            }
-            for g in self._rows(match)
-        ]
+        return [game_body(g) for g in self._rows(match)]
 
     def get_crawford_game(self, match: Match) -> int | None:
         return next((g["number"] for g in self._rows(match) if g["crawford"]), None)

@@ -24,6 +24,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from core import locking
 from core.actors import Actor
+from core.api_headers import WRITE_PARAMS
 from core.idempotency import idempotent
 from games import score_links
 from games.models import Match, MatchStatus, Player
@@ -83,10 +84,10 @@ def expected_match_version(request: Request) -> int | None:
 
 
 MATCH_WRITE_PARAMS = [
-    OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
-    OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
+    *WRITE_PARAMS,
     OpenApiParameter(SCORE_LINK_HEADER, str, OpenApiParameter.HEADER, required=False),
 ]
+"""A match write's headers: a versioned write's, then the private score link."""
 
 
 def request_actor(request: Request, match_id: int | None = None) -> Actor:

@@ -17,6 +17,7 @@ a lost answer), another turn under a used seq or a seq that skips one is 409.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
@@ -177,14 +178,19 @@ def _log(
     clock.last_seq = seq
 
 
+def _save_state(clock: MatchClock, state: rules.ClockState) -> None:
+    """Store a new state and bump the version, so the next ``If-Match`` must have read it."""
+    clock.store(state)
+    clock.version += 1
+    clock.save()
+
+
 def _apply(
     actor: Actor, match: Match, clock: MatchClock, outcome: rules.TurnOutcome, side: int
 ) -> MatchClock:
     """Store the new state; a flag fall that loses ends the match by forfeit (reason
     "flag"), through the match service as the club's director would."""
-    clock.store(outcome.state)
-    clock.version += 1
-    clock.save()
+    _save_state(clock, outcome.state)
     if outcome.state.status == rules.ClockStatus.FLAGGED:
         # the actor is a player or director of the match (checked under the lock); the
         # clock, not the actor, decides the result, so it is recorded with a director's
@@ -199,6 +205,35 @@ def _apply(
     return clock
 
 
+class _TurnRule(Protocol):
+    """How the rules take a reported turn (:func:`rules.end_turn`, :func:`rules.run_out`)."""
+
+    def __call__(
+        self, settings: rules.ClockSettings, state: rules.ClockState, *, side: int, used_ms: int
+    ) -> rules.TurnOutcome: ...
+
+
+def _report(
+    rule: _TurnRule,
+    actor: Actor,
+    match_id: int,
+    seq: int,
+    side: int,
+    used_ms: int,
+    expected_version: int | None,
+) -> MatchClock:
+    """A reported turn's one path, whatever ended it (``rule``: the turn ended, or the
+    flag fell): lock, answer a resend as it was, refuse a finished match, replay the
+    turn through the rules, log it and store the outcome."""
+    match, clock = _lock(actor, match_id, expected_version)
+    if _replayed(clock, seq, side, used_ms):
+        return clock
+    _require_open(match)
+    outcome = rule(clock.settings(), clock.state(), side=side, used_ms=used_ms)
+    _log(clock, actor, seq, side, used_ms, outcome)
+    return _apply(actor, match, clock, outcome, side)
+
+
 @joins_all_or_nothing
 def report_turn(
     *,
@@ -210,13 +245,7 @@ def report_turn(
     expected_version: int | None = None,
 ) -> MatchClock:
     """Player ``side`` (0 or 1) ended a turn of ``used_ms``; see the module docstring."""
-    match, clock = _lock(actor, match_id, expected_version)
-    if _replayed(clock, seq, side, used_ms):
-        return clock
-    _require_open(match)
-    outcome = rules.end_turn(clock.settings(), clock.state(), side=side, used_ms=used_ms)
-    _log(clock, actor, seq, side, used_ms, outcome)
-    return _apply(actor, match, clock, outcome, side)
+    return _report(rules.end_turn, actor, match_id, seq, side, used_ms, expected_version)
 
 
 @joins_all_or_nothing
@@ -232,13 +261,7 @@ def report_flag(
     """Player ``side``'s flag fell after ``used_ms`` of their turn: overtime when the
     event gives one and it is unused, else the match is lost (forfeit, reason "flag").
     Refused (409 ``flag_not_fallen``) when the turn had time left."""
-    match, clock = _lock(actor, match_id, expected_version)
-    if _replayed(clock, seq, side, used_ms):
-        return clock
-    _require_open(match)
-    outcome = rules.run_out(clock.settings(), clock.state(), side=side, used_ms=used_ms)
-    _log(clock, actor, seq, side, used_ms, outcome)
-    return _apply(actor, match, clock, outcome, side)
+    return _report(rules.run_out, actor, match_id, seq, side, used_ms, expected_version)
 
 
 @joins_all_or_nothing
@@ -247,9 +270,7 @@ def pause_clock(*, actor: Actor, match_id: int, expected_version: int | None = N
     _match, clock = _lock(actor, match_id, expected_version)
     state = rules.pause(clock.state())
     if state != clock.state():
-        clock.store(state)
-        clock.version += 1
-        clock.save()
+        _save_state(clock, state)
     return clock
 
 
@@ -260,7 +281,5 @@ def resume_clock(*, actor: Actor, match_id: int, expected_version: int | None = 
     _require_open(match)
     state = rules.resume(clock.state())
     if state != clock.state():
-        clock.store(state)
-        clock.version += 1
-        clock.save()
+        _save_state(clock, state)
     return clock

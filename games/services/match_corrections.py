@@ -10,9 +10,11 @@ from django.utils import timezone
 
 from core.actors import Actor
 from core.errors import N_
-from games.models import Confirmation, Match, MatchStatus
+from core.listeners import Outcome
+from core.locking import LockedWrite
+from games.models import Confirmation, Game, Match, MatchStatus
 from games.rules.errors import ConflictError, RuleViolation
-from games.rules.scoring import check_final_score, replay_match
+from games.rules.scoring import MatchState, check_final_score, replay_match
 
 from .match_guards import Write, require_match_director, require_writable
 from .match_records import (
@@ -27,6 +29,43 @@ from .match_records import (
     rewrite_games,
 )
 from .match_writes import announce, begin_write
+
+
+def _begin_correction(
+    actor: Actor, match_id: int, expected_version: int | None
+) -> LockedWrite[Match, Outcome]:
+    """Every correction starts alike: the match locked for a director (403 before 412),
+    then refused if its state takes no corrections (see :func:`require_writable`)."""
+    write = begin_write(match_id, expected_version, lambda m: require_match_director(actor, m))
+    require_writable(write.row, Write.CORRECT, director=True)
+    return write
+
+
+def _games_with(match: Match, number: int) -> list[Game]:
+    """The match's games in order, read under its lock; a 4xx naming ``number`` when it
+    names no game of the match (a correction must not reach past the record)."""
+    rows = list(match.games.order_by("number"))
+    if not 1 <= number <= len(rows):
+        raise RuleViolation(
+            "no_such_game",
+            N_(
+                "The match has no game %(number)s (it has %(count)s).",
+                number=number,
+                count=len(rows),
+            ),
+            "number",
+        )
+    return rows
+
+
+def _store_rederived(
+    write: LockedWrite[Match, Outcome], rows: list[Game], state: MatchState
+) -> Match:
+    """Every game correction ends alike: the rules' re-derivation of the whole record
+    stored on each game and on the match (never patched), then one commit and announce."""
+    rewrite_games(write.row, rows, state)
+    apply_state(write.row, state)
+    return write.commit(announce)
 
 
 @transaction.atomic
@@ -45,20 +84,9 @@ def correct_game(
     earlier, or a later game would become the Crawford game with a double in it),
     the whole correction is refused with that rule; nothing is written.
     """
-    write = begin_write(match_id, expected_version, lambda m: require_match_director(actor, m))
+    write = _begin_correction(actor, match_id, expected_version)
     match = write.row
-    require_writable(match, Write.CORRECT, director=True)
-    rows = list(match.games.order_by("number"))
-    if not 1 <= number <= len(rows):
-        raise RuleViolation(
-            "no_such_game",
-            N_(
-                "The match has no game %(number)s (it has %(count)s).",
-                number=number,
-                count=len(rows),
-            ),
-            "number",
-        )
+    rows = _games_with(match, number)
     if isinstance(game, GameChanges):
         game = game.merged_with(rows[number - 1])
     records = [record_from_row(match, g) for g in rows]
@@ -74,9 +102,7 @@ def correct_game(
     row.points = state.games[number - 1].points
     row.confirmed = True
     row.save()
-    rewrite_games(match, rows, state)
-    apply_state(match, state)
-    return write.commit(announce)
+    return _store_rederived(write, rows, state)
 
 
 @transaction.atomic
@@ -84,20 +110,9 @@ def remove_game(
     *, actor: Actor, match_id: int, number: int, expected_version: int | None = None
 ) -> Match:
     """A director voids one game; later games are renumbered and re-derived."""
-    write = begin_write(match_id, expected_version, lambda m: require_match_director(actor, m))
+    write = _begin_correction(actor, match_id, expected_version)
     match = write.row
-    require_writable(match, Write.CORRECT, director=True)
-    rows = list(match.games.order_by("number"))
-    if not 1 <= number <= len(rows):
-        raise RuleViolation(
-            "no_such_game",
-            N_(
-                "The match has no game %(number)s (it has %(count)s).",
-                number=number,
-                count=len(rows),
-            ),
-            "number",
-        )
+    rows = _games_with(match, number)
     remaining = rows[: number - 1] + rows[number:]
     state = match_state(match, remaining)
     rows[number - 1].delete()
@@ -105,9 +120,7 @@ def remove_game(
     for row in remaining[number - 1 :]:
         row.number = row.number + 10000
         row.save(update_fields=["number"])
-    rewrite_games(match, remaining, state)
-    apply_state(match, state)
-    return write.commit(announce)
+    return _store_rederived(write, remaining, state)
 
 
 @transaction.atomic
@@ -115,9 +128,8 @@ def correct_final_score(
     *, actor: Actor, match_id: int, score: tuple[int, int], expected_version: int | None = None
 ) -> Match:
     """A director sets the final score of a match recorded without games."""
-    write = begin_write(match_id, expected_version, lambda m: require_match_director(actor, m))
+    write = _begin_correction(actor, match_id, expected_version)
     match = write.row
-    require_writable(match, Write.CORRECT, director=True)
     if match.games.exists():
         raise ConflictError(
             "match_has_games", N_("This match has game records: correct the games instead.")

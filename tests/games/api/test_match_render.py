@@ -11,7 +11,7 @@ import datetime
 import pytest
 
 from games.api.match_render import match_detail
-from games.api.match_serializers import MatchDetailSerializer
+from games.api.match_serializers import GameSerializer, MatchDetailSerializer
 from games.selectors import matches_queryset
 from games.services import match_records, match_results, score_entry
 from games.services.actors import actor_for_user
@@ -69,3 +69,14 @@ def test_a_final_score_and_a_forfeit(make_match, director, alice):
     )
     void = make_match(7)
     assert_same_body(match_results.void_match(actor=actor, match_id=void.pk))
+
+
+def test_a_game_has_the_fields_the_schema_names(make_match, director, alice):
+    """Both bodies build a game with ``match_render.game_body``; ``GameSerializer`` only
+    describes it in the schema, so its fields are checked against the body here."""
+    match = make_match(5)
+    match = score_entry.record_game(
+        actor=actor_for_user(director), match_id=match.pk, game=_game(alice)
+    )
+    for body in (match_detail(match), match_detail(matches_queryset().get(pk=match.pk))):
+        assert list(body["games"][0]) == GameSerializer.Meta.fields

@@ -1,0 +1,20 @@
+"""The request headers of a versioned write, described once for the OpenAPI schema.
+
+Every app's writes read the same two headers through ``core`` (``If-Match``:
+:func:`core.locking.expected_version`; ``Idempotency-Key``: :func:`core.idempotency.idempotent`),
+so the schema's description of them lives beside those readers rather than in a copy
+per app. An app adds its own headers after them (the match API: a private score link).
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter
+
+from core import idempotency
+
+IF_MATCH = OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False)
+IDEMPOTENCY_KEY = OpenApiParameter(idempotency.HEADER, str, OpenApiParameter.HEADER, required=False)
+
+WRITE_PARAMS = [IF_MATCH, IDEMPOTENCY_KEY]
+"""A versioned write's headers, in this order (views slice it: ``[:1]`` is ``If-Match``
+alone, ``[1:]`` ``Idempotency-Key`` alone)."""
