@@ -7,13 +7,12 @@ from decimal import Decimal
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from core import access
+from core import access, api_headers
 from core.actors import Actor
 from games.services.actors import actor_for_user
 from money import rules
@@ -32,11 +31,9 @@ LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalPrope
 """The schema of an answer that is a JSON array of objects."""
 
 
-IF_MATCH = OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False)
-"""The version a write was read at (412 when stale)."""
-
-IDEMPOTENCY_KEY = OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)
-"""A retried write answers as the first one did and writes nothing twice."""
+# The two write headers are described once, in core (beside their readers).
+IF_MATCH = api_headers.IF_MATCH
+IDEMPOTENCY_KEY = api_headers.IDEMPOTENCY_KEY
 
 
 AMOUNT: dict[str, Any] = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal(0)}
