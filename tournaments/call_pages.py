@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -108,13 +109,13 @@ def _penalty_confirmation(
         return redirect("tournament-director", slug=tournament.slug)
     return render(
         request,
-        "tournaments/confirm_calls.html",
+        "tournaments/confirm.html",
         {
             "tournament": tournament,
             "question": _("Apply the late penalty to %(late)s?") % {"late": late},
             "consequence": consequence,
             "button": _("Yes, apply it"),
-            "action": "penalty",
+            "action_url": reverse("tournament-calls-action", args=[tournament.slug, "penalty"]),
             "fields": [("match", match_id), ("late_entry", late_entry_id)],
         },
     )

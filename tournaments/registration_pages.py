@@ -18,6 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext
 
 from core import access
@@ -220,7 +221,7 @@ def confirmation(request: HttpRequest, tournament: Tournament, action: str) -> H
         "tournaments/confirm.html",
         {
             "tournament": tournament,
-            "action": action,
+            "action_url": reverse("tournament-director-action", args=[tournament.slug, action]),
             "question": question,
             "consequence": consequence,
             "button": button,

@@ -28,10 +28,23 @@ CHROMIUM_ARGS = [
 ]
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 860}
+PHONE_360 = {"width": 360, "height": 740}
+LAPTOP_1366 = {"width": 1366, "height": 900}
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
 # to arrange data are synchronous and safe here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pictures_folder(name: str) -> Path:
+    """Where a journey saves the pictures the manual shows: ``artifacts/e2e/<name>/``, or
+    ``docs/screenshots/`` with ``BOXCARS_UPDATE_SCREENSHOTS=1``, so one run refreshes the
+    manual's pictures and an ordinary run never touches them."""
+    update = os.environ.get("BOXCARS_UPDATE_SCREENSHOTS") == "1"
+    folder = DOCS if update else ARTIFACTS / name
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def _chromium() -> str | None:

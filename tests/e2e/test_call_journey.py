@@ -9,9 +9,7 @@ Pictures go to ``artifacts/e2e/calls/`` (with ``BOXCARS_UPDATE_SCREENSHOTS=1``, 
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.core import mail
@@ -23,27 +21,16 @@ from tournaments.services import check_in
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
 
-from .conftest import ARTIFACTS
+from .conftest import LAPTOP_1366, PHONE_360, pictures_folder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-PHONE_360 = {"width": 360, "height": 740}
-LAPTOP_1366 = {"width": 1366, "height": 900}
-
-
-def _folder() -> Path:
-    update = os.environ.get("BOXCARS_UPDATE_SCREENSHOTS") == "1"
-    folder = DOCS if update else ARTIFACTS / "calls"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def test_director_checks_in_calls_a_round_and_applies_a_late_penalty(
     page_for, login, club, director, alice, bob, settings
 ):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    folder = _folder()
+    folder = pictures_folder("calls")
     actor = actor_for_user(director)
     event = event_services.create_tournament(
         actor=actor,

@@ -6,29 +6,18 @@ entry page and of a director's corrections at 360 and 1366 px (saved under
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from games.models import Game, Match
 from games.services import match_records, score_entry
 from games.services.actors import actor_for_user
 
-from .conftest import ARTIFACTS
+from .conftest import pictures_folder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 NARROW_PHONE = {"width": 360, "height": 740}
 WIDE = {"width": 1366, "height": 900}
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-
-def _folder() -> Path:
-    update = os.environ.get("BOXCARS_UPDATE_SCREENSHOTS") == "1"
-    folder = DOCS if update else ARTIFACTS / "corrections"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def test_player_fixes_a_backwards_final_score_and_enters_a_drop(
@@ -70,7 +59,9 @@ def test_player_fixes_a_backwards_final_score_and_enters_a_drop(
     choose("Cube offered", "2")
     hint = phone.locator("#points-hint")
     assert hint.inner_text() == "Cube offered: 2 → Alice dropped, Bob wins 1 point."
-    phone.screenshot(path=str(_folder() / "score-entry-drop-360.png"), full_page=True)
+    phone.screenshot(
+        path=str(pictures_folder("corrections") / "score-entry-drop-360.png"), full_page=True
+    )
     phone.get_by_role("button", name="Record game 1").click()
     phone.get_by_text("Game 1 recorded.").wait_for()
     game = Game.objects.get(match=second)
@@ -90,7 +81,7 @@ def test_pictures_of_the_corrections_and_the_entry_page(
         )
     final = make_match(3)
     score_entry.record_final_score(actor=actor, match_id=final.pk, score=(1, 3))
-    folder = _folder()
+    folder = pictures_folder("corrections")
     for width, viewport in (("360", NARROW_PHONE), ("1366", WIDE)):
         page = page_for(viewport, name=f"corrections-{width}")
         login(page, "director")

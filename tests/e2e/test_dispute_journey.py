@@ -9,9 +9,6 @@ manual (the Disputes sections of the director's and the player's guides).
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from games import score_links
@@ -23,26 +20,15 @@ from tournaments.models import Pairing
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
 
-from .conftest import ARTIFACTS
+from .conftest import LAPTOP_1366, PHONE_360, pictures_folder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-PHONE_360 = {"width": 360, "height": 740}
-LAPTOP_1366 = {"width": 1366, "height": 900}
-
-
-def _folder() -> Path:
-    update = os.environ.get("BOXCARS_UPDATE_SCREENSHOTS") == "1"
-    folder = DOCS if update else ARTIFACTS / "disputes"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def test_opponent_disputes_on_a_phone_and_the_director_resolves(
     page_for, login, club, director, alice, bob
 ):
-    folder = _folder()
+    folder = pictures_folder("disputes")
     actor = actor_for_user(director)
     event = event_services.create_tournament(
         actor=actor,

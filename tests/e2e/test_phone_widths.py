@@ -13,9 +13,6 @@ the match link. Screenshots at 360 and 1366 px go to ``artifacts/e2e/phones/`` (
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from games.services import clubs as club_services
@@ -27,13 +24,10 @@ from tests.chouette.helpers import sessions_url
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
 
-from .conftest import ARTIFACTS
+from .conftest import LAPTOP_1366, PHONE_360, pictures_folder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PHONE_360 = {"width": 360, "height": 740}
-LAPTOP_1366 = {"width": 1366, "height": 900}
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 LONG_NAMES = [
     "Bruno Bianchi-Rossetti",
@@ -54,13 +48,6 @@ LONG_NAMES = [
     "Jean-Baptiste Morel",
 ]
 SIX = ["Alexandra", "Benedikt", "Cordelia", "Dominik", "Evangeline", "Florian"]
-
-
-def _folder() -> Path:
-    update = os.environ.get("BOXCARS_UPDATE_SCREENSHOTS") == "1"
-    folder = DOCS if update else ARTIFACTS / "phones"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture
@@ -163,7 +150,7 @@ SHOWN = {
 
 @pytest.mark.parametrize(("name", "url", "expect"), PAGES, ids=[p[0] for p in PAGES])
 def test_nothing_is_clipped_at_360_px(browser, live_server, login, night, name, url, expect):
-    folder = _folder()
+    folder = pictures_folder("phones")
     for viewport in (LAPTOP_1366, PHONE_360):
         context, page = _open(browser, live_server, login, viewport, url(night), expect)
         try:

@@ -18,7 +18,8 @@ from games.models import Player
 from tournaments import demo as tournament_demo
 from tournaments.models import Pairing, PairingStatus
 
-from .test_screenshots import MAX_BYTES, _target
+from .conftest import pictures_folder
+from .test_screenshots import MAX_BYTES
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -45,7 +46,7 @@ def test_player_taps_from_home_to_their_score_entry(page_for, login, make_match,
 
 def test_screenshots_of_the_players_home_and_the_link_sheet(browser, live_server, db):
     call_command("seed_demo", stdout=io.StringIO())
-    folder = _target()
+    folder = pictures_folder("pages")
     ready = list(
         Pairing.objects.filter(
             tournament__slug=tournament_demo.SWISS_SLUG,

@@ -9,9 +9,7 @@ under ``artifacts/e2e/registration/``.
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 
@@ -21,13 +19,12 @@ from tests.factories import member
 from tournaments.models import Entry
 from tournaments.services import events as event_services
 
-from .conftest import ARTIFACTS
+from .conftest import pictures_folder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 NARROW = {"width": 360, "height": 780}
 WIDE = {"width": 1366, "height": 860}
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 MEMBERS = ["Ann Smith", "Björn Berg", "Chloé Martin", "Dev Patel"]
 PASTED = [
     "ann smith",
@@ -39,15 +36,6 @@ PASTED = [
 ]
 
 
-def _folder() -> Path:
-    if os.environ.get("BOXCARS_UPDATE_SCREENSHOTS") == "1":
-        folder = DOCS
-    else:
-        folder = ARTIFACTS / "registration"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 def _fits(page) -> None:
     """Nothing on the page is wider than the screen (no sideways scrolling)."""
     width = page.evaluate("document.documentElement.scrollWidth")
@@ -57,7 +45,7 @@ def _fits(page) -> None:
 def _shot(page, name: str, locator=None) -> None:
     if locator is not None:
         locator.scroll_into_view_if_needed()
-    page.screenshot(path=str(_folder() / f"{name}.png"))
+    page.screenshot(path=str(pictures_folder("registration") / f"{name}.png"))
 
 
 def test_director_pastes_fourteen_names_and_adds_two_walk_ins_on_a_phone(

@@ -13,7 +13,6 @@ each page is checked for the content the picture is meant to show before it is t
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
 
 import pytest
@@ -25,21 +24,14 @@ from games.models import Match, MatchStatus, Player, RatingChange
 from tournaments import demo as tournament_demo
 from tournaments.models import Entry, Pairing, PairingStatus
 
-from .conftest import ARTIFACTS, LAPTOP, PHONE
+from .conftest import LAPTOP, PHONE, pictures_folder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TALL_LAPTOP = {"width": 1280, "height": 960}
 BIG_SCREEN = {"width": 1366, "height": 900}
 NARROW_PHONE = {"width": 360, "height": 740}
 MAX_BYTES = 250_000
-
-
-def _target() -> Path:
-    folder = DOCS if os.environ.get("BOXCARS_UPDATE_SCREENSHOTS") == "1" else ARTIFACTS / "pages"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture
@@ -49,7 +41,7 @@ def demo_data(django_capture_on_commit_callbacks):
 
 
 def test_screenshots_of_the_main_pages(browser, live_server, demo_data):
-    folder = _target()
+    folder = pictures_folder("pages")
     taken: list[Path] = []
 
     def shot(name, url, expect, viewport=LAPTOP, login=False, print_media=False, scroll_to=None):
@@ -172,7 +164,7 @@ def test_screenshots_of_the_new_event_page(browser, live_server, club, director)
     elimination with consolation, last chance and lengths per round (its preview
     opened), and a Swiss, each showing only its own format's fields. The laptop
     pictures show the whole page; the phone ones the part about the format."""
-    folder = _target()
+    folder = pictures_folder("pages")
     taken: list[Path] = []
 
     def snap(page, width: int, name: str, scroll_to: str) -> None:

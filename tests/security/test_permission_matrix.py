@@ -53,6 +53,30 @@ def everyone(cell: Cell) -> dict[str, Cell]:
     return row(*([cell] * len(ROLES)))
 
 
+# The club's directors' rows: the most common row of the matrix, named so that a row
+# which lets anyone else through (or refuses differently) stands out as a plain row().
+
+
+def directors_api(cell: Cell) -> dict[str, Cell]:
+    """An API endpoint for the club's directors (and a site admin) only: ``cell`` for
+    them; 401 without an account or with another match's score link, 403 for any other
+    account."""
+    return row(401, 403, 403, 403, cell, cell, 401)
+
+
+def directors_page(cell: Cell) -> dict[str, Cell]:
+    """A page for the club's directors (and a site admin) only: ``cell`` for them; the
+    log-in redirect (302) without an account, and no such page (404) for anyone else."""
+    return row(302, 404, 404, 404, cell, cell, 302)
+
+
+def directors_form(cell: Cell) -> dict[str, Cell]:
+    """A page's form for the club's directors (and a site admin) only: ``cell`` for
+    them; refused without an account (``R302``: to log in, nothing written), and no such
+    page (404) for anyone else."""
+    return row(R302, 404, 404, 404, cell, cell, R302)
+
+
 # --- what each request carries ------------------------------------------------------------
 
 
@@ -312,20 +336,18 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/api/v1/clubs/"): everyone(200),
     ("POST", "/api/v1/clubs/"): row(401, 201, 201, 201, 201, 201, 401),
     ("GET", "/api/v1/clubs/{slug}/"): everyone(200),
-    ("PUT", "/api/v1/clubs/{slug}/"): row(401, 403, 403, 403, 200, 200, 401),
-    ("PATCH", "/api/v1/clubs/{slug}/"): row(401, 403, 403, 403, 200, 200, 401),
-    ("POST", "/api/v1/clubs/{slug}/players/"): row(401, 403, 403, 403, 201, 201, 401),
+    ("PUT", "/api/v1/clubs/{slug}/"): directors_api(200),
+    ("PATCH", "/api/v1/clubs/{slug}/"): directors_api(200),
+    ("POST", "/api/v1/clubs/{slug}/players/"): directors_api(201),
     ("GET", "/api/v1/clubs/{slug}/ratings/"): everyone(200),
-    ("POST", "/api/v1/clubs/{slug}/ratings/recompute/"): row(401, 403, 403, 403, 202, 202, 401),
-    ("POST", "/api/v1/clubs/{slug}/results/import/"): row(401, 403, 403, 403, 201, 201, 401),
-    ("GET", "/api/v1/jobs/{pk}/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("POST", "/api/v1/clubs/{slug}/ratings/recompute/"): directors_api(202),
+    ("POST", "/api/v1/clubs/{slug}/results/import/"): directors_api(201),
+    ("GET", "/api/v1/jobs/{pk}/"): directors_api(200),
     ("GET", "/api/v1/matches/"): everyone(200),
-    ("POST", "/api/v1/matches/"): row(401, 403, 403, 403, 201, 201, 401),
-    ("POST", "/api/v1/matches/import/"): row(401, 403, 403, 403, 201, 201, 401),
-    ("PATCH", "/api/v1/matches/{match_pk}/games/{number}/"): row(401, 403, 403, 403, 200, 200, 401),
-    ("DELETE", "/api/v1/matches/{match_pk}/games/{number}/"): row(
-        401, 403, 403, 403, 200, 200, 401
-    ),
+    ("POST", "/api/v1/matches/"): directors_api(201),
+    ("POST", "/api/v1/matches/import/"): directors_api(201),
+    ("PATCH", "/api/v1/matches/{match_pk}/games/{number}/"): directors_api(200),
+    ("DELETE", "/api/v1/matches/{match_pk}/games/{number}/"): directors_api(200),
     ("GET", "/api/v1/matches/{pk}/"): everyone(200),
     ("GET", "/api/v1/matches/{pk}/audit/"): row(401, 200, 403, 403, 200, 200, 403),
     ("POST", "/api/v1/matches/{pk}/confirm/"): row(401, 200, 403, 403, 200, 200, 403),
@@ -350,99 +372,71 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("POST", "/api/v1/matches/{pk}/clock/pause/"): row(401, 409, 403, 403, 409, 409, 403),
     ("POST", "/api/v1/matches/{pk}/clock/resume/"): row(401, 409, 403, 403, 409, 409, 403),
     ("GET", "/api/v1/matches/{pk}/analysis/"): everyone(404),
-    ("POST", "/api/v1/matches/{pk}/analysis/"): row(401, 403, 403, 403, 400, 400, 401),
+    ("POST", "/api/v1/matches/{pk}/analysis/"): directors_api(400),
     ("GET", "/api/v1/matches/{pk}/analysis/history/"): everyone(200),
-    ("POST", "/api/v1/matches/{pk}/transcript/"): row(401, 403, 403, 403, 400, 400, 401),
+    ("POST", "/api/v1/matches/{pk}/transcript/"): directors_api(400),
     ("GET", "/api/v1/clubs/{slug}/analysis-settings/"): everyone(200),
-    ("PATCH", "/api/v1/clubs/{slug}/analysis-settings/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("PATCH", "/api/v1/clubs/{slug}/analysis-settings/"): directors_api(200),
     ("GET", "/matches/{pk}/analysis/"): everyone(200),
     ("GET", "/players/{slug}/pr/"): everyone(200),
     ("GET", "/clubs/{slug}/pr/"): everyone(200),
     ("POST", "/api/v1/matches/{pk}/undo/"): row(401, 403, 403, 403, 200, 200, 403),
     ("POST", "/api/v1/matches/{pk}/void/"): row(401, 403, 403, 403, 200, 200, 403),
     ("GET", "/api/v1/players/"): everyone(200),
-    ("POST", "/api/v1/players/"): row(401, 403, 403, 403, 201, 201, 401),
+    ("POST", "/api/v1/players/"): directors_api(201),
     ("GET", "/api/v1/players/{pk}/"): everyone(200),
     ("PUT", "/api/v1/players/{pk}/"): row(401, 200, 403, 403, 200, 200, 401),
     ("PATCH", "/api/v1/players/{pk}/"): row(401, 200, 403, 403, 200, 200, 401),
     ("GET", "/api/v1/players/{pk}/ratings/"): everyone(200),
     ("GET", "/api/v1/ratings/preview/"): everyone(200),
     ("GET", "/api/v1/tournaments/"): everyone(200),
-    ("POST", "/api/v1/tournaments/"): row(401, 403, 403, 403, 201, 201, 401),
+    ("POST", "/api/v1/tournaments/"): directors_api(201),
     ("GET", "/api/v1/tournaments/{slug}/"): everyone(200),
-    ("PATCH", "/api/v1/tournaments/{slug}/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("PATCH", "/api/v1/tournaments/{slug}/"): directors_api(200),
     ("GET", "/api/v1/tournaments/{slug}/bracket/"): everyone(200),
-    ("GET", "/api/v1/tournaments/{slug}/drop-map/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("GET", "/api/v1/tournaments/{slug}/drop-map/"): directors_api(200),
     ("GET", "/api/v1/tournaments/{slug}/entries/"): everyone(200),
-    ("POST", "/api/v1/tournaments/{slug}/entries/"): row(401, 403, 403, 403, 409, 409, 401),
+    ("POST", "/api/v1/tournaments/{slug}/entries/"): directors_api(409),
     # The world's event is running, a full bracket of four: a late entry finds no bye
     # (409, nothing written) and an entry in the draw cannot be unregistered (409).
-    ("POST", "/api/v1/tournaments/{slug}/entries/bulk/"): row(401, 403, 403, 403, 409, 409, 401),
-    ("POST", "/api/v1/tournaments/{slug}/entries/walk-in/"): row(401, 403, 403, 403, 409, 409, 401),
-    ("DELETE", "/api/v1/tournaments/{slug}/entries/{entry_id}/"): row(
-        401, 403, 403, 403, 409, 409, 401
-    ),
-    ("POST", "/api/v1/tournaments/{slug}/entries/{entry_id}/withdraw/"): row(
-        401, 403, 403, 403, 200, 200, 401
-    ),
-    ("POST", "/api/v1/tournaments/{slug}/finish/"): row(401, 403, 403, 403, 409, 409, 401),
-    ("POST", "/api/v1/tournaments/{slug}/open-registration/"): row(
-        401, 403, 403, 403, 409, 409, 401
-    ),
-    ("POST", "/api/v1/tournaments/{slug}/pairings/{key}/forfeit/"): row(
-        401, 403, 403, 403, 200, 200, 401
-    ),
-    ("POST", "/api/v1/tournaments/{slug}/pairings/{key}/reissue/"): row(
-        401, 403, 403, 403, 409, 409, 401
-    ),
-    ("POST", "/api/v1/tournaments/{slug}/redraw/"): row(401, 403, 403, 403, 202, 202, 401),
-    ("POST", "/api/v1/tournaments/{slug}/rounds/next/"): row(401, 403, 403, 403, 202, 202, 401),
-    ("POST", "/api/v1/tournaments/{slug}/seed/"): row(401, 403, 403, 403, 409, 409, 401),
+    ("POST", "/api/v1/tournaments/{slug}/entries/bulk/"): directors_api(409),
+    ("POST", "/api/v1/tournaments/{slug}/entries/walk-in/"): directors_api(409),
+    ("DELETE", "/api/v1/tournaments/{slug}/entries/{entry_id}/"): directors_api(409),
+    ("POST", "/api/v1/tournaments/{slug}/entries/{entry_id}/withdraw/"): directors_api(200),
+    ("POST", "/api/v1/tournaments/{slug}/finish/"): directors_api(409),
+    ("POST", "/api/v1/tournaments/{slug}/open-registration/"): directors_api(409),
+    ("POST", "/api/v1/tournaments/{slug}/pairings/{key}/forfeit/"): directors_api(200),
+    ("POST", "/api/v1/tournaments/{slug}/pairings/{key}/reissue/"): directors_api(409),
+    ("POST", "/api/v1/tournaments/{slug}/redraw/"): directors_api(202),
+    ("POST", "/api/v1/tournaments/{slug}/rounds/next/"): directors_api(202),
+    ("POST", "/api/v1/tournaments/{slug}/seed/"): directors_api(409),
     ("GET", "/api/v1/tournaments/{slug}/standings/"): everyone(200),
     ("GET", "/api/v1/tournaments/{slug}/odds/"): everyone(200),
-    ("POST", "/api/v1/tournaments/{slug}/start/"): row(401, 403, 403, 403, 409, 409, 401),
-    ("POST", "/api/v1/tournaments/{slug}/swap/"): row(401, 403, 403, 403, 200, 200, 401),
-    ("PATCH", "/api/v1/tournaments/{slug}/money/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("POST", "/api/v1/tournaments/{slug}/start/"): directors_api(409),
+    ("POST", "/api/v1/tournaments/{slug}/swap/"): directors_api(200),
+    ("PATCH", "/api/v1/tournaments/{slug}/money/"): directors_api(200),
     ("GET", "/api/v1/tournaments/{slug}/money/"): everyone(200),
-    ("PUT", "/api/v1/tournaments/{slug}/money/pools/{key}/"): row(
-        401, 403, 403, 403, 200, 200, 401
-    ),
-    ("DELETE", "/api/v1/tournaments/{slug}/money/pools/{key}/"): row(
-        401, 403, 403, 403, 400, 400, 401
-    ),
-    ("PUT", "/api/v1/tournaments/{slug}/money/pools/{key}/entrants/"): row(
-        401, 403, 403, 403, 400, 400, 401
-    ),
-    ("PUT", "/api/v1/tournaments/{slug}/money/pools/{key}/award/"): row(
-        401, 403, 403, 403, 400, 400, 401
-    ),
-    ("POST", "/api/v1/tournaments/{slug}/money/pools/{key}/buy-backs/"): row(
-        401, 403, 403, 403, 400, 400, 401
-    ),
-    ("POST", "/api/v1/tournaments/{slug}/money/payments/"): row(401, 403, 403, 403, 201, 201, 401),
-    ("POST", "/api/v1/tournaments/{slug}/money/splits/"): row(401, 403, 403, 403, 400, 400, 401),
-    ("DELETE", "/api/v1/tournaments/{slug}/money/splits/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("PUT", "/api/v1/tournaments/{slug}/money/pools/{key}/"): directors_api(200),
+    ("DELETE", "/api/v1/tournaments/{slug}/money/pools/{key}/"): directors_api(400),
+    ("PUT", "/api/v1/tournaments/{slug}/money/pools/{key}/entrants/"): directors_api(400),
+    ("PUT", "/api/v1/tournaments/{slug}/money/pools/{key}/award/"): directors_api(400),
+    ("POST", "/api/v1/tournaments/{slug}/money/pools/{key}/buy-backs/"): directors_api(400),
+    ("POST", "/api/v1/tournaments/{slug}/money/payments/"): directors_api(201),
+    ("POST", "/api/v1/tournaments/{slug}/money/splits/"): directors_api(400),
+    ("DELETE", "/api/v1/tournaments/{slug}/money/splits/"): directors_api(200),
     ("GET", "/api/v1/tournaments/{slug}/money/calcutta/"): everyone(200),
-    ("PUT", "/api/v1/tournaments/{slug}/money/calcutta/"): row(401, 403, 403, 403, 200, 200, 401),
-    ("POST", "/api/v1/tournaments/{slug}/money/calcutta/lots/"): row(
-        401, 403, 403, 403, 400, 400, 401
-    ),
-    ("PUT", "/api/v1/tournaments/{slug}/money/calcutta/lots/{lot}/sale/"): row(
-        401, 403, 403, 403, 400, 400, 401
-    ),
-    ("PUT", "/api/v1/tournaments/{slug}/money/calcutta/lots/{lot}/buy-back/"): row(
-        401, 403, 403, 403, 400, 400, 401
-    ),
-    ("PUT", "/api/v1/tournaments/{slug}/money/club/"): row(401, 403, 403, 403, 200, 200, 401),
-    ("GET", "/api/v1/tournaments/{slug}/money/ledger.csv"): row(401, 403, 403, 403, 200, 200, 401),
+    ("PUT", "/api/v1/tournaments/{slug}/money/calcutta/"): directors_api(200),
+    ("POST", "/api/v1/tournaments/{slug}/money/calcutta/lots/"): directors_api(400),
+    ("PUT", "/api/v1/tournaments/{slug}/money/calcutta/lots/{lot}/sale/"): directors_api(400),
+    ("PUT", "/api/v1/tournaments/{slug}/money/calcutta/lots/{lot}/buy-back/"): directors_api(400),
+    ("PUT", "/api/v1/tournaments/{slug}/money/club/"): directors_api(200),
+    ("GET", "/api/v1/tournaments/{slug}/money/ledger.csv"): directors_api(200),
     ("GET", "/api/v1/tournaments/{slug}/money/master-points/"): everyone(200),
-    ("PUT", "/api/v1/tournaments/{slug}/money/master-points/"): row(
-        401, 403, 403, 403, 200, 200, 401
-    ),
+    ("PUT", "/api/v1/tournaments/{slug}/money/master-points/"): directors_api(200),
     ("GET", "/api/v1/clubs/{slug}/master-points/"): everyone(200),
     ("GET", "/api/v1/clubs/{slug}/master-points/table/"): everyone(200),
-    ("PUT", "/api/v1/clubs/{slug}/master-points/table/"): row(401, 403, 403, 403, 200, 200, 401),
-    ("PUT", "/api/v1/clubs/{slug}/master-points/season/"): row(401, 403, 403, 403, 200, 200, 401),
+    ("PUT", "/api/v1/clubs/{slug}/master-points/table/"): directors_api(200),
+    ("PUT", "/api/v1/clubs/{slug}/master-points/season/"): directors_api(200),
     ("GET", "/"): everyone(200),
     ("GET", "/accounts/login/"): everyone(200),
     ("POST", "/accounts/login/"): row(200, R302, R302, R302, R302, R302, 200),
@@ -466,14 +460,14 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/chouette/sessions/{pk}/undo/"): everyone(405),
     ("POST", "/chouette/sessions/{pk}/undo/"): row(R302, W302, R302, R302, W302, W302, R302),
     ("GET", "/clubs/{slug}/"): everyone(200),
-    ("GET", "/clubs/{slug}/players/add/"): row(302, 404, 404, 404, 200, 200, 302),
-    ("POST", "/clubs/{slug}/players/add/"): row(R302, 404, 404, 404, W302, W302, R302),
+    ("GET", "/clubs/{slug}/players/add/"): directors_page(200),
+    ("POST", "/clubs/{slug}/players/add/"): directors_form(W302),
     ("GET", "/clubs/{slug}/ratings/"): everyone(200),
-    ("GET", "/clubs/{slug}/import/"): row(302, 404, 404, 404, 200, 200, 302),
-    ("POST", "/clubs/{slug}/import/"): row(R302, 404, 404, 404, W302, W302, R302),
+    ("GET", "/clubs/{slug}/import/"): directors_page(200),
+    ("POST", "/clubs/{slug}/import/"): directors_form(W302),
     # the club's settings (its time zone): its directors only; others see no page
-    ("GET", "/clubs/{slug}/settings/"): row(302, 404, 404, 404, 200, 200, 302),
-    ("POST", "/clubs/{slug}/settings/"): row(R302, 404, 404, 404, W302, W302, R302),
+    ("GET", "/clubs/{slug}/settings/"): directors_page(200),
+    ("POST", "/clubs/{slug}/settings/"): directors_form(W302),
     ("GET", "/healthz"): everyone(200),
     # the header's language picker: a cookie for anyone, nothing stored (docs/languages.md)
     ("GET", "/i18n/setlang/"): everyone(302),
@@ -491,7 +485,7 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/matches/{pk}/dispute/"): row(302, 405, 405, 405, 405, 405, 302),
     ("POST", "/matches/{pk}/dispute/"): row(R302, W302, 404, 404, 404, 404, R302),
     ("GET", "/matches/{pk}/resolve/"): row(302, 405, 405, 405, 405, 405, 302),
-    ("POST", "/matches/{pk}/resolve/"): row(R302, 404, 404, 404, W302, W302, R302),
+    ("POST", "/matches/{pk}/resolve/"): directors_form(W302),
     ("GET", "/matches/{pk}/enter/"): row(302, 200, 404, 404, 200, 200, 302),
     # The score-link sheets are for the club's directors; their POST only sends mail
     # (nothing stored), hence R302 for the directors too.
@@ -499,21 +493,21 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("POST", "/matches/{pk}/links/"): row(R302, 403, 403, 403, R302, R302, R302),
     ("POST", "/matches/{pk}/enter/"): row(R302, W302, 404, 404, W302, W302, R302),
     # a director's corrections: only the match's club directors (and admins) get the form
-    ("GET", "/matches/{pk}/correct/"): row(302, 404, 404, 404, 302, 302, 302),
-    ("POST", "/matches/{pk}/correct/"): row(R302, 404, 404, 404, W302, W302, R302),
+    ("GET", "/matches/{pk}/correct/"): directors_page(302),
+    ("POST", "/matches/{pk}/correct/"): directors_form(W302),
     ("GET", "/players/{slug}/"): everyone(200),
-    ("GET", "/players/{slug}/edit/"): row(302, 404, 404, 404, 200, 200, 302),
-    ("POST", "/players/{slug}/edit/"): row(R302, 404, 404, 404, W302, W302, R302),
+    ("GET", "/players/{slug}/edit/"): directors_page(200),
+    ("POST", "/players/{slug}/edit/"): directors_form(W302),
     ("GET", "/players/{slug}/ratings/"): everyone(200),
     ("GET", "/score/{token}/"): everyone(200),
     ("POST", "/score/{token}/"): everyone(W302),
     ("GET", "/score/{token}/clock/"): everyone(200),
-    ("GET", "/tournaments/new/{club_slug}/"): row(302, 404, 404, 404, 200, 200, 302),
-    ("POST", "/tournaments/new/{club_slug}/"): row(R302, 404, 404, 404, W302, W302, R302),
+    ("GET", "/tournaments/new/{club_slug}/"): directors_page(200),
+    ("POST", "/tournaments/new/{club_slug}/"): directors_form(W302),
     ("GET", "/tournaments/{slug}/"): everyone(200),
     ("GET", "/tournaments/{slug}/bracket/"): everyone(200),
-    ("GET", "/tournaments/{slug}/director/"): row(302, 404, 404, 404, 200, 200, 302),
-    ("POST", "/tournaments/{slug}/director/"): row(R302, 404, 404, 404, 200, 200, R302),
+    ("GET", "/tournaments/{slug}/director/"): directors_page(200),
+    ("POST", "/tournaments/{slug}/director/"): directors_form(200),
     ("GET", "/tournaments/{slug}/director/rounds/{round_id}/links/"): row(
         302, 403, 403, 403, 200, 200, 302
     ),
@@ -526,14 +520,10 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ),
     # Pages that answer a POST with a page: the walk-in finds no bye in the world's full
     # bracket (the refusal next to the field, nothing written); the bulk form previews.
-    ("GET", "/tournaments/{slug}/director/walk-in/"): row(302, 404, 404, 404, 200, 200, 302),
-    ("POST", "/tournaments/{slug}/director/walk-in/"): row(R302, 404, 404, 404, 200, 200, R302),
-    ("GET", "/tournaments/{slug}/director/register-players/"): row(
-        302, 404, 404, 404, 200, 200, 302
-    ),
-    ("POST", "/tournaments/{slug}/director/register-players/"): row(
-        R302, 404, 404, 404, 200, 200, R302
-    ),
+    ("GET", "/tournaments/{slug}/director/walk-in/"): directors_page(200),
+    ("POST", "/tournaments/{slug}/director/walk-in/"): directors_form(200),
+    ("GET", "/tournaments/{slug}/director/register-players/"): directors_page(200),
+    ("POST", "/tournaments/{slug}/director/register-players/"): directors_form(200),
     # Check-in and calls. The world's event is running: check-in is closed (409, or a
     # page's message), no round is called yet (a late penalty is 409 round_not_called),
     # and round 1 is ready, so the director's call writes. A check-in page takes an
@@ -541,17 +531,11 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("POST", "/api/v1/tournaments/{slug}/entries/{entry_id}/check-in/"): row(
         401, 409, 403, 403, 409, 409, 401
     ),
-    ("POST", "/api/v1/tournaments/{slug}/drop-no-shows/"): row(401, 403, 403, 403, 409, 409, 401),
-    ("POST", "/api/v1/tournaments/{slug}/rounds/{number}/call/"): row(
-        401, 403, 403, 403, 201, 201, 401
-    ),
-    ("POST", "/api/v1/tournaments/{slug}/matches/{match_id}/late-penalty/"): row(
-        401, 403, 403, 403, 409, 409, 401
-    ),
+    ("POST", "/api/v1/tournaments/{slug}/drop-no-shows/"): directors_api(409),
+    ("POST", "/api/v1/tournaments/{slug}/rounds/{number}/call/"): directors_api(201),
+    ("POST", "/api/v1/tournaments/{slug}/matches/{match_id}/late-penalty/"): directors_api(409),
     # a round's own clock policy (docs/clocks.md): the club's directors only
-    ("PATCH", "/api/v1/tournaments/{slug}/rounds/{number}/"): row(
-        401, 403, 403, 403, 200, 200, 401
-    ),
+    ("PATCH", "/api/v1/tournaments/{slug}/rounds/{number}/"): directors_api(200),
     # any account subscribes its own devices; removing one that is not there is a no-op
     ("POST", "/api/v1/push-subscriptions/"): row(401, 201, 201, 201, 201, 201, 401),
     ("DELETE", "/api/v1/push-subscriptions/"): row(401, 204, 204, 204, 204, 204, 401),
@@ -562,9 +546,7 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/tournaments/{slug}/director/calls/{call_action}/"): row(
         302, 405, 405, 405, 405, 405, 302
     ),
-    ("POST", "/tournaments/{slug}/director/calls/{call_action}/"): row(
-        R302, 404, 404, 404, W302, W302, R302
-    ),
+    ("POST", "/tournaments/{slug}/director/calls/{call_action}/"): directors_form(W302),
     ("GET", "/tournaments/{slug}/rounds/{round_id}/cards/"): everyone(200),
     ("GET", "/tournaments/{slug}/screen/"): everyone(200),
     ("GET", "/tournaments/{slug}/screen/live/"): everyone(200),
@@ -577,32 +559,20 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/tournaments/{slug}/money/"): everyone(200),
     ("GET", "/clubs/{slug}/master-points/"): everyone(200),
     ("GET", "/clubs/{slug}/master-points/table/"): everyone(200),
-    ("POST", "/clubs/{slug}/master-points/table/"): row(R302, 404, 404, 404, W302, W302, R302),
-    ("GET", "/tournaments/{slug}/director/money/"): row(302, 404, 404, 404, 200, 200, 302),
-    ("POST", "/tournaments/{slug}/director/money/"): row(R302, 404, 404, 404, 200, 200, R302),
-    ("GET", "/tournaments/{slug}/director/money/auction/"): row(302, 404, 404, 404, 200, 200, 302),
-    ("GET", "/tournaments/{slug}/director/money/award/"): row(302, 404, 404, 404, 200, 200, 302),
+    ("POST", "/clubs/{slug}/master-points/table/"): directors_form(W302),
+    ("GET", "/tournaments/{slug}/director/money/"): directors_page(200),
+    ("POST", "/tournaments/{slug}/director/money/"): directors_form(200),
+    ("GET", "/tournaments/{slug}/director/money/auction/"): directors_page(200),
+    ("GET", "/tournaments/{slug}/director/money/award/"): directors_page(200),
     # the world has no pool: a director's decision is refused (400), nothing written
-    ("POST", "/tournaments/{slug}/director/money/award/"): row(R302, 404, 404, 404, 400, 400, R302),
-    ("GET", "/tournaments/{slug}/director/money/history/"): row(302, 404, 404, 404, 200, 200, 302),
-    ("GET", "/tournaments/{slug}/director/money/payout-sheet/"): row(
-        302, 404, 404, 404, 200, 200, 302
-    ),
-    ("GET", "/tournaments/{slug}/director/money/ledger.csv"): row(
-        302, 404, 404, 404, 200, 200, 302
-    ),
-    ("GET", "/tournaments/{slug}/director/money/do/{action}/"): row(
-        302, 404, 404, 404, 404, 404, 302
-    ),
-    ("POST", "/tournaments/{slug}/director/money/do/{action}/"): row(
-        R302, 404, 404, 404, 404, 404, R302
-    ),
-    ("GET", "/tournaments/{slug}/director/money/master-points/"): row(
-        302, 404, 404, 404, 404, 404, 302
-    ),
-    ("POST", "/tournaments/{slug}/director/money/master-points/"): row(
-        R302, 404, 404, 404, 400, 400, R302
-    ),
+    ("POST", "/tournaments/{slug}/director/money/award/"): directors_form(400),
+    ("GET", "/tournaments/{slug}/director/money/history/"): directors_page(200),
+    ("GET", "/tournaments/{slug}/director/money/payout-sheet/"): directors_page(200),
+    ("GET", "/tournaments/{slug}/director/money/ledger.csv"): directors_page(200),
+    ("GET", "/tournaments/{slug}/director/money/do/{action}/"): directors_page(404),
+    ("POST", "/tournaments/{slug}/director/money/do/{action}/"): directors_form(404),
+    ("GET", "/tournaments/{slug}/director/money/master-points/"): directors_page(404),
+    ("POST", "/tournaments/{slug}/director/money/master-points/"): directors_form(400),
 }
 
 

@@ -32,6 +32,22 @@ def _correct(client, match, **fields):
     )
 
 
+def _correct_game_at_cube_2(client, match, number, winner):
+    """Corrects game ``number`` to a single won by ``winner`` with the cube at 2 on player
+    2's side: every field of the score sheet's game form, as the form posts them."""
+    return _correct(
+        client,
+        match,
+        action="game",
+        number=number,
+        winner=winner.pk,
+        cube=2,
+        cube_owner="player2",
+        level="single",
+        ending="played",
+    )
+
+
 # --- a director's corrections ---
 
 
@@ -51,17 +67,7 @@ def test_director_corrects_a_game_and_the_score_follows(client, director, make_m
     _record(match, director, bob)  # 1-1
     client.force_login(director)
     assert "Correct game 1" in client.get(f"/matches/{match.pk}/").content.decode()
-    response = _correct(
-        client,
-        match,
-        action="game",
-        number=1,
-        winner=alice.pk,
-        cube=2,
-        cube_owner="player2",
-        level="single",
-        ending="played",
-    )
+    response = _correct_game_at_cube_2(client, match, 1, alice)
     assert response.status_code == 302
     stored = _fresh(match)
     assert (stored.score1, stored.score2) == (2, 1)  # game 1 now worth 2: Crawford next
@@ -78,17 +84,7 @@ def test_a_correction_the_rules_refuse_changes_nothing_and_says_why(
     _record(match, director, alice, level="gammon")  # 2-0: game 2 is the Crawford game
     _record(match, director, bob)
     client.force_login(director)
-    response = _correct(
-        client,
-        match,
-        action="game",
-        number=2,
-        winner=bob.pk,
-        cube=2,
-        cube_owner="player2",
-        level="single",
-        ending="played",
-    )
+    response = _correct_game_at_cube_2(client, match, 2, bob)
     assert response.status_code == 302
     assert (_fresh(match).score1, _fresh(match).score2) == (2, 1)
     assert "double_in_crawford_game" in client.get(f"/matches/{match.pk}/").content.decode()

@@ -70,6 +70,7 @@ def test_dashboard_calls_a_round_then_shows_minutes_and_applies_a_confirmed_pena
     form = {"match": pairing.match_id, "late_entry": pairing.entry1_id}
     asking = browser.post(penalty_url, form).content.decode()
     assert "Apply the late penalty" in asking and "gets 1 penalty point" in asking
+    assert f'action="{penalty_url}"' in asking  # the yes posts back to the calls action
     assert not LatePenalty.objects.exists()  # nothing until confirmed
     browser.post(penalty_url, {**form, "confirm": "1"})
     (penalty,) = LatePenalty.objects.all()

@@ -13,6 +13,7 @@ import re
 import pytest
 from django.test import Client
 
+from games.models import Club
 from games.services import clubs as club_services
 from games.services.actors import actor_for_user
 from tournaments.models import Round, StageKind, Tournament
@@ -35,6 +36,25 @@ def url(club) -> str:
 
 def config(tournament: Tournament) -> dict:
     return {f: getattr(tournament, f) for f in CONFIG_FIELDS if f != "name"}
+
+
+def create(desk: Client, club: Club, fields: dict[str, str]) -> Tournament:
+    """Posts the new-event form and returns the event it made: a made event always
+    sends the director on to its dashboard (a refusal fails here, showing the page)."""
+    response = desk.post(url(club), fields)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    made = Tournament.objects.get(name=fields["name"])
+    assert response["Location"] == f"/tournaments/{made.slug}/director/"
+    return made
+
+
+def preview(desk: Client, club: Club, fields: dict[str, str], *, htmx: bool = False) -> str:
+    """The page's preview of these options (``action=preview``): always a page, whatever
+    the options; by htmx only the preview's fragment."""
+    headers = {"HX-Request": "true"} if htmx else None
+    response = desk.post(url(club), {"action": "preview", **fields}, headers=headers)
+    assert response.status_code == 200
+    return response.content.decode()
 
 
 def field_error(html: str, field: str) -> str:
@@ -94,8 +114,9 @@ def test_the_page_shows_every_formats_fields_grouped_for_browsers_without_javasc
 def test_single_elimination_with_every_option_is_the_event_the_api_creates(
     desk, club, client_for, director
 ):
-    response = desk.post(
-        url(club),
+    page_made = create(
+        desk,
+        club,
         {
             "name": "Club Night",
             "format": "single_elimination",
@@ -119,9 +140,6 @@ def test_single_elimination_with_every_option_is_the_event_the_api_creates(
             "length_swiss_1": "11",
         },
     )
-    assert response.status_code == 302, response.content.decode()[:2000]
-    page_made = Tournament.objects.get(name="Club Night")
-    assert response["Location"] == f"/tournaments/{page_made.slug}/director/"
     api = client_for(director).post(
         "/api/v1/tournaments/",
         {
@@ -153,8 +171,9 @@ def test_single_elimination_with_every_option_is_the_event_the_api_creates(
 
 
 def test_double_elimination_takes_its_reset_and_grand_final_lengths(desk, club):
-    response = desk.post(
-        url(club),
+    event = create(
+        desk,
+        club,
         {
             "name": "Double",
             "format": "double_elimination",
@@ -167,8 +186,6 @@ def test_double_elimination_takes_its_reset_and_grand_final_lengths(desk, club):
             "consolation_from": "1",  # single elimination's: ignored
         },
     )
-    assert response.status_code == 302
-    event = Tournament.objects.get(name="Double")
     assert event.grand_final_reset is False  # unticked
     assert event.consolation_from == []
     assert event.match_lengths == {
@@ -178,8 +195,9 @@ def test_double_elimination_takes_its_reset_and_grand_final_lengths(desk, club):
 
 
 def test_swiss_takes_rounds_tie_breaks_and_byes(desk, club):
-    response = desk.post(
-        url(club),
+    event = create(
+        desk,
+        club,
         {
             "name": "Tuesday Swiss",
             "format": "swiss",
@@ -193,8 +211,6 @@ def test_swiss_takes_rounds_tie_breaks_and_byes(desk, club):
             "consolation_from": "not a number",  # another format's field, even wrong
         },
     )
-    assert response.status_code == 302, response.content.decode()[:2000]
-    event = Tournament.objects.get(name="Tuesday Swiss")
     assert (event.swiss_rounds, event.max_losses) == (4, 3)
     assert event.tie_breaks == ["match_wins", "median_buchholz", "points_difference"]
     assert event.bye_is_win is False
@@ -203,8 +219,9 @@ def test_swiss_takes_rounds_tie_breaks_and_byes(desk, club):
 
 
 def test_round_robin_takes_groups_and_playoff_and_its_default_tie_breaks(desk, club):
-    response = desk.post(
-        url(club),
+    event = create(
+        desk,
+        club,
         {
             "name": "League",
             "format": "round_robin",
@@ -215,16 +232,15 @@ def test_round_robin_takes_groups_and_playoff_and_its_default_tie_breaks(desk, c
             "swiss_rounds": "3",  # Swiss's: ignored
         },
     )
-    assert response.status_code == 302, response.content.decode()[:2000]
-    event = Tournament.objects.get(name="League")
     assert (event.groups, event.playoff_qualifiers, event.swiss_rounds) == (2, 2, None)
     assert event.tie_breaks[0] == "match_wins" and len(event.tie_breaks) > 1
     assert event.match_lengths == {"default": 5, "rounds": {"playoff": {"-1": 9}}}
 
 
 def test_per_round_lengths_are_played_by_the_rounds(desk, club, director):
-    desk.post(
-        url(club),
+    event = create(
+        desk,
+        club,
         {
             "name": "Eight",
             "format": "single_elimination",
@@ -233,7 +249,6 @@ def test_per_round_lengths_are_played_by_the_rounds(desk, club, director):
             "length_main_final": "7",
         },
     )
-    event = Tournament.objects.get(name="Eight")
     actor = actor_for_user(director)
     for n in range(8):
         player = club_services.create_player(display_name=f"P{n}", clubs=[club])
@@ -305,10 +320,10 @@ def test_a_refused_event_keeps_what_was_typed(desk, club):
 
 
 def test_the_preview_says_which_consolation_round_feeds_the_last_chance(desk, club):
-    response = desk.post(
-        url(club),
+    html = preview(
+        desk,
+        club,
         {
-            "action": "preview",
             "format": "single_elimination",
             "consolation_from": "1, 2",
             "last_chance_from": "1",
@@ -317,8 +332,6 @@ def test_the_preview_says_which_consolation_round_feeds_the_last_chance(desk, cl
             "length_main_final": "7",
         },
     )
-    html = response.content.decode()
-    assert response.status_code == 200
     assert not Tournament.objects.exists()  # a preview writes nothing
     assert "With 24 players" in html
     assert "The last chance takes the losers of consolation round 2." in html
@@ -330,42 +343,35 @@ def test_the_preview_says_which_consolation_round_feeds_the_last_chance(desk, cl
 
 
 def test_the_preview_by_htmx_is_only_the_preview(desk, club):
-    response = desk.post(
-        url(club),
-        {"action": "preview", "format": "swiss", "swiss_rounds": "3", "length_swiss_last": "7"},
-        headers={"HX-Request": "true"},
+    html = preview(
+        desk, club, {"format": "swiss", "swiss_rounds": "3", "length_swiss_last": "7"}, htmx=True
     )
-    html = response.content.decode()
     assert html.lstrip().startswith('<div id="preview"')
     rows = re.findall(r"<tr><td>(Round \d)</td><td>.*?</td><td>(\d+)</td></tr>", html)
     assert rows == [("Round 1", "5"), ("Round 2", "5"), ("Round 3", "7")]
 
 
 def test_the_preview_says_when_the_players_are_too_few_for_the_last_chance(desk, club):
-    html = desk.post(
-        url(club),
+    html = preview(
+        desk,
+        club,
         {
-            "action": "preview",
             "format": "single_elimination",
             "consolation_from": "1",
             "last_chance_from": "1",
             "preview_entries": "4",
         },
-    ).content.decode()
+    )
     assert "Not possible with these players" in html
     assert "fewer than two players" in html
 
 
 def test_the_preview_names_a_wrong_field_instead_of_guessing(desk, club):
-    html = desk.post(
-        url(club),
-        {
-            "action": "preview",
-            "format": "single_elimination",
-            "consolation_from": "one",
-            "preview_entries": "8",
-        },
-        headers={"HX-Request": "true"},
-    ).content.decode()
+    html = preview(
+        desk,
+        club,
+        {"format": "single_elimination", "consolation_from": "one", "preview_entries": "8"},
+        htmx=True,
+    )
     assert "No preview:" in html and "numbers separated by commas" in html
     assert "With 8 players" not in html

@@ -176,6 +176,7 @@ def test_unregister_asks_first_then_takes_the_entry_off(web, night, director, cl
     assert "Take Una off Thursday?" in html(response) and 'name="confirm" value="1"' in html(
         response
     )
+    assert f'action="{url}"' in html(response)  # the yes posts back to the same action
     assert Entry.objects.filter(pk=entry.pk).exists()
     assert web.post(url, {"entry": entry.pk, "confirm": "1"}).status_code == 302
     assert not Entry.objects.filter(pk=entry.pk).exists()
