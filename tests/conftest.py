@@ -157,3 +157,13 @@ def pytest_sessionstart(session):
         mo = po.with_suffix(".mo")
         if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
             subprocess.run(["msgfmt", "--check", "-o", str(mo), str(po)], check=True)
+
+
+@pytest.fixture
+def analysis_on_request(club):
+    """The club analyses on request only: for tests of the import itself, where the
+    automatic analysis of each imported match (tests/analysis covers it) would cost
+    seconds of GNU Backgammon per match and test nothing more."""
+    from analysis.models import ClubAnalysisSettings
+
+    ClubAnalysisSettings.objects.update_or_create(club=club, defaults={"automatic": False})

@@ -58,6 +58,9 @@ from tests.factories import token_for
 from tests.security.world import build_world, path_params
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "25"))
+#: The operations are fuzzed in this many parts (every operation in exactly one), so
+#: parallel test processes (pytest-xdist) share the work instead of one taking it all.
+PARTS = 6
 COVERAGE = int(os.environ.get("FUZZ_COVERAGE", "150"))
 LOCMEM = {
     "default": {
@@ -157,15 +160,23 @@ def api_world(settings):
     request_finished.connect(close_old_connections)
 
 
+def test_the_parts_cover_every_operation_once():
+    schema = schemathesis.openapi.from_wsgi("/api/schema/", WSGIHandler())
+    everything = [f"{o.method} {o.path}" for o in _operations(schema)]
+    parts = [f"{o.method} {o.path}" for p in range(PARTS) for o in _operations(schema)[p::PARTS]]
+    assert len(everything) > 50 and sorted(parts) == sorted(everything)
+
+
+@pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("who", ["anonymous", "director"])
-def test_fuzz_every_operation(api_world, who, capsys):
+def test_fuzz_every_operation(api_world, who, part, capsys):
     world, token = api_world
     app = WSGIHandler()
     schema = schemathesis.openapi.from_wsgi("/api/schema/", app)
     headers = {"Authorization": f"Token {token}"} if who == "director" else {}
     statuses: Counter[int] = Counter()
     problems: list[str] = []
-    operations = _operations(schema)
+    operations = _operations(schema)[part::PARTS]
 
     def send(case: Any) -> None:
         with transaction.atomic():
@@ -216,7 +227,7 @@ def test_fuzz_every_operation(api_world, who, capsys):
 
     with capsys.disabled():
         print(
-            f"\nAPI fuzz as {who}: {len(operations)} operations, "
+            f"\nAPI fuzz as {who}, part {part + 1} of {PARTS}: {len(operations)} operations, "
             f"{sum(statuses.values())} requests, statuses {dict(sorted(statuses.items()))}"
         )
     unique = sorted(set(problems))

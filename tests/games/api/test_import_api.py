@@ -144,7 +144,7 @@ def test_money_flag_imports_a_coin_game_as_an_unrated_session(client_for, club, 
 
 
 def test_large_upload_runs_as_a_job_with_progress(
-    client_for, club, director, django_capture_on_commit_callbacks
+    client_for, club, director, django_capture_on_commit_callbacks, analysis_on_request
 ) -> None:
     files = mat_files("bgstudio")[:5]
     client = client_for(director)

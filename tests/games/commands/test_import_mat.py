@@ -211,7 +211,7 @@ def test_lenient_still_refuses_what_match_scoring_forbids(club, tmp_path) -> Non
     assert Match.objects.count() == 0
 
 
-def test_every_corpus_file_imports_without_error(club) -> None:
+def test_every_corpus_file_imports_without_error(club, analysis_on_request) -> None:
     """The whole corpus through the command; coin games become money sessions."""
     lines = run(str(MAT), "--club", club.slug, "--json").strip().splitlines()
     reports = {Path(r["file"]).name: r for r in map(json.loads, lines)}
