@@ -316,3 +316,20 @@ def test_money_history_shows_who_is_in_a_side_pool_and_a_lot(make_event, browser
     assert "<del>P01</del> → <ins>P01, P02</ins>" in html
     assert "<ins>P01</ins>" in html  # the first entrant, added to an empty pool
     assert "P03, P04" in html  # the lot's entries
+
+
+def test_the_entry_lists_amount_reads_back_in_german(make_event, browser):
+    """Shown in German, the prefilled amount is still "20.00" (the browser sends it back
+    as it stands; "20,00" would be refused), and it records as shown."""
+    event = make_event(4, start=False)
+    post(browser, event, "pool", {"key": "main", "name": "Main", "fee": "20"})
+    page = f"/tournaments/{event.slug}/director/"
+    html = browser.get(page, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "bezahlt 0,00, Saldo -20,00" in html  # the text follows the language
+    assert 'value="20.00"' in html and 'value="20,00"' not in html  # the field does not
+    p01 = Entry.objects.get(tournament=event, player__display_name="P01")
+    answer = post(
+        browser, event, "payment", {"player": p01.player_id, "amount": "20.00", "method": "cash"}
+    )
+    assert answer.status_code == 302
+    assert selectors.money_view(event).people[0].balance == 0
