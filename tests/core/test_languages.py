@@ -33,6 +33,8 @@ def test_accept_language_de_gives_a_german_page(club):
     assert '<html lang="de">' in page
     assert "Wähle deinen Club" in page and "Zum Inhalt springen" in page
     assert "Pick your club" not in page
+    assert "0 Spieler<" in page and " players<" not in page  # the club card's count
+    assert 'aria-label="Hauptmenü"' in page  # the site's menu, not a bracket's main stage
     # and the club's own page
     club_page = Client().get(f"/clubs/{club.slug}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Wertungsliste" in club_page

@@ -333,3 +333,19 @@ def test_the_entry_lists_amount_reads_back_in_german(make_event, browser):
     )
     assert answer.status_code == 302
     assert selectors.money_view(event).people[0].balance == 0
+
+
+def test_the_money_history_speaks_the_pages_language(make_event, browser):
+    """Field names, chosen values and what changed are translated, not the models' English
+    names and stored values ("paid by: event", "method: cash")."""
+    event = make_event(4, start=False)
+    post(browser, event, "pool", {"key": "main", "name": "Main", "fee": "20"})
+    p01 = Entry.objects.get(tournament=event, player__display_name="P01")
+    post(browser, event, "payment", {"player": p01.player_id, "amount": "20", "method": "cash"})
+    url = f"/tournaments/{event.slug}/director/money/history/"
+    english = browser.get(url).content.decode()
+    assert "payment: P01" in english and "method: <ins>Cash</ins>" in english
+    german = browser.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Zahlung: P01" in german and "Topf: Main" in german
+    assert "Zahlungsart: <ins>Bargeld</ins>" in german and "Startgeld: <ins>20,00</ins>" in german
+    assert "bezahlt nach:" in german and "paid by" not in german
