@@ -349,3 +349,10 @@ def test_the_money_history_speaks_the_pages_language(make_event, browser):
     assert "Zahlung: P01" in german and "Topf: Main" in german
     assert "Zahlungsart: <ins>Bargeld</ins>" in german and "Startgeld: <ins>20,00</ins>" in german
     assert "bezahlt nach:" in german and "paid by" not in german
+
+
+def test_the_award_page_without_pools_says_where_to_add_one(make_event, browser):
+    event = make_event(4, start=False)
+    html = browser.get(f"/tournaments/{event.slug}/director/money/award/").content.decode()
+    assert "No pools yet." in html
+    assert f'href="/tournaments/{event.slug}/director/money/#pool"' in html
