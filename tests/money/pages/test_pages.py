@@ -356,3 +356,16 @@ def test_the_award_page_without_pools_says_where_to_add_one(make_event, browser)
     html = browser.get(f"/tournaments/{event.slug}/director/money/award/").content.decode()
     assert "No pools yet." in html
     assert f'href="/tournaments/{event.slug}/director/money/#pool"' in html
+
+
+def test_the_directors_buttons_are_named_in_the_pages_language(make_event, browser):
+    """What a screen reader says for the entry list's and the money page's buttons was
+    English on a German page ("Unregister P01")."""
+    event = make_event(4, start=False)
+    post(browser, event, "pool", {"key": "main", "name": "Main", "fee": "20"})
+    html = browser.get(f"/tournaments/{event.slug}/director/", HTTP_ACCEPT_LANGUAGE="de")
+    assert 'aria-label="P01 abmelden"' in html.content.decode()
+    money = browser.get(f"/tournaments/{event.slug}/director/money/", HTTP_ACCEPT_LANGUAGE="de")
+    page = money.content.decode()
+    assert 'aria-label="P01 hat 20,00 bar bezahlt"' in page
+    assert 'aria-label="P01 als offen vermerken"' in page
