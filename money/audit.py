@@ -36,6 +36,42 @@ from .models import (
 )
 
 ACTIONS = {"+": _("created"), "~": _("changed"), "-": _("deleted")}
+#: The fields' names as the history shows them, translated (the models' own verbose
+#: names are English: a German page showed "paid by: event").
+FIELD_LABELS = {
+    "registration_fee": _("registration fee"),
+    "splits": _("splits"),
+    "name": _("name"),
+    "side": _("side"),
+    "paid_by": _("paid by"),
+    "fee": _("fee"),
+    "added": _("added"),
+    "rake_percent": _("rake percent"),
+    "rake_fixed": _("rake fixed"),
+    "table": _("table"),
+    "remainder": _("remainder"),
+    "buy_back_fee": _("buy back fee"),
+    "buy_back_until_round": _("buy back until round"),
+    "award_order": _("award order"),
+    "entrants": _("entrants"),
+    "amount": _("amount"),
+    "out_in_round": _("out in round"),
+    "method": _("method"),
+    "note": _("note"),
+    "buy_back_limit": _("buy back limit"),
+    "label": _("label"),
+    "price": _("price"),
+    "entries": _("entries"),
+    "percent": _("percent"),
+    "buy_back": _("buy back"),
+    "formula": _("formula"),
+    "event_weight": _("event weight"),
+    "division_weight": _("division weight"),
+    "currency": _("currency"),
+    "payout_unit": _("payout unit"),
+    "publish_payouts": _("publish payouts"),
+    "publish_calcutta": _("publish calcutta"),
+}
 LIMIT = 500
 """The newest versions shown (a long auction writes many)."""
 
@@ -102,8 +138,17 @@ def _entries(
             if record.history_type == "+" and new in (None, "", [], {}, ()):
                 continue  # a new row's empty fields say nothing
             if old != new:
-                label = str(record.instance_type._meta.get_field(name).verbose_name)
-                changes.append(Change(label, show(name, old), show(name, new)))
+                field_ = record.instance_type._meta.get_field(name)
+                label = str(FIELD_LABELS.get(name, field_.verbose_name))
+                # a choice shows as the form offered it ("Cash"), not its stored value
+                shown = dict(field_.flatchoices) if field_.choices else {}
+                changes.append(
+                    Change(
+                        label,
+                        show(name, shown.get(old, old) if isinstance(old, str) else old),
+                        show(name, shown.get(new, new) if isinstance(new, str) else new),
+                    )
+                )
         if record.history_type == "~" and not changes:
             continue  # a save that changed only bookkeeping (the version)
         user = record.history_user
@@ -178,22 +223,25 @@ def money_history(tournament: Tournament) -> list[HistoryEntry]:
                 "award_order",
                 "entrants",
             ),
-            lambda r: f"{_('pool')}: {r.name}",
+            lambda r: str(_("pool: %(name)s") % {"name": r.name}),
             show,
         ),
         *_entries(
             buy_backs,
             ("amount", "out_in_round"),
-            lambda r: (
-                f"{_('buy-back')}: {entry_names.get(r.entry_id, r.entry_id)} "
-                f"({pool_names.get(r.pool_id, r.pool_id)})"
+            lambda r: str(
+                _("buy-back: %(name)s (%(pool)s)")
+                % {
+                    "name": entry_names.get(r.entry_id, r.entry_id),
+                    "pool": pool_names.get(r.pool_id, r.pool_id),
+                }
             ),
             show,
         ),
         *_entries(
             payments,
             ("amount", "method", "note"),
-            lambda r: f"{_('payment')}: {players.get(r.player_id, r.player_id)}",
+            lambda r: str(_("payment: %(name)s") % {"name": players.get(r.player_id, r.player_id)}),
             show,
         ),
         *_entries(
@@ -202,13 +250,21 @@ def money_history(tournament: Tournament) -> list[HistoryEntry]:
             lambda r: str(_("Calcutta")),
             show,
         ),
-        *_entries(lots, ("label", "price", "entries"), lambda r: f"{_('lot')}: {r.label}", show),
+        *_entries(
+            lots,
+            ("label", "price", "entries"),
+            lambda r: str(_("lot: %(name)s") % {"name": r.label}),
+            show,
+        ),
         *_entries(
             shares,
             ("percent", "buy_back"),
-            lambda r: (
-                f"{_('lot')} {lot_names.get(r.lot_id, r.lot_id)}: "
-                f"{players.get(r.player_id, r.player_id)}"
+            lambda r: str(
+                _("lot %(lot)s: %(name)s")
+                % {
+                    "lot": lot_names.get(r.lot_id, r.lot_id),
+                    "name": players.get(r.player_id, r.player_id),
+                }
             ),
             show,
         ),

@@ -53,7 +53,8 @@ class Seat:
         tournament = self.call.round.stage.tournament
         return {
             "tournament": tournament,
-            "round_name": f"{self.call.round.stage}, {_('round')} {self.call.round.number}",
+            "round_name": _("%(stage)s, round %(number)s")
+            % {"stage": self.call.round.stage, "number": self.call.round.number},
             "player": self.player,
             "opponent": self.opponent,
             "table": self.match.table,

@@ -3,6 +3,8 @@ policy when it sets one, else the event's; the event's preset and flag rule."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from games.clock_policies import MatchClockPolicy
 from games.rules.clock import FlagRule, Preset
 
@@ -26,5 +28,7 @@ def tournament_clock_policy(match_id: int) -> MatchClockPolicy | None:
         preset=preset,
         flag_rule=flag_rule,
         overtime_ms=event.clock_overtime_ms,
-        event=f"{event.name}, round {pairing.round.number}",
+        # the clock page's title line: "Tuesday Swiss, round 3", in the page's language
+        event=_("%(event)s, round %(number)s")
+        % {"event": event.name, "number": pairing.round.number},
     )

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from core.panels import register_panel
 from tournaments.models import Entry as EntryModel
@@ -39,7 +40,9 @@ def match_event_link(
     tournament = pairing.tournament
     return {
         "event": tournament,
-        "round": str(pairing.round),  # "Main round 2", as the round sheet names it
+        # "Main round 2", as the round sheet names it, in the page's language
+        "round": _("%(stage)s round %(number)s")
+        % {"stage": pairing.round.stage, "number": pairing.round.number},
         "round_url": reverse("tournament-bracket", args=[tournament.slug]),
         "style": style,
     }

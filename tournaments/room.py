@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Count, Sum
+from django.utils.translation import gettext as _
 
 from games.cards import Card, card_for
 from games.models import Match
@@ -125,8 +126,9 @@ def every_round(view: selectors.BracketView) -> list[tuple[Round, str]]:
 
 
 def round_name(round_: Round, stage: object) -> str:
-    """ "Main, round 2", "Swiss, round 3", "Group 2, round 1"."""
-    return f"{stage}, round {round_.number}"
+    """ "Main, round 2", "Swiss, round 3", "Group 2, round 1", in the page's language
+    (the stage names are translated; the round word must be too)."""
+    return _("%(stage)s, round %(number)s") % {"stage": stage, "number": round_.number}
 
 
 def round_cards(tournament: Tournament, round_id: int) -> tuple[Round, list[Card]] | None:

@@ -30,7 +30,9 @@ class MatParseError(RuleViolation):
     """A transcript that cannot be read; ``line`` is 1-based (0 when unknown)."""
 
     def __init__(self, code: str, message: str, line: int = 0) -> None:
-        super().__init__(code, f"line {line}: {message}" if line else message, "file")
+        # the line number is part of the translated sentence (a German page said "line 1:")
+        shown = N_("line %(line)s: %(message)s", line=line, message=message) if line else message
+        super().__init__(code, shown, "file")
         self.line = line
 
 

@@ -33,6 +33,8 @@ def test_accept_language_de_gives_a_german_page(club):
     assert '<html lang="de">' in page
     assert "Wähle deinen Club" in page and "Zum Inhalt springen" in page
     assert "Pick your club" not in page
+    assert "0 Spieler<" in page and " players<" not in page  # the club card's count
+    assert 'aria-label="Hauptmenü"' in page  # the site's menu, not a bracket's main stage
     # and the club's own page
     club_page = Client().get(f"/clubs/{club.slug}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Wertungsliste" in club_page
@@ -156,3 +158,16 @@ def test_every_page_loads_the_catalog_in_its_language_before_the_scripts(club):
     page = Client().get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     catalog = page.index('<script src="/jsi18n/?lang=de" defer></script>')
     assert catalog < page.index("js/live.js")
+
+
+def test_a_refused_form_says_nothing_was_saved_in_the_pages_language(club, director):
+    """The error box's opening words were an English default in every language."""
+    browser = Client()
+    browser.force_login(director)
+    url = f"/clubs/{club.slug}/settings/"
+    refused = browser.post(url, {"time_zone": "Mars/Olympus"}, HTTP_ACCEPT_LANGUAGE="de")
+    page = refused.content.decode()
+    assert refused.status_code == 400 and "Nichts wurde gespeichert." in page
+    assert "Nothing was saved." not in page
+    english = browser.post(url, {"time_zone": "Mars/Olympus"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert "Nothing was saved." in english.content.decode()

@@ -58,3 +58,17 @@ def test_only_the_clubs_directors_see_the_page(client, club, make_user):
     client.force_login(make_user())
     assert client.get(f"/clubs/{club.slug}/import/").status_code == 404
     assert "Import a transcript" not in client.get(f"/clubs/{club.slug}/").content.decode()
+
+
+def test_a_refused_file_is_explained_in_the_pages_language(client, club, director):
+    """The line number is part of the translated sentence: a German page said "line 1:"
+    in front of a German message."""
+    client.force_login(director)
+    response = client.post(
+        f"/clubs/{club.slug}/import/",
+        {"file": _upload("notes.mat", b"this is not a match file\n")},
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+    page = response.content.decode()
+    assert response.status_code == 200 and "Die Datei wurde abgelehnt:" in page
+    assert "Zeile 1: " in page and "line 1" not in page

@@ -316,3 +316,56 @@ def test_money_history_shows_who_is_in_a_side_pool_and_a_lot(make_event, browser
     assert "<del>P01</del> → <ins>P01, P02</ins>" in html
     assert "<ins>P01</ins>" in html  # the first entrant, added to an empty pool
     assert "P03, P04" in html  # the lot's entries
+
+
+def test_the_entry_lists_amount_reads_back_in_german(make_event, browser):
+    """Shown in German, the prefilled amount is still "20.00" (the browser sends it back
+    as it stands; "20,00" would be refused), and it records as shown."""
+    event = make_event(4, start=False)
+    post(browser, event, "pool", {"key": "main", "name": "Main", "fee": "20"})
+    page = f"/tournaments/{event.slug}/director/"
+    html = browser.get(page, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "bezahlt 0,00, Saldo -20,00" in html  # the text follows the language
+    assert 'value="20.00"' in html and 'value="20,00"' not in html  # the field does not
+    p01 = Entry.objects.get(tournament=event, player__display_name="P01")
+    answer = post(
+        browser, event, "payment", {"player": p01.player_id, "amount": "20.00", "method": "cash"}
+    )
+    assert answer.status_code == 302
+    assert selectors.money_view(event).people[0].balance == 0
+
+
+def test_the_money_history_speaks_the_pages_language(make_event, browser):
+    """Field names, chosen values and what changed are translated, not the models' English
+    names and stored values ("paid by: event", "method: cash")."""
+    event = make_event(4, start=False)
+    post(browser, event, "pool", {"key": "main", "name": "Main", "fee": "20"})
+    p01 = Entry.objects.get(tournament=event, player__display_name="P01")
+    post(browser, event, "payment", {"player": p01.player_id, "amount": "20", "method": "cash"})
+    url = f"/tournaments/{event.slug}/director/money/history/"
+    english = browser.get(url).content.decode()
+    assert "payment: P01" in english and "method: <ins>Cash</ins>" in english
+    german = browser.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Zahlung: P01" in german and "Topf: Main" in german
+    assert "Zahlungsart: <ins>Bargeld</ins>" in german and "Startgeld: <ins>20,00</ins>" in german
+    assert "bezahlt nach:" in german and "paid by" not in german
+
+
+def test_the_award_page_without_pools_says_where_to_add_one(make_event, browser):
+    event = make_event(4, start=False)
+    html = browser.get(f"/tournaments/{event.slug}/director/money/award/").content.decode()
+    assert "No pools yet." in html
+    assert f'href="/tournaments/{event.slug}/director/money/#pool"' in html
+
+
+def test_the_directors_buttons_are_named_in_the_pages_language(make_event, browser):
+    """What a screen reader says for the entry list's and the money page's buttons was
+    English on a German page ("Unregister P01")."""
+    event = make_event(4, start=False)
+    post(browser, event, "pool", {"key": "main", "name": "Main", "fee": "20"})
+    html = browser.get(f"/tournaments/{event.slug}/director/", HTTP_ACCEPT_LANGUAGE="de")
+    assert 'aria-label="P01 abmelden"' in html.content.decode()
+    money = browser.get(f"/tournaments/{event.slug}/director/money/", HTTP_ACCEPT_LANGUAGE="de")
+    page = money.content.decode()
+    assert 'aria-label="P01 hat 20,00 bar bezahlt"' in page
+    assert 'aria-label="P01 als offen vermerken"' in page

@@ -149,12 +149,16 @@ def test_club_table_api(club, director, make_user):
 
 def test_club_table_page(club, director, make_user):
     url = f"/clubs/{club.slug}/master-points/table/"
-    assert "No table yet" in Client().get(url).content.decode()
+    empty = Client().get(url).content.decode()
+    assert "No table yet" in empty and "no points table of its own yet" in empty
+    assert "Fill in a row below" not in empty  # that is the directors' form
+    assert f'href="/clubs/{club.slug}/"' in empty  # the way back to the club
     stranger = Client()
     stranger.force_login(make_user("stranger"))
     assert stranger.post(url, {"form": "table"}).status_code == 404
     browser = Client()
     browser.force_login(director)
+    assert "Fill in a row below" in browser.get(url).content.decode()
     bad = browser.post(
         url,
         {

@@ -105,3 +105,20 @@ def test_home_page_offers_check_in_and_push_when_configured(
     settings.VAPID_PUBLIC_KEY = "BPublicKeyForTests"
     page = phone.get("/").content.decode()
     assert 'data-key="BPublicKeyForTests"' in page and "push-sw.js" in page
+
+
+def test_round_names_follow_the_pages_language(make_event, browser, alice_user):
+    """ "Main, round 1" is German on a German page: the dashboard's call button, the
+    clock page's title line (which also names who plays before the clock starts)."""
+    event = make_event(2, match_lengths={"default": 7})
+    pairing = Pairing.objects.select_related("entry1__player", "entry2__player").get(
+        tournament=event, status=PairingStatus.READY
+    )
+    page = browser.get(f"/tournaments/{event.slug}/director/", HTTP_ACCEPT_LANGUAGE="de")
+    html = page.content.decode()
+    assert "Hauptrunde, Runde 1" in html and ", round 1" not in html
+    clock = browser.get(f"/matches/{pairing.match_id}/clock/", HTTP_ACCEPT_LANGUAGE="de")
+    html = clock.content.decode()
+    assert f"{event.name}, Runde 1" in html and ", round 1" not in html
+    one, two = pairing.entry1.player.display_name, pairing.entry2.player.display_name
+    assert f'<p class="clock-players">{one} v {two}</p>' in html
