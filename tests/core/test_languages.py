@@ -156,3 +156,24 @@ def test_every_page_loads_the_catalog_in_its_language_before_the_scripts(club):
     page = Client().get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     catalog = page.index('<script src="/jsi18n/?lang=de" defer></script>')
     assert catalog < page.index("js/live.js")
+
+
+def test_picking_a_language_while_signed_in_stores_it_on_the_player(alice, alice_user):
+    assert alice.language == ""  # the club's, until they pick one
+    browser = Client()
+    browser.force_login(alice_user)
+    assert browser.post("/i18n/setlang/", {"language": "da", "next": "/"}).status_code == 302
+    alice.refresh_from_db()
+    assert alice.language == "da"
+    browser.post("/i18n/setlang/", {"language": "xx", "next": "/"})  # not a language: ignored
+    alice.refresh_from_db()
+    assert alice.language == "da"
+
+
+def test_picking_a_language_signed_out_or_without_a_player_stores_nothing(alice, make_user):
+    Client().post("/i18n/setlang/", {"language": "de", "next": "/"})
+    browser = Client()
+    browser.force_login(make_user("no-player"))
+    assert browser.post("/i18n/setlang/", {"language": "fr", "next": "/"}).status_code == 302
+    alice.refresh_from_db()
+    assert alice.language == ""
