@@ -13,6 +13,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from core.live_stream import live_stream
 from games.api.auth import TokenLoginView, TokenRevokeAllView, TokenRevokeView
+from games.pages.language import set_language
 
 from .health import healthz
 
@@ -40,7 +41,8 @@ api_v1 = [
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     # The header's language picker posts here; the choice is kept in a cookie.
-    path("i18n/", include("django.conf.urls.i18n")),
+    # (signed in, it is also stored on the account's player: their emails' language).
+    path("i18n/setlang/", set_language, name="set_language"),
     # gettext() and interpolate() for static/js, in the page's language (docs/languages.md).
     path("jsi18n/", javascript_catalog, name="javascript-catalog"),
     path("admin/", admin.site.urls),

@@ -3,7 +3,8 @@
 The dispute service writes the event to the outbox in its transaction; this handler
 runs after the commit (a Celery task, retried by the sweep), emails the club's
 directors who have an address (Django's email framework; the console backend unless
-``EMAIL_BACKEND`` says otherwise) and stamps the dispute ``directors_notified_at``, so
+``EMAIL_BACKEND`` says otherwise), each in their language (their player's, else the
+club's: docs/languages.md), and stamps the dispute ``directors_notified_at``, so
 the dashboard can list open disputes and whether the directors were told. Handling an
 event twice sends nothing the second time.
 """
@@ -12,12 +13,28 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.mail import send_mail
-from django.utils import timezone
+from django.db.models import QuerySet
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from core.events import on_event
 from games import events
-from games.models import Dispute
+from games.languages import message_language
+from games.models import Club, Dispute
+
+
+def _by_language(directors: QuerySet[User], club: Club) -> dict[str, list[str]]:
+    """The directors' addresses grouped by the language each reads: that of the player
+    linked to their account, else the club's; one email per language."""
+    groups: dict[str, list[str]] = {}
+    for user in directors:
+        player = getattr(user, "player", None)
+        addresses = groups.setdefault(message_language(player, club), [])
+        if user.email not in addresses:
+            addresses.append(user.email)
+    return dict(sorted(groups.items()))
 
 
 @on_event(events.MATCH_DISPUTED)
@@ -32,17 +49,28 @@ def tell_directors(payload: dict[str, Any]) -> None:
     if dispute is None or dispute.directors_notified_at is not None:
         return
     match = dispute.match
-    addresses = sorted(set(match.club.directors.exclude(email="").values_list("email", flat=True)))
-    if addresses:
-        send_mail(
-            subject=f"[{match.club.name}] Match {match.pk} is disputed",
-            message=(
-                f"{dispute.raised_by} disputes the score entered for {match.player1} v "
-                f"{match.player2} (match {match.pk}).\n\nReason: {dispute.reason}\n\n"
-                f"A director of the club resolves it on the match's page, /matches/{match.pk}/.\n"
-            ),
-            from_email=None,  # DEFAULT_FROM_EMAIL
-            recipient_list=addresses,
-        )
+    club = match.club
+    directors = club.directors.exclude(email="").select_related("player").order_by("email")
+    for language, addresses in _by_language(directors, club).items():
+        with translation.override(language):
+            send_mail(
+                subject=gettext("[%(club)s] Match %(match)s is disputed")
+                % {"club": club.name, "match": match.pk},
+                message=gettext(
+                    "%(raised_by)s disputes the score entered for %(player1)s v %(player2)s "
+                    "(match %(match)s).\n\nReason: %(reason)s\n\nA director of the club "
+                    "resolves it on the match's page, %(path)s.\n"
+                )
+                % {
+                    "raised_by": dispute.raised_by,
+                    "player1": match.player1,
+                    "player2": match.player2,
+                    "match": match.pk,
+                    "reason": dispute.reason,
+                    "path": f"/matches/{match.pk}/",
+                },
+                from_email=None,  # DEFAULT_FROM_EMAIL
+                recipient_list=addresses,
+            )
     dispute.directors_notified_at = timezone.now()
     dispute.save(update_fields=["directors_notified_at"])

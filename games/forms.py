@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
 
 from games.rules import limits
@@ -83,7 +84,7 @@ class PlayerEditForm(forms.Form):
 
 
 class ClubSettingsForm(forms.Form):
-    """A director's settings of the club that the pages use: for now its time zone."""
+    """A director's settings of the club: its time zone and the language of its emails."""
 
     time_zone = forms.CharField(
         max_length=64,
@@ -91,5 +92,15 @@ class ClubSettingsForm(forms.Form):
         label=gettext_lazy("Time zone"),
         help_text=gettext_lazy(
             "An IANA name such as Europe/Copenhagen: the club's pages show every time in it."
+        ),
+    )
+    # Not required: a form that sends no language (an older page, a script) keeps the club's.
+    language = forms.ChoiceField(
+        choices=settings.LANGUAGES,
+        required=False,
+        label=gettext_lazy("Language of emails"),
+        help_text=gettext_lazy(
+            "Round calls and other emails and push messages go out in it to the players "
+            "who have not picked a language of their own."
         ),
     )

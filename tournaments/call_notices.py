@@ -5,7 +5,8 @@ committed. For every match of the round that is ready to play, each player gets 
 email (Django's email framework: the console backend unless ``EMAIL_URL`` names an SMTP
 server, or ``EMAIL_BACKEND`` an API provider through django-anymail) with their table,
 opponent, match length and private score link, and, if they allowed it on their
-phone and the site has VAPID keys, one web push.
+phone and the site has VAPID keys, one web push. Both are written in the player's own
+language, else the club's (``games.languages.speaking_to``; docs/languages.md).
 
 Exactly once per player, channel and call, even when the job is run again (a worker
 died, the sweep retried it): each notice is a :class:`CallNotice` row, written and
@@ -32,6 +33,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import score_links
+from games.languages import speaking_to
 from games.models import Match, Player
 from tournaments.models import CallNotice, Pairing, PairingStatus, PushSubscription, RoundCall
 
@@ -83,6 +85,12 @@ def seats_of(call: RoundCall, *, site_url: str | None = None) -> list[Seat]:
 
 
 def _message(seat: Seat) -> EmailMultiAlternatives:
+    """The email, subject included, in the player's language (else the club's)."""
+    with speaking_to(seat.player, seat.call.round.stage.tournament.club):
+        return _email(seat)
+
+
+def _email(seat: Seat) -> EmailMultiAlternatives:
     context = seat.context
     subject = _("%(event)s: %(round)s, you play %(opponent)s") % {
         "event": context["tournament"].name,
@@ -97,6 +105,12 @@ def _message(seat: Seat) -> EmailMultiAlternatives:
 
 
 def _push_payload(seat: Seat) -> str:
+    """The push's title and text in the player's language (else the club's)."""
+    with speaking_to(seat.player, seat.call.round.stage.tournament.club):
+        return _push_text(seat)
+
+
+def _push_text(seat: Seat) -> str:
     context = seat.context
     table = context["table"]
     where = _("table %s") % table if table is not None else _("your table")

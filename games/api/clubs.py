@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from core import access
 from core.club_zones import validate_time_zone
+from core.languages import validate_language
 from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.models import Club, Player
 from games.models.clubs import RatingBoost
@@ -40,6 +41,7 @@ class ClubSerializer(serializers.ModelSerializer):
             "rating_boost",
             "match_equity_table",
             "time_zone",
+            "language",
             "player_count",
             "created_at",
         ]
@@ -67,6 +69,13 @@ class ClubInputSerializer(serializers.Serializer):
         validators=[validate_time_zone],
         help_text="IANA time zone of the club's pages (Europe/Copenhagen); server default.",
     )
+    language = serializers.CharField(
+        max_length=8,
+        required=False,
+        validators=[validate_language],
+        help_text="Language of the club's emails and pushes (one of the site's languages: "
+        "en, de, fr, da); the site's default.",
+    )
 
 
 class ClubUpdateSerializer(serializers.Serializer):
@@ -84,6 +93,7 @@ class ClubUpdateSerializer(serializers.Serializer):
     time_zone = serializers.CharField(
         max_length=64, required=False, validators=[validate_time_zone]
     )
+    language = serializers.CharField(max_length=8, required=False, validators=[validate_language])
 
 
 class PlayerSerializer(serializers.ModelSerializer):

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from core.club_zones import default_time_zone, validate_time_zone
+from core.languages import default_language, validate_language
 from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.rules import limits
 
@@ -48,6 +49,13 @@ class Club(models.Model):
         help_text="The club's IANA time zone (Europe/Copenhagen): its pages show every "
         "time in it; times are stored in UTC.",
     )
+    language = models.CharField(
+        max_length=8,
+        default=default_language,
+        validators=[validate_language],
+        help_text="The language of the club's emails and push messages to players who "
+        "chose none (one of settings.LANGUAGES).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords()
@@ -75,6 +83,14 @@ class Player(models.Model):
         related_name="player",
     )
     email = models.EmailField(max_length=limits.MAX_EMAIL, blank=True, default="")
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        default="",
+        validators=[validate_language],
+        help_text="The language of the emails and push messages this player gets; "
+        "empty ('') for their club's. Set by the language picker when they are signed in.",
+    )
     declared_rating = models.PositiveIntegerField(
         null=True,
         blank=True,

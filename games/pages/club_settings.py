@@ -1,7 +1,7 @@
-"""A director's club settings page: the club's time zone (docs/languages.md).
+"""A director's club settings page: the club's time zone and language (docs/languages.md).
 
 Thin over ``games.services.clubs.update_club`` (the API's service too): the form reads
-the text, the service checks the zone, and a refusal comes back next to its field.
+the text, the service checks the zone and the language, and a refusal comes back next to its field.
 """
 
 from __future__ import annotations
@@ -23,14 +23,21 @@ from games.services import clubs as club_services
 
 @login_required
 def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
-    """The club's directors set its time zone; everyone else is told there is no page."""
+    """The club's directors set its time zone and language; everyone else is told there
+    is no page."""
     club = get_object_or_404(Club, slug=slug)
     if not access.is_director(request.user, club):
         raise Http404
-    form = ClubSettingsForm(request.POST or None, initial={"time_zone": club.time_zone})
+    form = ClubSettingsForm(
+        request.POST or None, initial={"time_zone": club.time_zone, "language": club.language}
+    )
     if request.method == "POST" and form.is_valid():
         try:
-            club_services.update_club(club=club, time_zone=form.cleaned_data["time_zone"])
+            club_services.update_club(
+                club=club,
+                time_zone=form.cleaned_data["time_zone"],
+                language=form.cleaned_data["language"] or None,
+            )
         except BoxcarsError as error:
             show_error(form, error)
         else:

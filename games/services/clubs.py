@@ -15,6 +15,7 @@ from core import access
 from core.actors import Actor
 from core.club_zones import default_time_zone, validate_time_zone
 from core.errors import N_
+from core.languages import default_language, language_codes, validate_language
 from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.models import Club, Membership, Player
 from games.models.clubs import RatingBoost
@@ -118,11 +119,14 @@ def create_club(
     rating_boost: str = RatingBoost.FIBS,
     match_equity_table: str = DEFAULT_TABLE,
     time_zone: str | None = None,
+    language: str | None = None,
 ) -> Club:
     """Create a club; its creator becomes its first director."""
     _check_rating_policy(rating_initial, rating_boost, match_equity_table)
     time_zone = time_zone or default_time_zone()
     _check_time_zone(time_zone)
+    language = language or default_language()
+    _check_language(language)
     if slug and Club.objects.filter(slug=slug).exists():
         raise ConflictError(
             "slug_taken", N_("A club with the slug '%(slug)s' exists.", slug=slug), field="slug"
@@ -138,6 +142,7 @@ def create_club(
         rating_boost=rating_boost,
         match_equity_table=match_equity_table,
         time_zone=time_zone,
+        language=language,
     )
     club.directors.add(created_by)
     return club
@@ -153,6 +158,16 @@ def _check_time_zone(name: str) -> None:
         ) from None
 
 
+def _check_language(code: str) -> None:
+    """The club's language must have a catalog: its players' emails are written in it."""
+    try:
+        validate_language(code)
+    except ValidationError as error:
+        raise RuleViolation(
+            "invalid_language", " ".join(error.messages), field="language"
+        ) from None
+
+
 @transaction.atomic
 def update_club(
     *,
@@ -163,8 +178,10 @@ def update_club(
     rating_boost: str | None = None,
     match_equity_table: str | None = None,
     time_zone: str | None = None,
+    language: str | None = None,
 ) -> Club:
-    """Change a club's name, description, rating policy, match equity table or time zone.
+    """Change a club's name, description, rating policy, match equity table, time zone
+    or language (that of its emails and pushes to players who chose none).
 
     A change of rating policy changes how future matches are rated; recomputing the
     list from scratch under the new policy is a separate, explicit job. A new table
@@ -173,6 +190,8 @@ def update_club(
     _check_rating_policy(rating_initial, rating_boost, match_equity_table)
     if time_zone is not None:
         _check_time_zone(time_zone)
+    if language is not None:
+        _check_language(language)
     club = Club.objects.select_for_update().get(pk=club.pk)
     for field, value in (
         ("name", name),
@@ -181,11 +200,27 @@ def update_club(
         ("rating_boost", rating_boost),
         ("match_equity_table", match_equity_table),
         ("time_zone", time_zone),
+        ("language", language),
     ):
         if value is not None:
             setattr(club, field, value)
     club.save()
     return club
+
+
+def remember_language(*, user: User, language: str) -> Player | None:
+    """Store the language a signed-in user picked on the player linked to their account,
+    so the emails and pushes sent to them later (by a worker, with no browser to ask)
+    are in it. Nothing happens for an account without a player or an unknown language
+    (the picker itself ignores one too).
+    """
+    if language not in language_codes():
+        return None
+    player = Player.objects.filter(user=user).first()
+    if player is not None and player.language != language:
+        player.language = language
+        player.save(update_fields=["language"])
+    return player
 
 
 @transaction.atomic

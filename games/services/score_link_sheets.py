@@ -19,10 +19,12 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from core.actors import Actor
 from core.errors import N_
 from games import score_links
+from games.languages import speaking_to
 from games.models import Club, Match, Player
 from games.rules.errors import ConflictError, NotAllowed, RuleViolation
 
@@ -144,22 +146,39 @@ def link_sheet(*, actor: Actor, club: Club, matches: Iterable[Match]) -> LinkShe
 
 
 def _length(match: Match) -> str:
-    return f"{match.length}-point match" if match.length else "unlimited session"
+    if match.length:
+        return gettext("a %(length)s-point match") % {"length": match.length}
+    return gettext("an unlimited session")
 
 
-def _message(slip: Slip, heading: str, site_url: str) -> EmailMessage:
-    table = f"Table: {slip.table}\n" if slip.table not in (None, "") else ""
+def _message(slip: Slip, heading: str, site_url: str, club: Club) -> EmailMessage:
+    """The player's email in their language, else the club's (docs/languages.md)."""
+    with speaking_to(slip.player, club):
+        return _email(slip, heading, site_url)
+
+
+def _email(slip: Slip, heading: str, site_url: str) -> EmailMessage:
+    names = {"heading": heading, "opponent": slip.opponent.display_name}
+    table = ""
+    if slip.table not in (None, ""):
+        table = gettext("Table: %(table)s") % {"table": slip.table} + "\n"
     body = (
-        f"Hello {slip.player.display_name},\n\n"
-        f"{heading}: you play {slip.opponent.display_name}, a {_length(slip.match)}.\n"
-        f"{table}\n"
-        "Enter and confirm the score from your phone with your private link "
-        "(no account needed; keep it to yourself):\n\n"
-        f"{site_url}{slip.path}\n\n"
-        "Good luck!\n"
+        gettext("Hello %(name)s,") % {"name": slip.player.display_name}
+        + "\n\n"
+        + gettext("%(heading)s: you play %(opponent)s, %(length)s.")
+        % {**names, "length": _length(slip.match)}
+        + "\n"
+        + f"{table}\n"
+        + gettext(
+            "Enter and confirm the score from your phone with your private link "
+            "(no account needed; keep it to yourself):"
+        )
+        + f"\n\n{site_url}{slip.path}\n\n"
+        + gettext("Good luck!")
+        + "\n"
     )
     return EmailMessage(
-        subject=f"{heading}: your match against {slip.opponent.display_name}",
+        subject=gettext("%(heading)s: your match against %(opponent)s") % names,
         body=body,
         to=[slip.player.email],
     )
@@ -181,7 +200,7 @@ def email_score_links(
     messages = []
     for slip in sheet.slips:
         if slip.player.email:
-            messages.append(_message(slip, heading, base))
+            messages.append(_message(slip, heading, base, club))
             sent.append(slip.player)
         else:
             no_address.append(slip.player)

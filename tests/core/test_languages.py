@@ -171,3 +171,24 @@ def test_a_refused_form_says_nothing_was_saved_in_the_pages_language(club, direc
     assert "Nothing was saved." not in page
     english = browser.post(url, {"time_zone": "Mars/Olympus"}, HTTP_ACCEPT_LANGUAGE="en")
     assert "Nothing was saved." in english.content.decode()
+
+
+def test_picking_a_language_while_signed_in_stores_it_on_the_player(alice, alice_user):
+    assert alice.language == ""  # the club's, until they pick one
+    browser = Client()
+    browser.force_login(alice_user)
+    assert browser.post("/i18n/setlang/", {"language": "da", "next": "/"}).status_code == 302
+    alice.refresh_from_db()
+    assert alice.language == "da"
+    browser.post("/i18n/setlang/", {"language": "xx", "next": "/"})  # not a language: ignored
+    alice.refresh_from_db()
+    assert alice.language == "da"
+
+
+def test_picking_a_language_signed_out_or_without_a_player_stores_nothing(alice, make_user):
+    Client().post("/i18n/setlang/", {"language": "de", "next": "/"})
+    browser = Client()
+    browser.force_login(make_user("no-player"))
+    assert browser.post("/i18n/setlang/", {"language": "fr", "next": "/"}).status_code == 302
+    alice.refresh_from_db()
+    assert alice.language == ""

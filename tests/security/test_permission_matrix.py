@@ -469,9 +469,10 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/clubs/{slug}/settings/"): directors_page(200),
     ("POST", "/clubs/{slug}/settings/"): directors_form(W302),
     ("GET", "/healthz"): everyone(200),
-    # the header's language picker: a cookie for anyone, nothing stored (docs/languages.md)
+    # the header's language picker: a cookie for anyone; a signed-in user linked to a
+    # player also stores it on their own player (their emails' language, docs/languages.md)
     ("GET", "/i18n/setlang/"): everyone(302),
-    ("POST", "/i18n/setlang/"): everyone(R302),
+    ("POST", "/i18n/setlang/"): row(R302, W302, W302, R302, R302, R302, R302),
     # the browser scripts' translations: public, the same for everyone of a language
     ("GET", "/jsi18n/"): everyone(200),
     ("GET", "/matches/{pk}/"): everyone(200),

@@ -71,3 +71,41 @@ def test_a_resolved_dispute_leaves_the_open_list(
     )
     assert response.status_code == 200, response.json()
     assert list(open_disputes(club=club)) == []
+
+
+def test_each_director_reads_the_dispute_in_their_language(
+    client_for,
+    club,
+    director,
+    make_user,
+    alice_user,
+    bob_user,
+    match,
+    alice,
+    bob,
+    django_capture_on_commit_callbacks,
+):
+    from games.services import clubs as club_services
+
+    club_services.update_club(club=club, language="fr")
+    director.email = "director@example.org"
+    director.save()
+    german = make_user("german-director", email="de@example.org")
+    club.directors.add(german)
+    gerd = club_services.create_player(display_name="Gerd", user=german)
+    gerd.language = "de"  # picked in the header while signed in
+    gerd.save()
+    client_for(alice_user).post(
+        f"/api/v1/matches/{match.pk}/games/", {"winner": alice.pk}, format="json"
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for(bob_user).post(
+            f"/api/v1/matches/{match.pk}/dispute/", {"reason": "wrong"}, format="json"
+        )
+
+    by_address = {m.to[0]: m for m in mail.outbox}
+    assert sorted(by_address) == ["de@example.org", "director@example.org"]
+    assert f"Le match {match.pk} est contesté" in by_address["director@example.org"].subject
+    assert "Motif : wrong" in by_address["director@example.org"].body
+    assert f"Einspruch gegen Match {match.pk}" in by_address["de@example.org"].subject
+    assert "Grund: wrong" in by_address["de@example.org"].body

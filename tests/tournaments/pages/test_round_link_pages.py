@@ -160,3 +160,20 @@ def test_a_match_of_an_event_links_back_to_it(make_event, club, director):
         actor=actor_for_user(director), club=club, player1=one, player2=two, length=3
     )
     assert "event-back" not in Client().get(f"/matches/{friendly.pk}/").content.decode()
+
+
+def test_the_emailed_links_are_in_the_players_language_else_the_clubs(make_event, browser, club):
+    from games.services import clubs as club_services
+
+    club_services.update_club(club=club, language="da")
+    event = make_event(6)  # round 1: 3 v 6 and 4 v 5 play
+    round_ = _round_one(event)
+    Player.objects.filter(display_name="P03").update(email="p3@example.org", language="fr")
+    Player.objects.filter(display_name="P06").update(email="p6@example.org")
+    browser.post(_url(event, round_), follow=True)
+    by_address = {m.to[0]: m for m in mail.outbox}
+    french, danish = by_address["p3@example.org"], by_address["p6@example.org"]
+    assert "votre match contre P06" in french.subject
+    assert "un match en 5 points" in french.body and "Bonne chance" in french.body
+    assert "din match mod P03" in danish.subject
+    assert "en match til 5 point" in danish.body and "Held og lykke!" in danish.body
