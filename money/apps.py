@@ -7,7 +7,8 @@ class MoneyConfig(AppConfig):
     verbose_name = "Event money"
 
     def ready(self) -> None:
-        """Register the money pages' club time zone."""
-        from . import club_zones
+        """Register the money pages' club time zone and the club page's link."""
+        from . import club_zones, panels
 
         club_zones.register()
+        panels.register()

@@ -70,7 +70,7 @@ def test_the_apps_fill_the_registries_games_pages_and_seed_demo_read():
     ``seed_demo`` seeds, is registered by those apps (games names neither)."""
     assert slots() == {
         "club.above_players": ["tournaments.events"],
-        "club.actions": ["tournaments.new"],
+        "club.actions": ["money.master_points", "tournaments.new"],
         "club.below_players": ["chouette.open_sessions"],
         "home.side": ["tournaments.calls", "tournaments.player_events"],
         "match.analysis": ["analysis.summary"],

@@ -81,3 +81,13 @@ def test_master_points_api(make_event, director, win, actor, played):
     assert APIClient().put(
         f"/api/v1/tournaments/{event.slug}/money/master-points/", {}, format="json"
     ).status_code in (401, 403)
+
+
+def test_the_club_page_links_every_visitor_to_the_clubs_master_points(club):
+    """The leaderboard is public, so the club page shows its link to anyone; it was
+    reachable only from an event's money page."""
+    page = Client().get(f"/clubs/{club.slug}/", HTTP_ACCEPT_LANGUAGE="de")
+    assert page.status_code == 200
+    link = f'href="/clubs/{club.slug}/master-points/"'
+    html = page.content.decode()
+    assert link in html and "Masterpunkte" in html[html.index(link) :][:200]
