@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import TypeVar
 
 from django.contrib.auth.models import User
@@ -150,22 +151,20 @@ def create_club(
 
 def _check_time_zone(name: str) -> None:
     """The club's zone must be one the zone database knows: its pages are shown in it."""
-    try:
-        validate_time_zone(name)
-    except ValidationError as error:
-        raise RuleViolation(
-            "invalid_time_zone", " ".join(error.messages), field="time_zone"
-        ) from None
+    _check(validate_time_zone, name, code="invalid_time_zone", field="time_zone")
 
 
 def _check_language(code: str) -> None:
     """The club's language must have a catalog: its players' emails are written in it."""
+    _check(validate_language, code, code="invalid_language", field="language")
+
+
+def _check(validate: Callable[[str], None], value: str, *, code: str, field: str) -> None:
+    """A model field's validator as a rule: its message, named by the API's field."""
     try:
-        validate_language(code)
+        validate(value)
     except ValidationError as error:
-        raise RuleViolation(
-            "invalid_language", " ".join(error.messages), field="language"
-        ) from None
+        raise RuleViolation(code, " ".join(error.messages), field=field) from None
 
 
 @transaction.atomic
