@@ -12,6 +12,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from games.rules.limits import MAX_ID
 from money import master_points, rules
 from money.models import PaidBy, PaymentMethod, Remainder
 
@@ -47,24 +48,28 @@ class PoolInput(serializers.Serializer):
 
 class EntrantsInput(serializers.Serializer):
     entries = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), max_length=1024, source="entry_ids"
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        max_length=1024,
+        source="entry_ids",
     )
 
 
 class AwardInput(serializers.Serializer):
     groups = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=64),
+        child=serializers.ListField(
+            child=serializers.IntegerField(min_value=1, max_value=MAX_ID), max_length=64
+        ),
         allow_null=True,
         max_length=256,
     )
 
 
 class MoneyEntryInput(serializers.Serializer):
-    entry = serializers.IntegerField(min_value=1, source="entry_id")
+    entry = serializers.IntegerField(min_value=1, max_value=MAX_ID, source="entry_id")
 
 
 class PaymentInput(serializers.Serializer):
-    player = serializers.IntegerField(min_value=1, source="player_id")
+    player = serializers.IntegerField(min_value=1, max_value=MAX_ID, source="player_id")
     amount = serializers.DecimalField(**AMOUNT)
     method = serializers.ChoiceField(choices=PaymentMethod.choices)
     note = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
@@ -86,7 +91,7 @@ class CalcuttaInput(serializers.Serializer):
 class LotInput(serializers.Serializer):
     label = serializers.CharField(max_length=80, required=False, default="", allow_blank=True)  # type: ignore[assignment]  # DRF Field has a label
     entries = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         min_length=1,
         max_length=1024,
         source="entry_ids",
@@ -94,7 +99,7 @@ class LotInput(serializers.Serializer):
 
 
 class ShareInput(serializers.Serializer):
-    player = serializers.IntegerField(min_value=1)
+    player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     percent = serializers.DecimalField(**PERCENT)
 
 
@@ -108,7 +113,7 @@ class SaleInput(serializers.Serializer):
 
 
 class LotBuyBackInput(serializers.Serializer):
-    entry = serializers.IntegerField(min_value=1, source="entry_id")
+    entry = serializers.IntegerField(min_value=1, max_value=MAX_ID, source="entry_id")
     percent = serializers.DecimalField(**PERCENT)
 
 

@@ -75,3 +75,20 @@ def test_which_writes_read_if_match(make_event, directed):
     points = {"formula": "usbgf-2019", "event_weight": "1"}
     answer = directed.put(url + "master-points/", points, format="json", HTTP_IF_MATCH="garbage")
     assert answer.status_code == 200 and answer.json()["formula"] == "usbgf-2019"
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("splits/", {"entries": [2**70]}, "entries[0]"),
+        ("payments/", {"player": 2**70, "amount": "1", "method": "cash"}, "player"),
+        ("pools/main/buy-backs/", {"entry": 191323133710981070848}, "entry"),
+    ],
+)
+def test_an_id_beyond_any_row_is_a_400_naming_the_field(make_event, directed, path, body, field):
+    """An id too large for the database's integer was a 500 on SQLite (found by the API
+    fuzz): every money id is bounded like the match API's (``limits.MAX_ID``)."""
+    event = make_event(4)
+    bad = directed.post(f"/api/v1/tournaments/{event.slug}/money/{path}", body, format="json")
+    assert bad.status_code == 400, bad.content
+    assert bad.json()["field"] == field
