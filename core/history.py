@@ -17,6 +17,7 @@ answer; each row keeps the ``history_date`` of its save, so the trail's order ho
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -63,9 +64,9 @@ class BatchedHistoricalRecords(HistoricalRecords):  # type: ignore[misc]  # simp
         history_date = getattr(instance, "_history_date", timezone.now())
         history_user = self.get_history_user(instance)
         reason = self.get_change_reason_for_object(instance, history_type, using)
-        manager = getattr(instance, self.manager_name)
+        history_model = _history_model(type(instance), self.manager_name)
         attrs = {f.attname: getattr(instance, f.attname) for f in self.fields_included(instance)}
-        history_instance = manager.model(
+        history_instance = history_model(
             history_date=history_date,
             history_type=history_type,
             history_user=history_user,
@@ -80,8 +81,18 @@ class BatchedHistoricalRecords(HistoricalRecords):  # type: ignore[misc]  # simp
             "history_instance": history_instance,
             "using": using,
         }
-        pre_create_historical_record.send(sender=manager.model, **signal)
+        pre_create_historical_record.send(sender=history_model, **signal)
         batch.rows.append((history_instance, signal))
+
+
+@functools.cache
+def _history_model(model: type[models.Model], manager_name: str) -> type[models.Model]:
+    """The historical model of ``model``, found once.
+
+    ``getattr(instance, "history")`` goes through simple-history's descriptor, which
+    builds a new manager class on every access (``Manager.from_queryset``): on the hot
+    write that was two class creations per entry, about 4 % of its CPU."""
+    return cast(type[models.Model], getattr(model, manager_name).model)
 
 
 @contextmanager

@@ -18,11 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.db.models import QuerySet
-
 from core.events import emit
 from core.listeners import Outcome, ResultChange, announce_result_change
-from core.locking import LockedWrite
+from core.locking import LockedWrite, Rows
 from games import events
 from games.models import Match, MatchStatus
 
@@ -35,7 +33,7 @@ def begin_write(
     expected_version: int | None,
     authorize: Callable[[Match], Any],
     *,
-    rows: QuerySet[Match] = MATCH_ROWS,
+    rows: Rows[Match] = MATCH_ROWS,
 ) -> LockedWrite[Match, Outcome]:
     """Lock the match, let ``authorize`` refuse the actor (403 before 412), check the
     ``If-Match`` version, and snapshot the outcome listeners will compare against."""

@@ -10,6 +10,7 @@ and reads what it needs in the locking query itself.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from django.db import connection, transaction
@@ -18,10 +19,11 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from core.actors import Actor
+from core.compiled_queries import CompiledQuery
 from core.errors import N_
 from core.history import history_in_bulk
 from core.listeners import Outcome
-from core.locking import LockedWrite
+from core.locking import LockedWrite, locking_query
 from core.transactions import joins_all_or_nothing
 from games.models import Club, Confirmation, Game, Match, MatchStatus, Rating, RatingList
 from games.rules.errors import ConflictError, NotAllowed, RuleViolation
@@ -44,10 +46,11 @@ from .match_records import (
 from .match_writes import MATCH_ROWS, announce, begin_write
 
 
-def _rows_for(actor: Actor) -> QuerySet[Match]:
+def _rows(directs_user: int | None) -> QuerySet[Match]:
     """:data:`~games.services.match_writes.MATCH_ROWS` with what :func:`record_game`
     needs, asked by the locking query itself instead of one query each:
-    ``actor_directs`` (does the actor direct the match's club?) and, on PostgreSQL,
+    ``actor_directs`` (does user ``directs_user`` direct the match's club? None: not
+    asked, the actor is an admin or has no account) and, on PostgreSQL,
     ``locked_game_rows`` (the games, as ``values(*GAME_FIELDS)``) with
     ``snapshot_version``.
 
@@ -62,9 +65,9 @@ def _rows_for(actor: Actor) -> QuerySet[Match]:
         list_rating1=RawSQL(sql["rating"] % "player1_id", (), output_field=FloatField()),
         list_rating2=RawSQL(sql["rating"] % "player2_id", (), output_field=FloatField()),
     )
-    if actor.user is not None and not actor.is_admin:
+    if directs_user is not None:
         rows = rows.annotate(
-            actor_directs=RawSQL(sql["directs"], (actor.user.pk,), output_field=BooleanField())
+            actor_directs=RawSQL(sql["directs"], (directs_user,), output_field=BooleanField())
         )
     if connection.vendor == "postgresql":
         rows = rows.annotate(
@@ -72,6 +75,20 @@ def _rows_for(actor: Actor) -> QuerySet[Match]:
             snapshot_version=RawSQL(sql["version"], (), output_field=IntegerField()),
         )
     return rows
+
+
+# The locking query of record_game, compiled once (core.compiled_queries: building and
+# compiling it was the biggest piece of the hot write's CPU that was not SQL).
+_LOCK_ASKING_DIRECTS = CompiledQuery(lambda pk, user: locking_query(_rows(user), pk), "pk", "user")
+_LOCK = CompiledQuery(lambda pk: locking_query(_rows(None), pk), "pk")
+
+
+def _locker(actor: Actor) -> Callable[[int], Match | None]:
+    """How :func:`record_game` locks its match for ``actor`` (see :func:`_rows`)."""
+    user = actor.user
+    if user is not None and not actor.is_admin:
+        return lambda pk: _LOCK_ASKING_DIRECTS.first(pk=pk, user=user.pk)
+    return lambda pk: _LOCK.first(pk=pk)
 
 
 @functools.cache
@@ -116,7 +133,7 @@ def _annotation_sql() -> dict[str, str]:
 def _locked_games(match: Match) -> list[dict[str, Any]]:
     """The match's games (``values(*GAME_FIELDS)``, in order), read under its lock:
     those the locking query brought if they are the locked state's, else read now."""
-    # both annotated by the locking query (``_rows_for``, PostgreSQL only), or neither
+    # both annotated by the locking query (``_rows``, PostgreSQL only), or neither
     rows: list[dict[str, Any]] | None = getattr(match, "locked_game_rows", None)
     version: int | None = getattr(match, "snapshot_version", None)
     if version is not None and version == match.version:
@@ -137,7 +154,7 @@ def record_game(
     entry got there first, the answer is 409 rather than a second game.
 
     The hot write of the API, kept to few round trips: the locking query also answers
-    whether the actor directs the club and brings the games (:func:`_rows_for`), read
+    whether the actor directs the club and brings the games (:func:`_rows`), read
     once for the rules and for the answer (:data:`Match.game_rows`: the serializer renders from them
     instead of reading them again); the two audit rows go in one statement
     (:func:`core.history.history_in_bulk`); and inside the API's all-or-nothing
@@ -146,7 +163,7 @@ def record_game(
         match_id,
         expected_version,
         lambda m: require_writer(actor, m, director=getattr(m, "actor_directs", None)),
-        rows=_rows_for(actor),
+        rows=_locker(actor),
     )
     match, director = write.row, write.authorized
     require_writable(match, Write.ENTER, director=director)
