@@ -11,8 +11,8 @@ from .loadgen import PreparedRequest, run_load
 from .server import gunicorn, setup_django
 
 
-def run(*, quick: bool = False, context: dict | None = None) -> dict:
-    setup_django()
+def ceiling_plans() -> list[list[PreparedRequest]]:
+    """The ceiling's load: 8 clients reading one club (created if missing)."""
     from django.contrib.auth import get_user_model
 
     from games.models import Club
@@ -21,8 +21,13 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
     if not Club.objects.filter(slug="bench").exists():
         user, _ = get_user_model().objects.get_or_create(username="bench")
         create_club(created_by=user, name="Bench Club", slug="bench")
-    seconds = 3 if quick else 15
     request = PreparedRequest("GET", "/api/v1/clubs/bench/", headers={"Accept": "application/json"})
-    plans = [[request] * 1_000_000 for _ in range(8)]
+    return [[request] * 1_000_000 for _ in range(8)]
+
+
+def run(*, quick: bool = False, context: dict | None = None) -> dict:
+    setup_django()
+    seconds = 3 if quick else 15
+    plans = ceiling_plans()
     with gunicorn(workers=2) as (host, port):
         return run_load(host, port, plans, seconds)
