@@ -8,14 +8,20 @@ rounds of each: on two cores shared with the load generator and PostgreSQL the
 ceiling alone moves by a third from one minute to the next, so one ceiling and one
 load taken minutes apart gave ratios anywhere from 0.25 to 0.44 for the same code.
 Reports requests/s, p50/p99 and the ratio to the ceiling (the median of the rounds,
-and each round's), and the SQL queries one entry costs on an empty match in a small
-database and on a match with many games in a large one.
+and each round's), the gunicorn processes' CPU per entry and per ceiling request in
+each round (read from ``/proc``: the server's own work, which moves far less with the
+machine than throughput does), and the SQL queries one entry costs on an empty match
+in a small database and on a match with many games in a large one.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import uuid
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from .loadgen import PreparedRequest, run_load
@@ -128,6 +134,32 @@ def _queries_per_entry() -> dict[str, int]:
 ROUNDS = 3
 
 
+def _server_cpu_seconds(port: int) -> float:
+    """CPU seconds used so far by the gunicorn processes listening on ``port``."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            cmdline = (proc / "cmdline").read_bytes()
+            if b"gunicorn" not in cmdline or f"127.0.0.1:{port}".encode() not in cmdline:
+                continue
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+    return total
+
+
+def _with_server_cpu(port: int, load: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    before = _server_cpu_seconds(port)
+    result = load()
+    used = _server_cpu_seconds(port) - before
+    result["server_cpu_ms"] = (
+        round(used / result["requests"] * 1000, 2) if result["requests"] else None
+    )
+    return result
+
+
 def run(*, quick: bool = False, context: dict | None = None) -> dict:
     from .http_ceiling import ceiling_plans
 
@@ -143,8 +175,12 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
     with gunicorn(workers=2) as (host, port):
         run_load(host, port, reads, 2)  # warm both workers (imports, catalogs, connections)
         for r in range(rounds):
-            ceilings.append(run_load(host, port, reads, seconds))
-            loads.append(run_load(host, port, plans[r], seconds))
+            ceilings.append(
+                _with_server_cpu(port, functools.partial(run_load, host, port, reads, seconds))
+            )
+            loads.append(
+                _with_server_cpu(port, functools.partial(run_load, host, port, plans[r], seconds))
+            )
     queries = _queries_per_entry()
     ratios = [
         round(load["requests_per_second"] / ceiling["requests_per_second"], 3)
@@ -162,6 +198,10 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
             "ceiling_by_round": [ceiling["requests_per_second"] for ceiling in ceilings],
             "ratio_to_ceiling": ratios[middle] if ratios else None,
             "ratio_by_round": ratios,
+            # CPU of the gunicorn processes per answered request (not PostgreSQL's): a
+            # measure of the server's own work that does not move with the machine
+            "server_cpu_ms_per_entry_by_round": [load["server_cpu_ms"] for load in loads],
+            "server_cpu_ms_per_ceiling_request_by_round": [c["server_cpu_ms"] for c in ceilings],
             "queries_per_entry": queries,
         }
     )
