@@ -187,34 +187,38 @@ def confirmation(request: HttpRequest, tournament: Tournament, action: str) -> H
         value = post.get(key, "")
         return entry_names.get(int(value)) if value.isdigit() else None
 
+    event = tournament.name
     if action == "unregister":
         who = named("entry")
         if who is None:
             return None
-        question = f"Take {who} off {tournament.name}?"
-        consequence = "They stay a member of the club; you can register them again."
-        button = f"Yes, unregister {who}"
+        question = gettext("Take %(who)s off %(event)s?") % {"who": who, "event": event}
+        consequence = gettext("They stay a member of the club; you can register them again.")
+        button = gettext("Yes, unregister %(who)s") % {"who": who}
     elif action == "withdraw":
         who = named("entry")
         if who is None:
             return None
-        question = f"Withdraw {who} from {tournament.name}?"
-        consequence = (
+        question = gettext("Withdraw %(who)s from %(event)s?") % {"who": who, "event": event}
+        consequence = gettext(
             "Their open matches are awarded to their opponents by forfeit and they are not "
             "paired again. Results already played stay."
         )
-        button = f"Yes, withdraw {who}"
+        button = gettext("Yes, withdraw %(who)s") % {"who": who}
     elif action == "forfeit":
         who = named("winner")
         if who is None:
             return None
-        question = f"Award match {post.get('pairing', '')} to {who} by forfeit?"
-        consequence = "The match ends now as a forfeit win; the bracket moves on."
-        button = f"Yes, award it to {who}"
+        question = gettext("Award match %(pairing)s to %(who)s by forfeit?") % {
+            "pairing": post.get("pairing", ""),
+            "who": who,
+        }
+        consequence = gettext("The match ends now as a forfeit win; the bracket moves on.")
+        button = gettext("Yes, award it to %(who)s") % {"who": who}
     else:
-        question = f"Finish {tournament.name}?"
-        consequence = "The event closes: no more rounds, results or entries."
-        button = "Yes, finish the event"
+        question = gettext("Finish %(event)s?") % {"event": event}
+        consequence = gettext("The event closes: no more rounds, results or entries.")
+        button = gettext("Yes, finish the event")
     fields = [(k, v) for k, v in post.items() if k not in ("csrfmiddlewaretoken", "confirm")]
     return render(
         request,

@@ -168,6 +168,15 @@ def test_an_empty_bulk_form_says_what_to_do(web, night):
 # --- confirmations --------------------------------------------------------------------
 
 
+def test_the_confirmation_asks_in_the_pages_language(web, night, director, club):
+    entry, _ = enter(night, director, club, "Una", "Dos")
+    url = f"/tournaments/{night.slug}/director/unregister/"
+    page = html(web.post(url, {"entry": entry.pk}, HTTP_ACCEPT_LANGUAGE="de"))
+    assert "Una von Thursday abmelden?" in page
+    assert "Ja, Una abmelden" in page and "Take Una off" not in page
+    assert Entry.objects.filter(pk=entry.pk).exists()
+
+
 def test_unregister_asks_first_then_takes_the_entry_off(web, night, director, club):
     entry, _ = enter(night, director, club, "Una", "Dos")
     url = f"/tournaments/{night.slug}/director/unregister/"
