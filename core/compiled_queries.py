@@ -61,6 +61,7 @@ class _Compiled:
     populators: list[Any]
     annotations: tuple[tuple[str, int], ...]
     for_update: bool
+    converters: dict[int, Any]  # as results_iter finds them, found once
 
 
 class CompiledQuery(Generic[M]):
@@ -91,10 +92,12 @@ class CompiledQuery(Generic[M]):
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
             fetched = cursor.fetchall()
-        return [
-            self._instance(compiled, using, row)
-            for row in compiled.compiler.results_iter([fetched])
-        ]
+        rows = (
+            compiled.compiler.apply_converters(fetched, compiled.converters)
+            if compiled.converters
+            else fetched
+        )
+        return [self._instance(compiled, using, row) for row in rows]
 
     def first(self, *, using: str = DEFAULT_DB_ALIAS, **values: Any) -> M | None:
         found = self.rows(using=using, **values)
@@ -141,6 +144,9 @@ class CompiledQuery(Generic[M]):
                 # as Django refuses it: only where the database has FOR UPDATE
                 for_update=bool(queryset.query.select_for_update)
                 and connections[using].features.has_select_for_update,
+                converters=compiler.get_converters(
+                    [s[0] for s in compiler.select[0 : compiler.col_count]]
+                ),
             )
             self._compiled[using] = compiled
             return compiled

@@ -38,13 +38,15 @@ from contextvars import ContextVar
 from typing import Any, cast
 
 from django.db import DEFAULT_DB_ALIAS, connections, models
-from django.db.models.sql import InsertQuery, UpdateQuery
+from django.db.models.sql import InsertQuery
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 from simple_history.signals import (
     post_create_historical_record,
     pre_create_historical_record,
 )
+
+from core.compiled_writes import update_statement
 
 
 class HistoryBatch:
@@ -54,12 +56,14 @@ class HistoryBatch:
     def __init__(self) -> None:
         self.rows: list[tuple[models.Model, dict[str, Any]]] = []
         self.columns: list[tuple[type[models.Model], dict[str, Any]]] = []
-        self.update: tuple[models.QuerySet[Any], dict[str, Any]] | None = None
+        self.update: tuple[type[models.Model], Any, dict[str, Any]] | None = None
 
-    def also(self, queryset: models.QuerySet[Any], **values: Any) -> None:
-        """Send ``queryset.update(**values)`` with the rows, in the same statement on
-        PostgreSQL (the request's stored idempotent answer: one round trip less)."""
-        self.update = (queryset, values)
+    def also(self, model: type[models.Model], pk: Any, **values: Any) -> None:
+        """Send ``model.objects.filter(pk=pk).update(**values)`` (plain values) with the
+        rows, in the same statement on PostgreSQL (the request's stored idempotent
+        answer: one round trip less); its SQL is written once
+        (:func:`core.compiled_writes.update_statement`)."""
+        self.update = (model, pk, values)
 
 
 _batch: ContextVar[HistoryBatch | None] = ContextVar("history_batch", default=None)
@@ -265,11 +269,8 @@ def _write(batch: HistoryBatch) -> None:
         insert.insert_values(fields, objs)
         statements.extend(insert.get_compiler(connection=connection).as_sql())
     if batch.update is not None:
-        queryset, values = batch.update
-        # the stubs type chain(klass) as a plain Query; it returns a klass
-        update = cast(UpdateQuery, queryset.query.chain(UpdateQuery))
-        update.add_update_values(values)
-        statements.append(update.get_compiler(connection=connection).as_sql())
+        model, pk, values = batch.update
+        statements.append(update_statement(model, pk, values, using=connection.alias))
     if not statements:
         return
     with connection.cursor() as cursor:

@@ -194,7 +194,7 @@ def idempotent(view: Callable[..., Response]) -> Callable[..., Response]:
                         transaction.set_rollback(True)  # drop the claim: a retry does the work
                         return response
                     # the answer goes with the request's audit rows: one statement
-                    history.also(IdempotentRequest.objects.filter(pk=claim), **_answer(response))
+                    history.also(IdempotentRequest, claim, **_answer(response))
                     return response
             except Exception as exc:
                 # Rendered by DRF's handler (re-raised if it has no answer), after the

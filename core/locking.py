@@ -29,7 +29,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from django.db import models
 
-from core import live
+from core import compiled_writes, live
 from core.errors import N_, RuleViolation, StaleVersionError
 
 
@@ -146,7 +146,10 @@ def bump(row: Versioned, **save_kwargs: Any) -> None:
     """Count one more write: the new version is the row's new ETag; the pages showing
     the row hear of it once the write commits (:func:`core.live.row_changed`)."""
     row.version += 1
-    row.save(**save_kwargs)
+    if set(save_kwargs) == {"update_fields"}:  # the locked write's: SQL written once
+        compiled_writes.update(row, save_kwargs["update_fields"])  # type: ignore[arg-type]
+    else:
+        row.save(**save_kwargs)
     live.row_changed(row)
 
 

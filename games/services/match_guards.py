@@ -113,14 +113,13 @@ def require_writable(match: Match, write: Write, *, director: bool) -> None:
     and needs no way around this: a withdrawal forfeits only matches still open, and
     a redraw, a swap or a bracket change voids only matches nobody has started.
     """
-    state = state_name(match)
     if write == Write.REOPEN:
         if match.status not in (MatchStatus.VOID, MatchStatus.FORFEIT):
             raise ConflictError(
                 "match_not_closed",
                 N_(
                     "The match is %(state)s: only a void or forfeited match is reopened.",
-                    state=state,
+                    state=state_name(match),
                 ),
             )
         return
@@ -139,7 +138,8 @@ def require_writable(match: Match, write: Write, *, director: bool) -> None:
     else:
         hint = "ask a director of the club to correct it."
     raise ConflictError(
-        "match_closed", N_("The match is %(state)s: %(hint)s", state=state, hint=hint)
+        "match_closed",
+        N_("The match is %(state)s: %(hint)s", state=state_name(match), hint=hint),
     )
 
 

@@ -18,6 +18,7 @@ from django.db.models import BooleanField, FloatField, IntegerField, JSONField, 
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from core import compiled_writes
 from core.actors import Actor
 from core.compiled_queries import CompiledQuery
 from core.errors import N_
@@ -188,22 +189,24 @@ def record_game(
     new_state = record_next_game(state, record)  # raises the rule that forbids it
     outcome = new_state.games[-1]
     with history_in_bulk():
-        created = Game.objects.create(
-            match=match,
-            number=outcome.number,
-            winner=match.player_at(record.winner),
-            cube=record.cube,
-            cube_owner=INDEX_TO_CUBE_OWNER[record.cube_owner],
-            ending=record.ending,
-            level=record.level,
-            points=outcome.points,
-            score1_before=outcome.score_before[0],
-            score2_before=outcome.score_before[1],
-            crawford=outcome.crawford,
-            post_crawford=outcome.post_crawford,
-            entered_by=actor.player,
-            entered_by_user=actor.user,
-            confirmed=director,
+        created = compiled_writes.insert(
+            Game(
+                match=match,
+                number=outcome.number,
+                winner=match.player_at(record.winner),
+                cube=record.cube,
+                cube_owner=INDEX_TO_CUBE_OWNER[record.cube_owner],
+                ending=record.ending,
+                level=record.level,
+                points=outcome.points,
+                score1_before=outcome.score_before[0],
+                score2_before=outcome.score_before[1],
+                crawford=outcome.crawford,
+                post_crawford=outcome.post_crawford,
+                entered_by=actor.player,
+                entered_by_user=actor.user,
+                confirmed=director,
+            )
         )
         apply_state(match, new_state)
         _mark_entered(match, actor, director)
