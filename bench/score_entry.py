@@ -134,29 +134,40 @@ def _queries_per_entry() -> dict[str, int]:
 ROUNDS = 3
 
 
-def _server_cpu_seconds(port: int) -> float:
-    """CPU seconds used so far by the gunicorn processes listening on ``port``."""
+def _cpu_seconds(port: int) -> tuple[float, float]:
+    """CPU seconds used so far by the gunicorn processes listening on ``port``, and by
+    the PostgreSQL server's processes (when it runs on this machine: zero otherwise;
+    a backend that exits meanwhile takes its share with it)."""
     tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
+    server = database = 0.0
     for proc in Path("/proc").glob("[0-9]*"):
         try:
             cmdline = (proc / "cmdline").read_bytes()
-            if b"gunicorn" not in cmdline or f"127.0.0.1:{port}".encode() not in cmdline:
+            is_server = b"gunicorn" in cmdline and f"127.0.0.1:{port}".encode() in cmdline
+            is_database = cmdline.startswith(b"postgres") or b"/bin/postgres" in cmdline
+            if not (is_server or is_database):
                 continue
             fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue  # gone meanwhile
-        total += (int(fields[11]) + int(fields[12])) / tick  # utime + stime
-    return total
+        used = (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+        if is_server:
+            server += used
+        else:
+            database += used
+    return server, database
 
 
 def _with_server_cpu(port: int, load: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    before = _server_cpu_seconds(port)
+    server_before, database_before = _cpu_seconds(port)
     result = load()
-    used = _server_cpu_seconds(port) - before
-    result["server_cpu_ms"] = (
-        round(used / result["requests"] * 1000, 2) if result["requests"] else None
-    )
+    server_after, database_after = _cpu_seconds(port)
+    answered = result["requests"]
+    for key, used in (
+        ("server_cpu_ms", server_after - server_before),
+        ("database_cpu_ms", database_after - database_before),
+    ):
+        result[key] = round(used / answered * 1000, 2) if answered else None
     return result
 
 
@@ -202,6 +213,11 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
             # measure of the server's own work that does not move with the machine
             "server_cpu_ms_per_entry_by_round": [load["server_cpu_ms"] for load in loads],
             "server_cpu_ms_per_ceiling_request_by_round": [c["server_cpu_ms"] for c in ceilings],
+            # PostgreSQL's CPU per answered request, when it runs on this machine
+            "database_cpu_ms_per_entry_by_round": [load["database_cpu_ms"] for load in loads],
+            "database_cpu_ms_per_ceiling_request_by_round": [
+                c["database_cpu_ms"] for c in ceilings
+            ],
             "queries_per_entry": queries,
         }
     )

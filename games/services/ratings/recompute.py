@@ -114,13 +114,14 @@ def _standings_at(rating_list: RatingList, cut: OrderKey) -> tuple[dict[int, Sta
         affected[player_id] += 1
     if affected:
         earlier = {}
-        for player_id, change, at in (
-            RatingChange.objects.filter(rating_list=rating_list, player_id__in=list(affected))
-            .exclude(_after(cut))
-            .order_by("player_id", "at", "match_id")
-            .values_list("player_id", "change", "at")
-        ):
-            earlier[player_id] = (change, at)
+        for players in _batches(list(affected)):
+            for player_id, change, at in (
+                RatingChange.objects.filter(rating_list=rating_list, player_id__in=players)
+                .exclude(_after(cut))
+                .order_by("player_id", "at", "match_id")
+                .values_list("player_id", "change", "at")
+            ):
+                earlier[player_id] = (change, at)
         for player_id, count in affected.items():
             s = standings[player_id]
             s.matches -= count
@@ -182,7 +183,8 @@ def recompute_list(
         report.drifted_players = len(drifts)
         report.max_drift = max(drifts, default=0.0)
     else:
-        Rating.objects.filter(rating_list=rating_list, player_id__in=list(touched)).delete()
+        for players in _batches(list(touched)):
+            Rating.objects.filter(rating_list=rating_list, player_id__in=players).delete()
         write_standings(rating_list, {p: standings[p] for p in touched if p in standings})
     if last_key is None:
         last_key = (
@@ -308,3 +310,12 @@ def recompute_all_lists(*, progress: Progress | None = None) -> list[dict]:
         if progress is not None:
             progress(index, len(ids), f"{index} of {len(ids)} lists recomputed")
     return reports
+
+
+IN_BATCH = 20_000
+"""Keys per ``IN (...)`` list: the server binds each as a parameter (settings'
+prepared statements), and a statement takes at most 65,535."""
+
+
+def _batches(keys: list[int]) -> list[list[int]]:
+    return [keys[i : i + IN_BATCH] for i in range(0, len(keys), IN_BATCH)]
