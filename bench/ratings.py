@@ -44,10 +44,10 @@ def _generate(club, players: int, matches: int) -> None:
         if len(existing) < players:
             with connection.cursor() as cursor:
                 table = Player._meta.db_table
-                sql = f'COPY "{table}" (display_name, slug, email, created_at) FROM STDIN'
+                sql = f'COPY "{table}" (display_name, slug, email, language, created_at) FROM STDIN'
                 with cursor.cursor.copy(sql) as copy:
                     for i in range(len(existing), players):
-                        copy.write_row((f"Bench {i:05}", f"{club.slug}-p{i:05}", "", now))
+                        copy.write_row((f"Bench {i:05}", f"{club.slug}-p{i:05}", "", "", now))
             ids = list(
                 Player.objects.filter(slug__startswith=f"{club.slug}-p")
                 .order_by("pk")
