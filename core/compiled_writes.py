@@ -73,7 +73,7 @@ def _update_sql(
     opts = model._meta
     q = connection.ops.quote_name
     fields = tuple(cast("models.Field[Any, Any]", opts.get_field(name)) for name in names)
-    assignments = ", ".join(f"{q(f.column)} = %s" for f in fields if f.column)
+    assignments = ", ".join(f"{q(f.column)} = %s" for f in fields)
     sql = f"UPDATE {q(opts.db_table)} SET {assignments} WHERE {q(opts.pk.column)} = %s"
     return sql, fields
 
