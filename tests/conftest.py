@@ -73,7 +73,9 @@ def _live_channel_per_worker(worker_id):
     from django.conf import settings
 
     if worker_id != "master":
-        settings.LIVE_REDIS_CHANNEL = f"boxcars:live:{worker_id}"
+        # Prefixed with the configured channel, so that two checkouts running their
+        # suites at once on one Redis (LIVE_REDIS_CHANNEL set apart) stay apart too.
+        settings.LIVE_REDIS_CHANNEL = f"{settings.LIVE_REDIS_CHANNEL}:{worker_id}"
 
 
 @pytest.fixture(autouse=True)
