@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, Protocol, TypeVar
 
-from django.db import models
+from django.db import connection, models
 
 from core import compiled_writes, live
 from core.errors import N_, RuleViolation, StaleVersionError
@@ -124,6 +124,22 @@ def try_lock_row(queryset: models.QuerySet[M], pk: Any) -> M | None:
     already holds is returned.
     """
     return queryset.select_for_update(skip_locked=True, of=("self",)).filter(pk=pk).first()
+
+
+def share_row(model: type[models.Model], pk: Any) -> None:
+    """Hold row ``pk`` against writers that lock it ``FOR UPDATE`` (``FOR KEY SHARE``).
+
+    Shared with every other holder and with plain ``UPDATE`` statements of the row's other
+    columns: the results of one event all hold their tournament this way, so a
+    director's write (``FOR UPDATE``) waits for them and they for it, but they never
+    wait for each other. Without row locks (SQLite) writers take turns anyway.
+    """
+    if connection.vendor != "postgresql":
+        return
+    table = connection.ops.quote_name(model._meta.db_table)
+    column = connection.ops.quote_name(model._meta.pk.column)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT 1 FROM {table} WHERE {column} = %s FOR KEY SHARE", [pk])
 
 
 def check_version(row: Versioned, expected: int | None, *, noun: str) -> None:

@@ -18,12 +18,11 @@ class TournamentsConfig(AppConfig):
             panels,
         )
         from .clocks import tournament_clock_policy
-        from .services.calls import call_due_rounds_after_result
-        from .services.results import record_match_result
+        from .services.results import follow_up_result, record_match_result
 
         register_result_listener("tournaments.bracket", record_match_result)
-        # after the bracket's: a round it completed may call the next one
-        register_result_listener("tournaments.calls", call_due_rounds_after_result)
+        # after the bracket's: the version, tables, round statuses, calls, odds
+        register_result_listener("tournaments.follow_up", follow_up_result)
         panels.register()
         register_clock_policy("tournaments", tournament_clock_policy)
         live.register()

@@ -41,7 +41,7 @@ def test_what_counts_as_a_result_change(before, after, changed):
 def test_listeners_run_only_for_a_result_change():
     heard: list[ResultChange] = []
     with listeners_replaced(
-        **{"tournaments.bracket": None, "tournaments.calls": None, "test": heard.append}
+        **{"tournaments.bracket": None, "tournaments.follow_up": None, "test": heard.append}
     ):
         first_game = ResultChange(1, None, outcome("scheduled"), outcome("in_progress"))
         finished = ResultChange(1, None, outcome("in_progress"), outcome("finished", 7, (5, 0)))

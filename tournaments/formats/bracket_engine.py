@@ -272,3 +272,71 @@ def _check_entries(graph: BracketGraph, entries: Sequence[Hashable]) -> None:
         )
     if len(set(entries)) != len(entries):
         raise FormatError("duplicate_entry", N_("An entry is seeded twice."), "entries")
+
+
+def advance_result(
+    graph: BracketGraph,
+    entries: Sequence[E],
+    stored: Callable[[str], MatchState[E]],
+    key: str,
+    winner: E,
+) -> dict[str, MatchState[E]]:
+    """The slots that change when match ``key`` is won by ``winner``, and their new states.
+
+    The local form of :func:`derive_bracket_state` for a *new* result (``key`` had
+    none): ``key`` itself becomes played, then every slot its winner or loser reaches
+    is settled again from its two sources, and so on onwards for as long as a slot's
+    outcome changes (a walkover: a side that is a bye or empty lets the other player
+    straight through). ``stored(k)`` is slot ``k``'s state before this result, as the
+    database holds it. The same rules as the whole derivation, on a handful of slots:
+    what lets a result lock only the slots it touches instead of the whole event.
+    """
+    position = {m.key: index for index, m in enumerate(graph.matches)}
+    new: dict[str, MatchState[E]] = {}
+
+    def state(k: str) -> MatchState[E]:
+        return new[k] if k in new else stored(k)
+
+    def resolve(source: Source) -> object:
+        if isinstance(source, Seed):
+            return entries[source.seed - 1] if source.seed <= len(entries) else None
+        if isinstance(source, Bye):
+            return None
+        won, lost = _outcome(state(source.match))
+        return won if isinstance(source, WinnerOf) else lost
+
+    class _States(Mapping[str, MatchState[E]]):  # the reset rule reads the first final
+        def __getitem__(self, k: str) -> MatchState[E]:
+            return state(k)
+
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            return iter(position)
+
+        def __len__(self) -> int:
+            return len(position)
+
+    states = _States()
+    todo: set[str] = {key}
+    resets = [m for m in graph.matches if m.reset_of is not None]
+    while todo:
+        current = min(todo, key=position.__getitem__)  # topological: sources first
+        todo.discard(current)
+        match = graph.match(current)
+        before = stored(current)
+        recorded = winner if current == key else before.winner
+        if current != key and before.status != MatchStatus.PLAYED:
+            recorded = None
+        a, b = resolve(match.side_a), resolve(match.side_b)
+        after = _match_state(match, a, b, recorded, states)
+        if after == state(current) and current != key:
+            continue
+        new[current] = after
+        if _outcome(after) != _outcome(before):
+            for destination in (
+                graph.winner_destination(current),
+                graph.loser_destination(current),
+            ):
+                if destination is not None:
+                    todo.add(destination.match)
+            todo.update(m.key for m in resets if m.reset_of == current)
+    return new

@@ -16,16 +16,23 @@ replaced.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from core.locking import try_lock_row
+from core.errors import N_
+from core.locking import lock_rows, share_row, try_lock_row
 from games.models import Match, MatchStatus
+from games.rules.errors import ConflictError
 from games.services import match_create, match_results
-from tournaments.formats.bracket_engine import BracketState, derive_bracket_state
+from tournaments.formats.bracket_engine import (
+    BracketState,
+    MatchState,
+    advance_result,
+    derive_bracket_state,
+)
 from tournaments.formats.bracket_engine import MatchStatus as SlotStatus
 from tournaments.formats.bracket_graph import BracketGraph
 from tournaments.formats.bracket_graph import Stage as GraphStage
@@ -336,9 +343,14 @@ def _create_match(tournament, pairing, entries, slot, actor) -> Match:
     )
 
 
-def update_round_statuses(tournament: Tournament) -> None:
-    """A round is complete when none of its pairings waits or is still to be played."""
+def update_round_statuses(tournament: Tournament, round_ids: Iterable[int] | None = None) -> None:
+    """A round is complete when none of its pairings waits or is still to be played.
+
+    ``round_ids``: only those rounds (the ones a result touched), else every round.
+    """
     rounds = Round.objects.filter(stage__tournament=tournament).prefetch_related("pairings")
+    if round_ids is not None:
+        rounds = rounds.filter(pk__in=list(round_ids))
     now = timezone.now()
     for round_ in rounds:
         statuses = [p.status for p in round_.pairings.all()]
@@ -364,3 +376,144 @@ def bracket_champion(tournament: Tournament) -> int | None:
     entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament)}
     state, _, _ = derive_state(tournament, pairings, entries)
     return state.champion
+
+
+# --- one result, the slots it touches ---------------------------------------------------------
+
+_SLOT_STATUS = {value: key for key, value in _STATUS.items()}
+_SETTLED_WITHOUT_WINNER = (SlotStatus.WAITING, SlotStatus.READY, SlotStatus.EMPTY)
+
+
+def _stored_state(graph: BracketGraph, pairing: Pairing) -> MatchState[int]:
+    """A slot's state as the database holds it (what :func:`sync_bracket` last wrote)."""
+    status = _SLOT_STATUS[PairingStatus(pairing.status)]
+    a, b, winner = pairing.entry1_id, pairing.entry2_id, pairing.winner_id
+    loser = None
+    if status == SlotStatus.PLAYED:
+        loser = b if winner == a else a
+    if status in _SETTLED_WITHOUT_WINNER:
+        winner = None
+    return MatchState(graph.match(pairing.key), status, a, b, winner=winner, loser=loser)
+
+
+def _neighbourhood(graph: BracketGraph, key: str) -> set[str]:
+    """The slots a result at ``key`` reads: itself, where its players go next, and the
+    other sources of those slots (in the usual case nothing further changes)."""
+    keys = {key}
+    for destination in (graph.winner_destination(key), graph.loser_destination(key)):
+        if destination is None:
+            continue
+        keys.add(destination.match)
+        for source in graph.match(destination.match).sides:
+            if hasattr(source, "match"):
+                keys.add(source.match)  # type: ignore[union-attr]
+    return keys
+
+
+class _SlowPath(Exception):
+    """The result needs the whole derivation (a correction nearby, a withdrawn player)."""
+
+
+def _plan(
+    tournament: Tournament,
+    graph: BracketGraph,
+    rows: dict[str, Pairing],
+    key: str,
+    winner: int,
+    *,
+    load: bool,
+) -> dict[str, MatchState[int]]:
+    """The slots that change and their states; with ``load``, slots outside ``rows`` are
+    read (unlocked, the plan), else reaching one is a change under our feet (409)."""
+
+    def stored(k: str) -> MatchState[int]:
+        if k not in rows:
+            if not load:
+                raise ConflictError(
+                    "tournament_changed",
+                    N_("The bracket changed while this result was entered: try again."),
+                )
+            found = Pairing.objects.filter(tournament=tournament, key=k).first()
+            if found is None:
+                raise _SlowPath(k)
+            rows[k] = found
+        if rows[k].stale:
+            raise _SlowPath(k)
+        return _stored_state(graph, rows[k])
+
+    return advance_result(graph, tournament.bracket_order, stored, key, winner)
+
+
+def plan_advance(tournament: Tournament, pairing: Pairing, winner: int) -> set[str] | None:
+    """The slots a new result at ``pairing`` will lock (read without locks, before the
+    tournament is touched), or None when it needs :func:`sync_bracket` under the
+    tournament's own lock: a slot nearby is flagged stale, or a withdrawn entry would
+    sit in a slot it changes (the whole derivation turns those into walkovers)."""
+    graph = bracket_graph(tournament)
+    keys = _neighbourhood(graph, pairing.key)
+    rows = {p.key: p for p in Pairing.objects.filter(tournament=tournament, key__in=keys)}
+    try:
+        changes = _plan(tournament, graph, rows, pairing.key, winner, load=True)
+    except _SlowPath:
+        return None
+    players = {e for s in changes.values() for e in (s.player_a, s.player_b) if e is not None}
+    if Entry.objects.filter(pk__in=players, status=EntryStatus.WITHDRAWN).exists():
+        return None
+    return set(rows)
+
+
+def advance_bracket(
+    tournament: Tournament, pairing: Pairing, winner: int, *, forfeit: bool, keys: set[str]
+) -> set[int]:
+    """Record a new result at ``pairing`` and move its players on, locking only the
+    slots ``keys`` (:func:`plan_advance`), never the tournament's row for writing.
+
+    The caller holds the match and a *share* lock on the tournament (no director's
+    write runs meanwhile; other results do). The slots are locked in primary-key order
+    in one statement and read afresh under the lock, so two results feeding one next
+    slot take turns on it and the second sees the first: one next match. Returns the
+    ids of the rounds whose slots changed (their status is settled by the follow-up).
+    """
+    graph = bracket_graph(tournament)
+    ids = Pairing.objects.filter(tournament=tournament, key__in=keys).values_list("pk", flat=True)
+    rows = {p.key: p for p in lock_rows(Pairing.objects.select_related("round__stage"), list(ids))}
+    try:
+        changes = _plan(tournament, graph, rows, pairing.key, winner, load=False)
+    except _SlowPath:
+        raise ConflictError(
+            "tournament_changed",
+            N_("The bracket changed while this result was entered: try again."),
+        ) from None
+    needed = {
+        e
+        for s in changes.values()
+        if s.status == SlotStatus.READY
+        for e in (s.player_a, s.player_b)
+    }
+    entries = {e.pk: e for e in Entry.objects.filter(pk__in=needed).select_related("player")}
+    if any(e.status == EntryStatus.WITHDRAWN for e in entries.values()):
+        raise ConflictError(
+            "tournament_changed",
+            N_("The bracket changed while this result was entered: try again."),
+        )
+    actor = None
+    touched: set[int] = set()
+    for key, slot in changes.items():
+        row = rows[key]
+        row.entry1_id, row.entry2_id = slot.player_a, slot.player_b
+        row.status = _STATUS[slot.status]
+        row.winner_id = slot.winner if slot.status not in _SETTLED_WITHOUT_WINNER else None
+        row.forfeit = forfeit if key == pairing.key else False
+        if slot.status == SlotStatus.READY and row.match_id is None:
+            actor = actor or system_actor(tournament)
+            row.match = _create_match(tournament, row, entries, slot, actor)
+        row.save()
+        touched.add(row.round_id)
+    return touched
+
+
+def share_tournament(tournament_id: int) -> None:
+    """Hold the tournament against directors' writes (they lock it ``FOR UPDATE``)
+    without excluding other results (``FOR KEY SHARE``: shared with every other
+    result, and with the version bump of the follow-up)."""
+    share_row(Tournament, tournament_id)

@@ -2,7 +2,7 @@
 
 A director calls a round (``call_round``), or, with ``auto_call_rounds``, it is called
 when the round before it in the same stage is complete (``call_due_rounds``, run by
-the ``tournaments.calls`` result listener right after the bracket's, and by the
+the ``tournaments.follow_up`` result listener right after the bracket's, and by the
 pairing job for Swiss and round-robin rounds). A call stores a :class:`RoundCall` and
 starts one notifying job per call (``tournaments.jobs.NOTIFY_CALL``) on commit, which
 emails and pushes each player their table, opponent, length and private score link
@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 
 from core.actors import Actor
 from core.jobs import start_job
-from core.listeners import ResultChange
 from games.rules.errors import ConflictError, RuleViolation
 from tournaments.jobs import NOTIFY_CALL
 from tournaments.models import (
@@ -96,7 +95,8 @@ def call_round(
 
 
 def call_due_rounds(tournament: Tournament) -> list[RoundCall]:
-    """Call every round that is due (the caller holds the tournament's lock).
+    """Call every round that is due (the caller holds the tournament's lock, or, after
+    a result, its version's: ``results.follow_up_result``; either way one at a time).
 
     Due: the event calls rounds automatically, the round has a match ready and no
     call, and the round before it in its stage is complete. A first round is never
@@ -122,20 +122,6 @@ def call_due_rounds(tournament: Tournament) -> list[RoundCall]:
         and status.get((r.stage_id, r.number - 1)) == RoundStatus.COMPLETE
     ]
     return [_call(r, by=None, automatic=True) for r in due]
-
-
-def call_due_rounds_after_result(change: ResultChange) -> None:
-    """Result listener (registered after the bracket's): a result that completed a
-    round calls the next one when the event says so."""
-    found = (
-        Pairing.objects.filter(match_id=change.match_id, tournament__auto_call_rounds=True)
-        .values_list("tournament_id", flat=True)
-        .first()
-    )
-    if found is None:
-        return  # not an event's match, or the director calls its rounds
-    tournament = lock_tournament(found)  # held already: the bracket's listener took it
-    call_due_rounds(tournament)
 
 
 @transaction.atomic

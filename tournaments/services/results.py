@@ -1,18 +1,31 @@
 """Results flowing in from match play, forfeits, and re-issuing a flagged pairing.
 
-:func:`record_match_result` is the result listener registered in
-:mod:`core.listeners` (``TournamentsConfig.ready()``): the match services call it,
-inside the transaction that changed the match's result (holding the match's row
-lock), and it takes the tournament's lock (match before tournament, the one lock
-order), stores the pairing's result and re-derives the bracket, so the winner and
-loser are in their next slots when that transaction commits, or nothing is. Entering
-games of a match nobody has won yet is not a result and never reaches it.
+Two result listeners (:mod:`core.listeners`, registered in ``TournamentsConfig.ready()``)
+run inside the transaction that changed a match's result, holding the match's row lock:
+
+* :func:`record_match_result` stores the pairing's result and moves the players on.
+  A *new* result (a match nobody had won is won) locks only what it touches: the
+  tournament ``FOR KEY SHARE`` (no director's write meanwhile, other results welcome)
+  and the bracket slots it reads and writes (``brackets.advance_bracket``), so results
+  of different matches never wait on each other. A correction or a void changes what
+  comes after it, possibly far away: it takes the tournament ``FOR UPDATE`` and
+  re-derives the whole bracket (``brackets.sync_bracket``), as every director's write.
+* :func:`follow_up_result` then does what the whole event shares, in the short tail of
+  the transaction: bumps the tournament's version (the bracket's ETag, the odds'
+  freshness, the live notice), numbers the tables of the new matches, settles the
+  status of the rounds the result touched (a round completes exactly once: the
+  follow-ups of one event take turns on the version's row), calls the rounds due and
+  asks for fresh odds.
+
+Entering games of a match nobody has won yet is not a result and never reaches them.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import F
 
+from core import live
 from core.actors import Actor
 from core.errors import N_
 from core.listeners import ResultChange
@@ -21,33 +34,114 @@ from games.rules.errors import ConflictError, RuleViolation
 from games.services import match_results
 from tournaments.models import Entry, Pairing, Tournament
 
-from .brackets import BRACKET_STAGES, sync_bracket, update_round_statuses
+from .brackets import (
+    BRACKET_STAGES,
+    advance_bracket,
+    plan_advance,
+    share_tournament,
+    sync_bracket,
+    update_round_statuses,
+)
+from .calls import call_due_rounds
 from .common import bump, lock_tournament, require_director
 from .odds import request_odds
+from .tables import assign_tables
+
+#: rounds the bracket listener touched in this transaction, for the follow-up
+_TOUCHED = "boxcars_tournament_rounds_touched"
+
+
+def _is_new_result(change: ResultChange) -> bool:
+    return change.previous.is_open and change.current.is_final and bool(change.match.winner_id)
 
 
 def record_match_result(change: ResultChange) -> None:
     """Result listener: a tournament match changed result (finished, corrected, voided)."""
     match: Match = change.match
     pairing = Pairing.objects.filter(match_id=match.pk).select_related("round__stage").first()
+    connection = transaction.get_connection()
+    setattr(connection, _TOUCHED, set())
     if pairing is None:
         return
+    kind = pairing.round.stage.kind
+    forfeit = match.status == MatchStatus.FORFEIT
+    if kind in BRACKET_STAGES and _is_new_result(change):
+        tournament = Tournament.objects.select_related("club").get(pk=pairing.tournament_id)
+        winner = _winner_entry(tournament.pk, match)
+        keys = plan_advance(tournament, pairing, winner) if winner is not None else None
+        if keys is not None:
+            share_tournament(tournament.pk)
+            _require_same_draw(tournament)
+            touched = advance_bracket(tournament, pairing, winner, forfeit=forfeit, keys=keys)  # type: ignore[arg-type]
+            setattr(connection, _TOUCHED, touched)
+            return
+    if kind not in BRACKET_STAGES:
+        # a Swiss or round-robin board: its own row only (the round's status follows)
+        share_tournament(pairing.tournament_id)
+        pairing.refresh_from_db(fields=["winner", "forfeit", "entry1", "entry2", "status"])
+        winner_id = _winner_entry(pairing.tournament_id, match)
+        pairing.winner_id = winner_id
+        pairing.forfeit = forfeit
+        pairing.status = "played" if winner_id is not None else "ready"
+        pairing.save()
+        setattr(connection, _TOUCHED, {pairing.round_id})
+        return
+    # a correction or a void: the whole bracket, under the tournament's own lock
     tournament = lock_tournament(pairing.tournament_id)
     pairing.refresh_from_db(fields=["winner", "forfeit", "entry1", "entry2"])
-    winner: Entry | None = None
-    if match.status in (MatchStatus.FINISHED, MatchStatus.FORFEIT) and match.winner_id:
-        winner = Entry.objects.filter(tournament=tournament, player_id=match.winner_id).first()
-    pairing.winner = winner
-    pairing.forfeit = match.status == MatchStatus.FORFEIT
-    if pairing.round.stage.kind not in BRACKET_STAGES:
-        pairing.status = "played" if winner is not None else "ready"
+    pairing.winner_id = _winner_entry(tournament.pk, match)
+    pairing.forfeit = forfeit
     pairing.save()
-    if pairing.round.stage.kind in BRACKET_STAGES:
-        sync_bracket(tournament)
-    else:
-        update_round_statuses(tournament)
-    bump(tournament)
-    request_odds(tournament_id=tournament.pk)
+    sync_bracket(tournament)
+
+
+def _winner_entry(tournament_id: int, match: Match) -> int | None:
+    if match.status not in (MatchStatus.FINISHED, MatchStatus.FORFEIT) or not match.winner_id:
+        return None
+    return (
+        Entry.objects.filter(tournament_id=tournament_id, player_id=match.winner_id)
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def _require_same_draw(tournament: Tournament) -> None:
+    """The draw read before the share lock is the one it now holds (a redraw between
+    the two is refused: it never happens once a match of the bracket is won)."""
+    now = Tournament.objects.filter(pk=tournament.pk).values_list("bracket_order", flat=True)
+    if list(now) != [tournament.bracket_order]:
+        raise ConflictError(
+            "tournament_changed",
+            N_("The bracket changed while this result was entered: try again."),
+        )
+
+
+def follow_up_result(change: ResultChange) -> None:
+    """Result listener, after :func:`record_match_result`: what the event shares.
+
+    Its first statement bumps the tournament's version (a plain ``UPDATE``: shared with
+    the other results' key-share locks, exclusive among follow-ups), so the follow-ups
+    of one event take turns for the few statements left before each commits, and each
+    reads the rounds after the previous one committed: the last result of a round sees
+    every other result of it and completes it, once.
+    """
+    found = (
+        Pairing.objects.filter(match_id=change.match_id)
+        .values_list("tournament_id", "round_id")
+        .first()
+    )
+    touched: set[int] = getattr(transaction.get_connection(), _TOUCHED, set())
+    setattr(transaction.get_connection(), _TOUCHED, set())
+    if found is None:
+        return
+    tournament_id, round_id = found
+    Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
+    tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
+    assign_tables(tournament)
+    update_round_statuses(tournament, round_ids={round_id, *touched})
+    call_due_rounds(tournament)
+    live.row_changed(tournament)
+    request_odds(tournament_id=tournament_id)
 
 
 @transaction.atomic
