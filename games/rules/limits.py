@@ -55,8 +55,9 @@ MAX_DESCRIPTION = 5000
 MAX_RATING = 10000
 MAX_EMAIL = 254
 """An e-mail address (RFC 5321's path limit, Django's ``EmailField`` default)."""
-MAX_BULK_NAMES = 200
-"""Lines in one bulk registration: far above any club night, far below an attack."""
+MAX_BULK_NAMES = 1024
+"""Lines in one bulk registration: a championship's whole field (512 and its waitlist)
+in one request, far below an attack (entered with a fixed number of inserts)."""
 
 MAX_JSON_DEPTH = 64
 """How deeply a JSON body may nest; deeper bodies are refused before parsing."""

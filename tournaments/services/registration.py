@@ -17,17 +17,20 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from django.db import transaction
+from django.utils.text import slugify
+from simple_history.utils import bulk_create_with_history
 
 from core.actors import Actor
 from core.errors import N_
-from games.models import Player
+from games.models import Membership, Player
 from games.rules.errors import BoxcarsError, ConflictError, RuleViolation
-from games.rules.limits import MAX_BULK_NAMES, MAX_PLAYER_NAME
+from games.rules.limits import MAX_BULK_NAMES, MAX_PLAYER_NAME, MAX_PLAYER_SLUG
 from games.rules.names import clean_name, name_key
 from games.services import clubs as club_services
-from tournaments.models import Entry, Tournament, TournamentStatus
+from tournaments.formats import waitlist
+from tournaments.models import Entry, EntryStatus, Tournament, TournamentStatus
 
-from .check_in import move_waitlist_up
+from .check_in import BEFORE_THE_DRAW, move_waitlist_up
 from .common import bump, lock_tournament, require_director, require_status
 from .entries import register_entry
 
@@ -198,9 +201,12 @@ def register_many(
 
     The dry run changes nothing and returns the preview. The real run plans again
     under the tournament's lock (the roster may have moved since the preview), refuses
-    the whole list if any line is refused, then creates and enters line by line in one
-    transaction: if any entry is refused (a bracket with no bye left for a late entry)
-    nothing at all is written, and the error names the line.
+    the whole list if any line is refused, then creates and enters everyone in one
+    transaction. Before the draw that is a fixed number of statements however long the
+    list (:func:`_enter_in_bulk`: up to ``MAX_BULK_NAMES``, 1,024, in one request);
+    late entries into a running event go line by line, each may fill a bye. If any
+    entry is refused (a bracket with no bye left for a late entry) nothing at all is
+    written, and the error names the line.
     """
     names, player_ids = list(names), list(player_ids)
     with transaction.atomic():
@@ -229,7 +235,10 @@ def register_many(
                 N_("%(name)s: %(message)s", name=first.name, message=first.message),
                 first.where,
             )
-        for line in lines:
+        if tournament.status in BEFORE_THE_DRAW:
+            result.entries = _enter_in_bulk(tournament, lines)
+            return result
+        for line in lines:  # late entries: each may fill a bye of the running bracket
             if line.action not in (LineAction.REGISTER, LineAction.CREATE):
                 continue
             try:
@@ -246,6 +255,103 @@ def register_many(
                 raise type(error)(error.code, f"{line.name}: {error.message}", line.where) from None
             result.entries.append(entry)
         return result
+
+
+def _enter_in_bulk(tournament: Tournament, lines: list[Line]) -> list[Entry]:
+    """Create the new players, their memberships and every entry with a few bulk
+    inserts (with their audit rows), and bump the tournament once.
+
+    The caller holds the tournament's lock and has refused the list if any line was
+    refused. New players get slugs like :func:`games.services.clubs.create_player`'s
+    (the name, then ``-2``, ``-3``...), read in one query; a slug taken by someone else
+    at the same moment fails the unique index and the whole registration with it
+    (a retry reads the slugs again).
+    """
+    wanted = [line for line in lines if line.action in (LineAction.REGISTER, LineAction.CREATE)]
+    if not wanted:
+        return []
+    new = [line for line in wanted if line.action == LineAction.CREATE]
+    if new:
+        slugs = _free_slugs([line.name for line in new])
+        players = bulk_create_with_history(
+            [
+                Player(display_name=line.name, slug=slug)
+                for line, slug in zip(new, slugs, strict=True)
+            ],
+            Player,
+            batch_size=BULK_BATCH,
+        )
+        if any(p.pk is None for p in players):  # a backend that returns no keys
+            by_slug = dict(Player.objects.filter(slug__in=slugs).values_list("slug", "pk"))
+            for player, slug in zip(players, slugs, strict=True):
+                player.pk = by_slug[slug]
+        for line, player in zip(new, players, strict=True):
+            line.player_id = player.pk
+    ids = [line.player_id for line in wanted]
+    members = set(
+        Membership.objects.filter(club=tournament.club, player_id__in=ids).values_list(
+            "player_id", flat=True
+        )
+    )
+    Membership.objects.bulk_create(
+        [Membership(club=tournament.club, player_id=pk) for pk in ids if pk not in members],
+        batch_size=BULK_BATCH,
+    )
+    entries = [Entry(tournament=tournament, player_id=pk) for pk in ids]
+    _place(tournament, entries)
+    created = bulk_create_with_history(entries, Entry, batch_size=BULK_BATCH)
+    bump(tournament)
+    if any(e.pk is None for e in created):
+        by_player = dict(
+            Entry.objects.filter(tournament=tournament, player_id__in=ids).values_list(
+                "player_id", "pk"
+            )
+        )
+        for entry in created:
+            entry.pk = by_player[entry.player_id]
+    return list(created)
+
+
+#: Rows per INSERT: one statement on PostgreSQL for the longest list (1,024 names).
+BULK_BATCH = 2000
+
+
+def _place(tournament: Tournament, entries: list[Entry]) -> None:
+    """Active, or at the back of the waitlist once a capped field is full (the rule of
+    ``check_in.place_for_new_entry``, for many newcomers at once)."""
+    if tournament.capacity is None:
+        return
+    existing = Entry.objects.filter(tournament=tournament)
+    active = existing.filter(status=EntryStatus.ACTIVE).count()
+    positions = [
+        p or 0
+        for p in existing.filter(status=EntryStatus.WAITLISTED).values_list(
+            "waitlist_position", flat=True
+        )
+    ]
+    for entry in entries:
+        if waitlist.joins_waitlist(tournament.capacity, active):
+            entry.status = EntryStatus.WAITLISTED
+            entry.waitlist_position = waitlist.next_position(positions)
+            positions.append(entry.waitlist_position)
+        else:
+            active += 1
+
+
+def _free_slugs(names: list[str]) -> list[str]:
+    """A free slug for each new player, reading the taken ones in one query."""
+    roots = [(slugify(name) or "x")[: MAX_PLAYER_SLUG - 6] for name in names]
+    pattern = "^(" + "|".join(sorted(set(roots))) + ")(-[0-9]+)?$"  # slugify: [a-z0-9_-]
+    taken = set(Player.objects.filter(slug__regex=pattern).values_list("slug", flat=True))
+    slugs = []
+    for root in roots:
+        slug, counter = root, 2
+        while slug in taken:
+            slug = f"{root}-{counter}"
+            counter += 1
+        taken.add(slug)
+        slugs.append(slug)
+    return slugs
 
 
 @transaction.atomic

@@ -139,3 +139,87 @@ def test_director_patches_email_and_clubs(client_for, director, club):
     assert response.json()["clubs"] == [third.slug]
     # The public read leaves the e-mail address out.
     assert "email" not in client_for(None).get(f"/api/v1/players/{player.pk}/").json()
+
+
+# --- a championship's field in one request (issue 26) ------------------------------------
+
+
+def _queries_for(client, night, names, django_assert_max_num_queries, limit):
+    with django_assert_max_num_queries(limit) as captured:
+        response = bulk(client, night, names=names)
+    assert response.status_code == 201, response.json()
+    return len(captured.captured_queries)
+
+
+def test_bulk_write_takes_1024_names_in_a_fixed_number_of_queries(
+    client_for, director, club, night, django_assert_max_num_queries
+):
+    """Before the draw the whole list is a few bulk inserts: entering 1,024 names costs
+    no more statements than entering 3 (on SQLite, whose statements hold at most 999
+    values, the inserts come in a few more batches)."""
+    from django.db import connection
+
+    ann = club_services.create_player(display_name="Ann Smith", clubs=[club])
+    client = client_for(director)
+    other = event_services.create_tournament(
+        actor=actor_for_user(director), club=club, name="Warm-up", format="single_elimination"
+    )
+    few = _queries_for(
+        client, other, ["Ann Smith", "Cy One", "Cy Two"], django_assert_max_num_queries, 60
+    )
+    names = ["Ann Smith", *(f"Player {i:04d}" for i in range(1, 1024))]
+    many = _queries_for(client, night, names, django_assert_max_num_queries, 80)
+    if connection.vendor == "postgresql":
+        assert many == few
+    entries = Entry.objects.filter(tournament=night)
+    assert entries.count() == 1024
+    assert entries.filter(player=ann).exists()
+    created = Player.objects.filter(display_name__startswith="Player ")
+    assert created.count() == 1023
+    assert len(set(created.values_list("slug", flat=True))) == 1023
+    assert all(p.clubs.filter(pk=club.pk).exists() for p in created[:5])
+    assert created.first().history.count() == 1  # each new player has its audit row
+    night.refresh_from_db()
+    assert night.version == 2  # one bump for the whole list
+
+
+def test_bulk_write_refuses_1025_names_naming_the_field(client_for, director, night):
+    response = bulk(client_for(director), night, names=[f"P{i}" for i in range(1025)])
+    assert response.status_code == 400
+    assert response.json()["field"] == "names"
+    assert not Entry.objects.exists()
+
+
+def test_bulk_slugs_follow_the_ones_the_club_has(client_for, director, club, night):
+    club_services.create_player(display_name="Dee Dee", clubs=[])  # slug dee-dee, not a member
+    response = bulk(client_for(director), night, names=["Dee-Dee", "Eve"])
+    assert response.status_code == 201, response.json()
+    slugs = set(Entry.objects.filter(tournament=night).values_list("player__slug", flat=True))
+    assert slugs == {"dee-dee-2", "eve"}
+
+
+def test_bulk_write_fills_a_capped_field_then_the_waitlist(client_for, director, club):
+    capped = event_services.create_tournament(
+        actor=actor_for_user(director),
+        club=club,
+        name="Capped",
+        format="single_elimination",
+        capacity=4,
+    )
+    entry_services.register_entry(
+        actor=actor_for_user(director),
+        tournament_id=capped.pk,
+        player_id=club_services.create_player(display_name="First", clubs=[club]).pk,
+    )
+    response = bulk(client_for(director), capped, names=[f"N{i}" for i in range(6)])
+    assert response.status_code == 201, response.json()
+    rows = list(
+        Entry.objects.filter(tournament=capped)
+        .order_by("pk")
+        .values_list("status", "waitlist_position")
+    )
+    assert rows == [("active", None)] * 4 + [
+        ("waitlisted", 1),
+        ("waitlisted", 2),
+        ("waitlisted", 3),
+    ]

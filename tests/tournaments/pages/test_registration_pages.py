@@ -277,3 +277,14 @@ def test_only_directors_of_the_players_clubs_edit_them(club, make_user):
     assert visitor.post(f"/players/{player.slug}/edit/", {"display_name": "X"}).status_code == 404
     player.refresh_from_db()
     assert player.display_name == "Pat"
+
+
+def test_the_bulk_form_takes_1024_lines_and_refuses_more(web, night):
+    url = f"/tournaments/{night.slug}/director/register-players/"
+    names = "\n".join(f"Player {i:04d}" for i in range(1024))
+    response = web.post(url, {"names": names + "\nOne Too Many"})
+    assert "At most 1024 lines at a time" in html(response)
+    assert not Entry.objects.exists()
+    response = web.post(url, {"names": names, "confirm": "1"})
+    assert response.status_code == 302
+    assert Entry.objects.filter(tournament=night).count() == 1024
