@@ -25,6 +25,7 @@ SCENARIOS: dict[str, str] = {
     "bracket-pages": "bench.bracket_pages",
     "odds": "bench.odds",
     "analysis": "bench.analysis",
+    "championship": "bench.championship",
 }
 
 
@@ -47,14 +48,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("scenario", choices=[*available, "all"], help="what to measure")
     parser.add_argument("--json", action="store_true", help="one JSON object per scenario")
     parser.add_argument("--quick", action="store_true", help="a small, fast run")
-    args = parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)  # the rest: the scenario's own options
+    if rest and args.scenario == "all":
+        parser.error(f"options for one scenario only: {' '.join(rest)}")
 
     names = list(available) if args.scenario == "all" else [args.scenario]
     results: dict[str, dict] = {}
     for name in names:
         module = importlib.import_module(available[name])
         started = time.perf_counter()
-        context = {"results": results}
+        context = {"results": results, "argv": rest}
         result = module.run(quick=args.quick, context=context)
         result.setdefault("wall_seconds", round(time.perf_counter() - started, 2))
         results[name] = result

@@ -156,9 +156,20 @@ def celery_worker(*, beat: bool = False, **extra_env: str) -> Iterator[CeleryWor
 
 
 @contextlib.contextmanager
-def gunicorn(workers: int = 2, *, with_worker: bool = False) -> Iterator[tuple[str, int]]:
-    """Serve the app with gunicorn; yields (host, port) once /healthz answers."""
-    port = _free_port()
+def gunicorn(
+    workers: int = 2,
+    *,
+    with_worker: bool = False,
+    threads: int = 0,
+    port: int = 0,
+    **extra_env: str,
+) -> Iterator[tuple[str, int]]:
+    """Serve the app with gunicorn; yields (host, port) once /healthz answers.
+
+    ``threads``: gthread workers with that many threads each (as ``docker-compose.yml``
+    runs it), else sync workers; ``port``: 0 for any free one."""
+    port = port or _free_port()
+    threading = ["--worker-class", "gthread", "--threads", str(threads)] if threads else []
     process = subprocess.Popen(
         [
             sys.executable,
@@ -171,9 +182,10 @@ def gunicorn(workers: int = 2, *, with_worker: bool = False) -> Iterator[tuple[s
             str(workers),
             "--log-level",
             "warning",
+            *threading,
         ],
         cwd=ROOT,
-        env=bench_env(with_worker=with_worker),
+        env=bench_env(with_worker=with_worker, **extra_env),
     )
     try:
         deadline = time.monotonic() + 120  # a busy machine starts slowly

@@ -26,17 +26,47 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+_HOOKS = "boxcars_before_commit"
+
+
 @contextmanager
 def all_or_nothing() -> Iterator[None]:
-    """A transaction any error undoes whole (never caught and carried on inside it)."""
+    """A transaction any error undoes whole (never caught and carried on inside it).
+
+    The outermost one runs the :func:`before_commit` hooks last, after everything
+    else written inside it (the audit rows, the stored answer), right before COMMIT.
+    """
     connection = transaction.get_connection()
     with transaction.atomic():
         previous = getattr(connection, _FLAG, False)
         setattr(connection, _FLAG, True)
+        if not previous:
+            setattr(connection, _HOOKS, [])
         try:
             yield
+            if not previous:
+                hooks = getattr(connection, _HOOKS)
+                while hooks:
+                    hooks.pop(0)()
         finally:
             setattr(connection, _FLAG, previous)
+            if not previous:
+                setattr(connection, _HOOKS, [])
+
+
+def before_commit(hook: Callable[[], None]) -> None:
+    """Run ``hook`` inside the current :func:`all_or_nothing` transaction as its very
+    last work before COMMIT (outside one: now).
+
+    For a write that must take a lock many requests share (an event's version) yet
+    should hold it only for as long as the commit takes, not for the rest of the
+    request's work; an error in it still undoes the whole transaction.
+    """
+    connection = transaction.get_connection()
+    if getattr(connection, _FLAG, False):
+        getattr(connection, _HOOKS).append(hook)
+    else:
+        hook()
 
 
 def joins_all_or_nothing(func: Callable[P, R]) -> Callable[P, R]:

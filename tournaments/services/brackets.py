@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -348,9 +349,10 @@ def update_round_statuses(tournament: Tournament, round_ids: Iterable[int] | Non
 
     ``round_ids``: only those rounds (the ones a result touched), else every round.
     """
-    rounds = Round.objects.filter(stage__tournament=tournament).prefetch_related("pairings")
     if round_ids is not None:
-        rounds = rounds.filter(pk__in=list(round_ids))
+        _update_statuses_of(tournament, set(round_ids))
+        return
+    rounds = Round.objects.filter(stage__tournament=tournament).prefetch_related("pairings")
     now = timezone.now()
     for round_ in rounds:
         statuses = [p.status for p in round_.pairings.all()]
@@ -359,6 +361,36 @@ def update_round_statuses(tournament: Tournament, round_ids: Iterable[int] | Non
         if statuses and not open_ and not stale:
             status = RoundStatus.COMPLETE
         elif any(s != PairingStatus.WAITING for s in statuses):
+            status = RoundStatus.PLAYING
+        else:
+            status = RoundStatus.PENDING
+        if status != round_.status:
+            round_.status = status
+            round_.completed_at = now if status == RoundStatus.COMPLETE else None
+            round_.save(update_fields=["status", "completed_at"])
+
+
+_OPEN = (PairingStatus.WAITING, PairingStatus.READY)
+
+
+def _update_statuses_of(tournament: Tournament, round_ids: set[int]) -> None:
+    """:func:`update_round_statuses` for a few rounds, counted by the database (one
+    query, however many pairings a round of a 512-player event has)."""
+    counts = (
+        Round.objects.filter(stage__tournament=tournament, pk__in=round_ids)
+        .annotate(
+            total=Count("pairings"),
+            open=Count("pairings", filter=Q(pairings__status__in=_OPEN)),
+            stale=Count("pairings", filter=Q(pairings__stale=True)),
+            started=Count("pairings", filter=~Q(pairings__status=PairingStatus.WAITING)),
+        )
+        .only("pk", "status", "completed_at")
+    )
+    now = timezone.now()
+    for round_ in counts:
+        if round_.total and not round_.open and not round_.stale:
+            status = RoundStatus.COMPLETE
+        elif round_.started:
             status = RoundStatus.PLAYING
         else:
             status = RoundStatus.PENDING
@@ -464,7 +496,7 @@ def plan_advance(tournament: Tournament, pairing: Pairing, winner: int) -> set[s
 
 def advance_bracket(
     tournament: Tournament, pairing: Pairing, winner: int, *, forfeit: bool, keys: set[str]
-) -> set[int]:
+) -> tuple[set[int], bool]:
     """Record a new result at ``pairing`` and move its players on, locking only the
     slots ``keys`` (:func:`plan_advance`), never the tournament's row for writing.
 
@@ -472,7 +504,8 @@ def advance_bracket(
     write runs meanwhile; other results do). The slots are locked in primary-key order
     in one statement and read afresh under the lock, so two results feeding one next
     slot take turns on it and the second sees the first: one next match. Returns the
-    ids of the rounds whose slots changed (their status is settled by the follow-up).
+    ids of the rounds whose slots changed (their status is settled by the follow-up)
+    and whether a match was created (its table is numbered by the follow-up too).
     """
     graph = bracket_graph(tournament)
     ids = Pairing.objects.filter(tournament=tournament, key__in=keys).values_list("pk", flat=True)
@@ -498,6 +531,7 @@ def advance_bracket(
         )
     actor = None
     touched: set[int] = set()
+    created = False
     for key, slot in changes.items():
         row = rows[key]
         row.entry1_id, row.entry2_id = slot.player_a, slot.player_b
@@ -507,9 +541,10 @@ def advance_bracket(
         if slot.status == SlotStatus.READY and row.match_id is None:
             actor = actor or system_actor(tournament)
             row.match = _create_match(tournament, row, entries, slot, actor)
+            created = True
         row.save()
         touched.add(row.round_id)
-    return touched
+    return touched, created
 
 
 def share_tournament(tournament_id: int) -> None:

@@ -22,6 +22,8 @@ Entering games of a match nobody has won yet is not a result and never reaches t
 
 from __future__ import annotations
 
+import functools
+
 from django.db import transaction
 from django.db.models import F
 
@@ -29,6 +31,7 @@ from core import live
 from core.actors import Actor
 from core.errors import N_
 from core.listeners import ResultChange
+from core.transactions import before_commit
 from games.models import Match, MatchStatus
 from games.rules.errors import ConflictError, RuleViolation
 from games.services import match_results
@@ -47,8 +50,10 @@ from .common import bump, lock_tournament, require_director
 from .odds import request_odds
 from .tables import assign_tables
 
-#: rounds the bracket listener touched in this transaction, for the follow-up
+#: rounds the bracket listener touched in this transaction, and whether it created
+#: matches, for the follow-up
 _TOUCHED = "boxcars_tournament_rounds_touched"
+_CREATED = "boxcars_tournament_matches_created"
 
 
 def _is_new_result(change: ResultChange) -> bool:
@@ -72,8 +77,15 @@ def record_match_result(change: ResultChange) -> None:
         if keys is not None:
             share_tournament(tournament.pk)
             _require_same_draw(tournament)
-            touched = advance_bracket(tournament, pairing, winner, forfeit=forfeit, keys=keys)  # type: ignore[arg-type]
+            touched, created = advance_bracket(
+                tournament,
+                pairing,
+                winner,  # type: ignore[arg-type]
+                forfeit=forfeit,
+                keys=keys,
+            )
             setattr(connection, _TOUCHED, touched)
+            setattr(connection, _CREATED, created)
             return
     if kind not in BRACKET_STAGES:
         # a Swiss or round-robin board: its own row only (the round's status follows)
@@ -92,7 +104,7 @@ def record_match_result(change: ResultChange) -> None:
     pairing.winner_id = _winner_entry(tournament.pk, match)
     pairing.forfeit = forfeit
     pairing.save()
-    sync_bracket(tournament)
+    sync_bracket(tournament)  # numbers its new matches' tables itself
 
 
 def _winner_entry(tournament_id: int, match: Match) -> int | None:
@@ -119,26 +131,45 @@ def _require_same_draw(tournament: Tournament) -> None:
 def follow_up_result(change: ResultChange) -> None:
     """Result listener, after :func:`record_match_result`: what the event shares.
 
-    Its first statement bumps the tournament's version (a plain ``UPDATE``: shared with
-    the other results' key-share locks, exclusive among follow-ups), so the follow-ups
-    of one event take turns for the few statements left before each commits, and each
-    reads the rounds after the previous one committed: the last result of a round sees
-    every other result of it and completes it, once.
+    Run as the transaction's last work (``core.transactions.before_commit``: after the
+    request's audit rows and stored answer), :func:`settle_event` bumps the tournament's
+    version first (a plain ``UPDATE``: shared with the other results' key-share locks,
+    exclusive among follow-ups), so the follow-ups of one event take turns only for
+    the few statements left before each commits, and each reads the rounds after the
+    previous one committed: the last result of a round sees every other result of it
+    and completes it, once.
     """
     found = (
         Pairing.objects.filter(match_id=change.match_id)
         .values_list("tournament_id", "round_id")
         .first()
     )
-    touched: set[int] = getattr(transaction.get_connection(), _TOUCHED, set())
-    setattr(transaction.get_connection(), _TOUCHED, set())
+    connection = transaction.get_connection()
+    touched: set[int] = getattr(connection, _TOUCHED, set())
+    created: bool = getattr(connection, _CREATED, False)
+    setattr(connection, _TOUCHED, set())
+    setattr(connection, _CREATED, False)
     if found is None:
         return
     tournament_id, round_id = found
+    before_commit(
+        functools.partial(
+            settle_event,
+            tournament_id=tournament_id,
+            round_ids={round_id, *touched},
+            new_matches=created,
+        )
+    )
+
+
+def settle_event(*, tournament_id: int, round_ids: set[int], new_matches: bool) -> None:
+    """Bump the version, number the new matches' tables, settle the rounds' statuses,
+    call the rounds due and ask for fresh odds (the follow-up of a result)."""
     Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
     tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
-    assign_tables(tournament)
-    update_round_statuses(tournament, round_ids={round_id, *touched})
+    if new_matches:
+        assign_tables(tournament)
+    update_round_statuses(tournament, round_ids=round_ids)
     call_due_rounds(tournament)
     live.row_changed(tournament)
     request_odds(tournament_id=tournament_id)

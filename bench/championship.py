@@ -1,0 +1,437 @@
+"""``championship``: a 512-player event played to the end by 128 phones behind one address.
+
+The Monte Carlo shape (issue 26): single elimination with a progressive consolation
+(losers of rounds 1 and 2) and a last chance (losers of round 1 of the consolation),
+512 players entered in one bulk request. The bench plays it round by round over HTTP:
+every match that is ready is played by one of ``--clients`` (128) concurrent clients
+from 127.0.0.1, half game by game (``POST .../games/``), half by a final score
+(``POST .../result/``), half through the players' private score links
+(``X-Score-Link``), half through their own API tokens, and each finished match is
+confirmed by the loser. A *round* here is a wave: every match ready when it starts (the
+main round and the consolation and last-chance rounds that became ready with it).
+
+Per round: p50/p99 per kind of request (game, final score, confirmation), errors, 429s
+and 5xx; results per second (matches finished / the wave's wall time) and the CPU of
+the server's processes (gunicorn and PostgreSQL, from ``/proc``) per finished match;
+the time from the round's last result to the last of the next round's matches (the
+server's own timestamps: ``finished_at`` of the last result, ``created_at`` of the next
+matches); the odds' ``up_to_date`` right after the round and how long they took to
+become fresh (polled up to ``--odds-wait`` seconds); the load average.
+
+``--url http://127.0.0.1:8000`` plays against a running server (``make serve``) whose
+database is ``--database-url`` (default ``BENCH_DATABASE_URL``; the bench prepares the
+event there) and whose ``SECRET_KEY`` is the bench's (score links are signed). Without
+``--url`` the bench starts what ``docker-compose.yml`` runs: gunicorn, 3 workers × 16
+gthread threads, and a Celery worker, on the bench database. Either way the bench runs
+score entry with its per-user throttle raised (``THROTTLE_SCORE``) only when it starts
+the server itself; 429s are counted and reported, never retried.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import statistics
+import threading
+import time
+import uuid
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from typing import Any
+from urllib.parse import urlparse
+
+from .score_entry import _cpu_seconds
+from .server import celery_worker, gunicorn, setup_django
+
+PLAYERS = 512
+CLIENTS = 128
+LENGTH = 3  # points per match: 3 games game by game, enough to measure, short to run
+
+
+def _args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench championship")
+    parser.add_argument("--url", default=os.environ.get("BENCH_URL", ""))
+    parser.add_argument("--database-url", default="")
+    parser.add_argument("--players", type=int, default=PLAYERS)
+    parser.add_argument("--clients", type=int, default=CLIENTS)
+    parser.add_argument("--length", type=int, default=LENGTH)
+    parser.add_argument("--rounds", type=int, default=0, help="stop after this many (0: all)")
+    parser.add_argument("--odds-wait", type=float, default=10.0)
+    return parser.parse_args(argv)
+
+
+# --- the event ------------------------------------------------------------------------------
+
+
+def _prepare(players: int, length: int, host: str, port: int) -> dict[str, Any]:
+    """A director, ``players`` players with accounts and tokens, the event entered in one
+    bulk request (through the server) and started."""
+    from django.contrib.auth import get_user_model
+    from knox.models import AuthToken
+
+    from games.models import Player
+    from games.services import clubs as club_services
+    from games.services.actors import actor_for_user
+    from tournaments.services import entries as entry_services
+    from tournaments.services import events as event_services
+
+    User = get_user_model()
+    tag = uuid.uuid4().hex[:6]
+    director = User.objects.create(username=f"champ-director-{tag}")
+    club = club_services.create_club(
+        created_by=director, name=f"Championship {tag}", slug=f"champ-{tag}"
+    )
+    actor = actor_for_user(director)
+    event = event_services.create_tournament(
+        actor=actor,
+        club=club,
+        name=f"Championship {tag}",
+        format="single_elimination",
+        consolation_from=[1, 2],
+        last_chance_from=[1],
+        seeding="random",
+        random_seed=7,
+        match_lengths={"default": length},
+        rated=False,
+    )
+    _, director_token = AuthToken.objects.create(director)
+    names = [f"Champ {tag} {i:04d}" for i in range(players)]
+    status, body, _ = _request(
+        host,
+        port,
+        "POST",
+        f"/api/v1/tournaments/{event.slug}/entries/bulk/",
+        {"names": names},
+        {"Authorization": f"Token {director_token}"},
+    )
+    assert status == 201, (status, body[:300])
+    tokens: dict[int, str] = {}
+    users = User.objects.bulk_create([User(username=f"champ-{tag}-{i}") for i in range(players)])
+    by_name = {p.display_name: p for p in Player.objects.filter(clubs=club)}
+    for user, name in zip(users, names, strict=True):
+        player = by_name[name]
+        player.user = user
+        player.save(update_fields=["user"])
+        tokens[player.pk] = AuthToken.objects.create(user)[1]
+    entry_services.start_tournament(actor=actor, tournament_id=event.pk)
+    return {"event": event, "tokens": tokens, "director_token": director_token}
+
+
+# --- HTTP -----------------------------------------------------------------------------------
+
+_local = threading.local()
+
+
+def _request(
+    host: str, port: int, method: str, path: str, body: Any, headers: dict[str, str]
+) -> tuple[int, bytes, float]:
+    """One request on this thread's keep-alive connection: (status, body, seconds)."""
+    conn = getattr(_local, "conn", None)
+    if conn is None:
+        conn = _local.conn = http.client.HTTPConnection(host, port, timeout=120)
+    data = json.dumps(body).encode() if body is not None else b""
+    headers = {"Content-Type": "application/json", "Accept": "application/json", **headers}
+    started = time.perf_counter()
+    try:
+        conn.request(method, path, body=data, headers=headers)
+        response = conn.getresponse()
+        payload = response.read()
+    except (OSError, http.client.HTTPException) as exc:
+        conn.close()
+        _local.conn = None
+        return 0, str(exc).encode(), time.perf_counter() - started
+    return response.status, payload, time.perf_counter() - started
+
+
+class Tally:
+    """Latencies and statuses per kind of request, shared by the client threads."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.latencies: dict[str, list[float]] = defaultdict(list)
+        self.statuses: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+        self.samples: list[str] = []
+
+    def add(self, kind: str, status: int, seconds: float, body: bytes) -> None:
+        with self.lock:
+            self.latencies[kind].append(seconds)
+            self.statuses[kind][status] += 1
+            if status not in (200, 201) and len(self.samples) < 5:
+                self.samples.append(f"{kind} {status} {body[:160]!r}")
+
+    def summary(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for kind, values in sorted(self.latencies.items()):
+            values = sorted(values)
+            count = len(values)
+            statuses = self.statuses[kind]
+            out[kind] = {
+                "requests": count,
+                "p50_ms": round(values[count // 2] * 1000, 1),
+                "p99_ms": round(values[min(count - 1, int(0.99 * count))] * 1000, 1),
+                "max_ms": round(values[-1] * 1000, 1),
+                "429": statuses.get(429, 0),
+                "5xx": sum(n for s, n in statuses.items() if s >= 500),
+                "errors": sum(n for s, n in statuses.items() if s not in (200, 201)),
+            }
+        return out
+
+
+def _credential(player_id: int, match: Any, by_link: bool, tokens: dict[int, str]) -> dict:
+    from games import score_links
+
+    if by_link:
+        return {score_links.HEADER: score_links.make_token(match, match_player(match, player_id))}
+    return {"Authorization": f"Token {tokens[player_id]}"}
+
+
+def match_player(match: Any, player_id: int) -> Any:
+    return match.player1 if match.player1_id == player_id else match.player2
+
+
+def _play(
+    host: str, port: int, match: Any, index: int, tokens: dict[int, str], tally: Tally, rng
+) -> None:
+    """One match: the winner's phone enters it (game by game or the final score), the
+    loser's phone confirms it."""
+    winner, loser = (
+        (match.player1_id, match.player2_id)
+        if rng.random() < 0.5
+        else (match.player2_id, match.player1_id)
+    )
+    by_link = index % 4 < 2
+    entering = _credential(winner, match, by_link, tokens)
+    base = f"/api/v1/matches/{match.pk}"
+    if index % 2:
+        for number in range(1, match.length + 1):
+            status, body, seconds = _request(
+                host, port, "POST", f"{base}/games/", {"winner": winner, "number": number},
+                {**entering, "Idempotency-Key": str(uuid.uuid4())},
+            )  # fmt: skip
+            kind = "final_game" if number == match.length else "game"
+            tally.add(kind, status, seconds, body)
+            if status not in (200, 201):
+                return
+    else:
+        score = [match.length, 0] if winner == match.player1_id else [0, match.length]
+        status, body, seconds = _request(
+            host, port, "POST", f"{base}/result/", {"score": score},
+            {**entering, "Idempotency-Key": str(uuid.uuid4())},
+        )  # fmt: skip
+        tally.add("final_score", status, seconds, body)
+        if status not in (200, 201):
+            return
+    status, body, seconds = _request(
+        host, port, "POST", f"{base}/confirm/", None,
+        {**_credential(loser, match, by_link, tokens), "Idempotency-Key": str(uuid.uuid4())},
+    )  # fmt: skip
+    tally.add("confirm", status, seconds, body)
+
+
+# --- the rounds -----------------------------------------------------------------------------
+
+
+def _ready(event) -> list[Any]:
+    from games.models import Match, MatchStatus
+
+    return list(
+        Match.objects.filter(
+            tournament_pairing__tournament=event,
+            tournament_pairing__status="ready",
+            status=MatchStatus.SCHEDULED,
+        )
+        .select_related("player1", "player2", "tournament_pairing__round__stage")
+        .order_by("pk")
+    )
+
+
+def _odds(host: str, port: int, slug: str, token: str, wait: float) -> dict[str, Any]:
+    """``up_to_date`` right after the round, and seconds until it was (None: not within
+    ``wait``)."""
+    started = time.perf_counter()
+    first = None
+    while True:
+        status, body, _ = _request(
+            host, port, "GET", f"/api/v1/tournaments/{slug}/odds/", None,
+            {"Authorization": f"Token {token}"},
+        )  # fmt: skip
+        fresh = status == 200 and bool(json.loads(body).get("up_to_date"))
+        if first is None:
+            first = fresh
+        elapsed = time.perf_counter() - started
+        if fresh:
+            return {"up_to_date": first, "fresh_after_s": round(elapsed, 2)}
+        if elapsed > wait:
+            return {"up_to_date": first, "fresh_after_s": None, "status": status}
+        time.sleep(0.25)
+
+
+class LockProbe:
+    """Samples ``pg_stat_activity`` every 50 ms while a round is played: how many
+    backends wait on a lock, on what (a row lock held by a running transaction shows
+    as ``transactionid``) and in which statement."""
+
+    QUERY = r"""
+        SELECT COALESCE(l.relation::regclass::text, l.locktype) || ': '
+            || regexp_replace(left(a.query, 60), '\s+', ' ', 'g')
+        FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid AND NOT l.granted
+        WHERE a.wait_event_type = 'Lock' AND a.datname = current_database()
+    """
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.samples = 0
+        self.most = 0
+        self.waits: dict[str, int] = defaultdict(int)
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        from django.db import connection
+
+        try:
+            while not self.stop.is_set():
+                with connection.cursor() as cursor:
+                    cursor.execute(self.QUERY)
+                    rows = [r[0] for r in cursor.fetchall()]
+                self.samples += 1
+                self.most = max(self.most, len(rows))
+                for name in rows:
+                    self.waits[name] += 1
+                self.stop.wait(0.05)
+        finally:
+            connection.close()
+
+    def __enter__(self) -> LockProbe:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "samples": self.samples,
+            "most_waiting_at_once": self.most,
+            "waiting_samples_by_table": dict(sorted(self.waits.items(), key=lambda kv: -kv[1])),
+        }
+
+
+def _wave(host, port, event, matches, tokens, clients, port_for_cpu) -> dict[str, Any]:
+    from games.models import Match
+
+    tally = Tally()
+    rng = random.Random(len(matches))
+    cpu_before = _cpu_seconds(port_for_cpu)
+    started = time.perf_counter()
+    with LockProbe() as probe, ThreadPoolExecutor(max_workers=clients) as pool:
+        for future in [
+            pool.submit(_play, host, port, m, i, tokens, tally, rng) for i, m in enumerate(matches)
+        ]:
+            future.result()
+    wall = time.perf_counter() - started
+    cpu_after = _cpu_seconds(port_for_cpu)
+    ids = [m.pk for m in matches]
+    finished = Match.objects.filter(pk__in=ids, finished_at__isnull=False)
+    done = finished.count()
+    last_result = max(finished.values_list("finished_at", flat=True), default=None)
+    following = Match.objects.filter(
+        tournament_pairing__tournament=event, created_at__gte=_first_created(matches)
+    ).exclude(pk__in=ids)
+    last_next = max(following.values_list("created_at", flat=True), default=None)
+    stages = sorted(
+        {
+            f"{m.tournament_pairing.round.stage.kind}-r{m.tournament_pairing.round.number}"
+            for m in matches
+        }
+    )
+    server_cpu = cpu_after[0] - cpu_before[0]
+    database_cpu = cpu_after[1] - cpu_before[1]
+    return {
+        "rounds": stages,
+        "matches": len(matches),
+        "finished": done,
+        "wall_s": round(wall, 2),
+        "results_per_s": round(done / wall, 1) if wall else None,
+        "requests": tally.summary(),
+        "errors_sample": tally.samples,
+        "lock_waits": probe.summary(),
+        "server_cpu_ms_per_match": round(server_cpu / done * 1000, 1) if done else None,
+        "database_cpu_ms_per_match": round(database_cpu / done * 1000, 1) if done else None,
+        "last_result_to_next_round_ms": (
+            round((last_next - last_result).total_seconds() * 1000, 1)
+            if last_next and last_result
+            else None
+        ),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def _first_created(matches: list[Any]):
+    return min(m.created_at for m in matches)
+
+
+def run(*, quick: bool = False, context: dict | None = None) -> dict:
+    args = _args((context or {}).get("argv", []))
+    if quick:
+        args.players, args.clients = min(args.players, 64), min(args.clients, 32)
+    if args.database_url:
+        os.environ["BENCH_DATABASE_URL"] = args.database_url
+    setup_django()
+    with ExitStack() as stack:
+        if args.url:
+            parsed = urlparse(args.url)
+            host, port = parsed.hostname or "127.0.0.1", parsed.port or 80
+            server = "given"
+        else:
+            stack.enter_context(celery_worker())
+            host, port = stack.enter_context(
+                gunicorn(3, threads=16, with_worker=True, port=int(os.environ.get("BENCH_PORT", 0)))
+            )
+            server = "gunicorn 3x16 gthread + 1 celery worker (started by the bench)"
+        load_before = [round(x, 2) for x in os.getloadavg()]
+        prepared = _prepare(args.players, args.length, host, port)
+        event, tokens = prepared["event"], prepared["tokens"]
+        rounds: list[dict[str, Any]] = []
+        started = time.perf_counter()
+        while True:
+            matches = _ready(event)
+            if not matches or (args.rounds and len(rounds) >= args.rounds):
+                break
+            result = _wave(host, port, event, matches, tokens, args.clients, port)
+            result["odds"] = _odds(
+                host, port, event.slug, prepared["director_token"], args.odds_wait
+            )
+            rounds.append(result)
+            print(json.dumps({"round": len(rounds), **result}), flush=True)
+        total = time.perf_counter() - started
+    finished = sum(r["finished"] for r in rounds)
+    finals = [
+        r["requests"][k]["p99_ms"]
+        for r in rounds
+        for k in ("final_score", "final_game")
+        if k in r["requests"]
+    ]
+    return {
+        "server": server,
+        "players": args.players,
+        "clients": args.clients,
+        "match_length": args.length,
+        "rounds_played": len(rounds),
+        "matches_finished": finished,
+        "total_s": round(total, 1),
+        "load_average_before": load_before,
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "worst_result_p99_ms": max(finals, default=None),
+        "median_round_results_per_s": statistics.median([r["results_per_s"] for r in rounds])
+        if rounds
+        else None,
+        "best_round_results_per_s": max((r["results_per_s"] for r in rounds), default=None),
+        "requests_429": sum(v["429"] for r in rounds for v in r["requests"].values()),
+        "requests_5xx": sum(v["5xx"] for r in rounds for v in r["requests"].values()),
+        "requests_failed": sum(v["errors"] for r in rounds for v in r["requests"].values()),
+    }
