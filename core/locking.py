@@ -8,18 +8,23 @@ version and **announce** what changed. :class:`LockedWrite` does them in that or
 so no app keeps its own copy.
 
 Lock order (documented once, followed everywhere): **matches before their
-tournament, several matches in primary-key order.** Only the row itself is locked
+tournament, then the tournament's own rows (its bracket slots); several rows of one
+table in primary-key order.** Only the row itself is locked
 (``FOR UPDATE OF`` its table), never the rows joined to it for reading (a match's
 club and players): otherwise every score entry of a club would queue on the club's
 row, and a join's lock order is the planner's, not ours. A score entry locks its match and
-then (through the result listener) the tournament; so a tournament write that touches
+then (through the result listener) the tournament: a new result only ``FOR KEY SHARE``
+(:func:`share_row`: shared by every result of the event, excluded only by a
+director's ``FOR UPDATE``), then the bracket slots it touches (:func:`lock_rows`);
+a correction ``FOR UPDATE``. A tournament write that touches
 matches (a redraw, a swap) locks those matches first, in primary-key order
 (:func:`lock_rows`), and then the tournament. A write that discovers a match to void
 only once it holds the tournament (a bracket replacing an unstarted match after a
 result) must not wait for it: it uses :func:`try_lock_row` (``SKIP LOCKED``) and
 leaves the match alone when someone else is writing it. With every wait going
-match → tournament, two writes can never wait on each other in a cycle, so
+match → tournament → its slots, two writes can never wait on each other in a cycle, so
 PostgreSQL never has a deadlock to break (which the API would report as a 503).
+See ``docs/development.md`` (the write path) for the whole order.
 """
 
 from __future__ import annotations

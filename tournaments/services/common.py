@@ -3,7 +3,8 @@
 Locking and versions are :mod:`core.locking`'s, with its one lock order: matches
 before their tournament. A write that voids or replaces matches takes
 :func:`lock_unstarted_matches_then_tournament`; a result reaches the tournament
-holding its match already (the bracket's result listener).
+holding its match already (the bracket's result listener: a new result holds the
+tournament only ``FOR KEY SHARE``, see ``results.record_match_result``).
 """
 
 from __future__ import annotations
