@@ -147,6 +147,22 @@ def share_row(model: type[models.Model], pk: Any) -> None:
         cursor.execute(f"SELECT 1 FROM {table} WHERE {column} = %s FOR KEY SHARE", [pk])
 
 
+def try_share_row(model: type[models.Model], pk: Any) -> bool:
+    """Lock row ``pk`` for a plain ``UPDATE`` (``FOR NO KEY UPDATE``) only if nobody
+    holds it so (``SKIP LOCKED``): True when taken (or held already by this
+    transaction; always without row locks, on SQLite). Shared with :func:`share_row`'s
+    holders, so it never waits for them."""
+    if connection.vendor != "postgresql":
+        return True
+    table = connection.ops.quote_name(model._meta.db_table)
+    column = connection.ops.quote_name(model._meta.pk.column)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT 1 FROM {table} WHERE {column} = %s FOR NO KEY UPDATE SKIP LOCKED", [pk]
+        )
+        return cursor.fetchone() is not None
+
+
 def check_version(row: Versioned, expected: int | None, *, noun: str) -> None:
     """412 ``stale_version`` when the caller read an older version than the row's."""
     if expected is not None and expected != row.version:

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from core.errors import N_
-from core.locking import lock_rows, share_row, try_lock_row
+from core.locking import lock_rows, share_row, try_lock_row, try_share_row
 from games.models import Match, MatchStatus
 from games.rules.errors import ConflictError
 from games.services import match_create, match_results
@@ -349,43 +349,24 @@ def update_round_statuses(tournament: Tournament, round_ids: Iterable[int] | Non
 
     ``round_ids``: only those rounds (the ones a result touched), else every round.
     """
-    if round_ids is not None:
-        _update_statuses_of(tournament, set(round_ids))
-        return
-    rounds = Round.objects.filter(stage__tournament=tournament).prefetch_related("pairings")
-    now = timezone.now()
-    for round_ in rounds:
-        statuses = [p.status for p in round_.pairings.all()]
-        open_ = any(s in (PairingStatus.WAITING, PairingStatus.READY) for s in statuses)
-        stale = any(p.stale for p in round_.pairings.all())
-        if statuses and not open_ and not stale:
-            status = RoundStatus.COMPLETE
-        elif any(s != PairingStatus.WAITING for s in statuses):
-            status = RoundStatus.PLAYING
-        else:
-            status = RoundStatus.PENDING
-        if status != round_.status:
-            round_.status = status
-            round_.completed_at = now if status == RoundStatus.COMPLETE else None
-            round_.save(update_fields=["status", "completed_at"])
+    _update_statuses_of(tournament, None if round_ids is None else set(round_ids))
 
 
 _OPEN = (PairingStatus.WAITING, PairingStatus.READY)
 
 
-def _update_statuses_of(tournament: Tournament, round_ids: set[int]) -> None:
-    """:func:`update_round_statuses` for a few rounds, counted by the database (one
-    query, however many pairings a round of a 512-player event has)."""
-    counts = (
-        Round.objects.filter(stage__tournament=tournament, pk__in=round_ids)
-        .annotate(
-            total=Count("pairings"),
-            open=Count("pairings", filter=Q(pairings__status__in=_OPEN)),
-            stale=Count("pairings", filter=Q(pairings__stale=True)),
-            started=Count("pairings", filter=~Q(pairings__status=PairingStatus.WAITING)),
-        )
-        .only("pk", "status", "completed_at")
-    )
+def _update_statuses_of(tournament: Tournament, round_ids: set[int] | None) -> None:
+    """The rounds' pairings counted by the database (one query, however many pairings
+    the rounds of a 512-player event have), and the statuses that changed written."""
+    rounds = Round.objects.filter(stage__tournament=tournament)
+    if round_ids is not None:
+        rounds = rounds.filter(pk__in=round_ids)
+    counts = rounds.annotate(
+        total=Count("pairings"),
+        open=Count("pairings", filter=Q(pairings__status__in=_OPEN)),
+        stale=Count("pairings", filter=Q(pairings__stale=True)),
+        started=Count("pairings", filter=~Q(pairings__status=PairingStatus.WAITING)),
+    ).only("pk", "status", "completed_at")
     now = timezone.now()
     for round_ in counts:
         if round_.total and not round_.open and not round_.stale:
@@ -545,6 +526,14 @@ def advance_bracket(
         row.save()
         touched.add(row.round_id)
     return touched, created
+
+
+def share_turn(tournament_id: int) -> bool:
+    """Take the event's follow-up turn if it is free now (``FOR NO KEY UPDATE SKIP
+    LOCKED``: shared with the results' key-share locks, exclusive among follow-ups and
+    against a director's write); False when another holds it. Without row locks
+    (SQLite) writers take turns anyway: always True."""
+    return try_share_row(Tournament, tournament_id)
 
 
 def share_tournament(tournament_id: int) -> None:

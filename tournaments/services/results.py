@@ -13,9 +13,10 @@ run inside the transaction that changed a match's result, holding the match's ro
 * :func:`follow_up_result` then does what the whole event shares, in the short tail of
   the transaction: bumps the tournament's version (the bracket's ETag, the odds'
   freshness, the live notice), numbers the tables of the new matches, settles the
-  status of the rounds the result touched (a round completes exactly once: the
-  follow-ups of one event take turns on the version's row), calls the rounds due and
-  asks for fresh odds.
+  status of the event's rounds (a round completes exactly once: the follow-ups of one
+  event take turns on the version's row; a result whose turn is taken commits first
+  and takes its turn after, holding nothing), calls the rounds due and asks for
+  fresh odds.
 
 Entering games of a match nobody has won yet is not a result and never reaches them.
 """
@@ -42,6 +43,7 @@ from .brackets import (
     advance_bracket,
     plan_advance,
     share_tournament,
+    share_turn,
     sync_bracket,
     update_round_statuses,
 )
@@ -50,9 +52,8 @@ from .common import bump, lock_tournament, require_director
 from .odds import request_odds
 from .tables import assign_tables
 
-#: rounds the bracket listener touched in this transaction, and whether it created
-#: matches, for the follow-up
-_TOUCHED = "boxcars_tournament_rounds_touched"
+#: whether the bracket listener created matches in this transaction (their tables are
+#: numbered by the follow-up)
 _CREATED = "boxcars_tournament_matches_created"
 
 
@@ -65,7 +66,7 @@ def record_match_result(change: ResultChange) -> None:
     match: Match = change.match
     pairing = Pairing.objects.filter(match_id=match.pk).select_related("round__stage").first()
     connection = transaction.get_connection()
-    setattr(connection, _TOUCHED, set())
+    setattr(connection, _CREATED, False)
     if pairing is None:
         return
     kind = pairing.round.stage.kind
@@ -77,14 +78,13 @@ def record_match_result(change: ResultChange) -> None:
         if keys is not None:
             share_tournament(tournament.pk)
             _require_same_draw(tournament)
-            touched, created = advance_bracket(
+            _touched, created = advance_bracket(
                 tournament,
                 pairing,
                 winner,  # type: ignore[arg-type]
                 forfeit=forfeit,
                 keys=keys,
             )
-            setattr(connection, _TOUCHED, touched)
             setattr(connection, _CREATED, created)
             return
     if kind not in BRACKET_STAGES:
@@ -96,7 +96,6 @@ def record_match_result(change: ResultChange) -> None:
         pairing.forfeit = forfeit
         pairing.status = "played" if winner_id is not None else "ready"
         pairing.save()
-        setattr(connection, _TOUCHED, {pairing.round_id})
         return
     # a correction or a void: the whole bracket, under the tournament's own lock
     tournament = lock_tournament(pairing.tournament_id)
@@ -139,37 +138,49 @@ def follow_up_result(change: ResultChange) -> None:
     previous one committed: the last result of a round sees every other result of it
     and completes it, once.
     """
-    found = (
+    tournament_id = (
         Pairing.objects.filter(match_id=change.match_id)
-        .values_list("tournament_id", "round_id")
+        .values_list("tournament_id", flat=True)
         .first()
     )
     connection = transaction.get_connection()
-    touched: set[int] = getattr(connection, _TOUCHED, set())
     created: bool = getattr(connection, _CREATED, False)
-    setattr(connection, _TOUCHED, set())
     setattr(connection, _CREATED, False)
-    if found is None:
+    if tournament_id is None:
         return
-    tournament_id, round_id = found
-    before_commit(
-        functools.partial(
-            settle_event,
-            tournament_id=tournament_id,
-            round_ids={round_id, *touched},
-            new_matches=created,
-        )
-    )
+    before_commit(functools.partial(settle_event, tournament_id=tournament_id, new_matches=created))
 
 
-def settle_event(*, tournament_id: int, round_ids: set[int], new_matches: bool) -> None:
+def settle_event(*, tournament_id: int, new_matches: bool) -> None:
     """Bump the version, number the new matches' tables, settle the rounds' statuses,
-    call the rounds due and ask for fresh odds (the follow-up of a result)."""
+    call the rounds due and ask for fresh odds (the follow-up of a result).
+
+    The follow-ups of one event take turns (on the version's row). A result whose turn
+    is not free right now (another result's follow-up is running) does not wait for it
+    holding its match and its slots: it commits, and then waits for its turn in a
+    transaction of its own that holds nothing else (``on_commit``). Each turn settles
+    every round of the event, so a turn lost after a commit (the process killed in
+    between) is made good by the next result's.
+    """
+    if not share_turn(tournament_id):
+        transaction.on_commit(
+            functools.partial(_settle_after_commit, tournament_id, new_matches), robust=True
+        )
+        return
+    _settle(tournament_id, new_matches)
+
+
+def _settle_after_commit(tournament_id: int, new_matches: bool) -> None:
+    with transaction.atomic():
+        _settle(tournament_id, new_matches)
+
+
+def _settle(tournament_id: int, new_matches: bool) -> None:
     Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
     tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
     if new_matches:
         assign_tables(tournament)
-    update_round_statuses(tournament, round_ids=round_ids)
+    update_round_statuses(tournament)
     call_due_rounds(tournament)
     live.row_changed(tournament)
     request_odds(tournament_id=tournament_id)
