@@ -52,10 +52,6 @@ from .common import bump, lock_tournament, require_director
 from .odds import request_odds
 from .tables import assign_tables
 
-#: whether the bracket listener created matches in this transaction (their tables are
-#: numbered by the follow-up)
-_CREATED = "boxcars_tournament_matches_created"
-
 
 def _is_new_result(change: ResultChange) -> bool:
     return change.previous.is_open and change.current.is_final and bool(change.match.winner_id)
@@ -65,8 +61,6 @@ def record_match_result(change: ResultChange) -> None:
     """Result listener: a tournament match changed result (finished, corrected, voided)."""
     match: Match = change.match
     pairing = Pairing.objects.filter(match_id=match.pk).select_related("round__stage").first()
-    connection = transaction.get_connection()
-    setattr(connection, _CREATED, False)
     if pairing is None:
         return
     kind = pairing.round.stage.kind
@@ -78,14 +72,13 @@ def record_match_result(change: ResultChange) -> None:
         if keys is not None:
             share_tournament(tournament.pk)
             _require_same_draw(tournament)
-            _touched, created = advance_bracket(
+            advance_bracket(
                 tournament,
                 pairing,
                 winner,  # type: ignore[arg-type]
                 forfeit=forfeit,
                 keys=keys,
             )
-            setattr(connection, _CREATED, created)
             return
     if kind not in BRACKET_STAGES:
         # a Swiss or round-robin board: its own row only (the round's status follows)
@@ -143,43 +136,55 @@ def follow_up_result(change: ResultChange) -> None:
         .values_list("tournament_id", flat=True)
         .first()
     )
-    connection = transaction.get_connection()
-    created: bool = getattr(connection, _CREATED, False)
-    setattr(connection, _CREATED, False)
     if tournament_id is None:
         return
-    before_commit(functools.partial(settle_event, tournament_id=tournament_id, new_matches=created))
+    before_commit(functools.partial(settle_event, tournament_id=tournament_id))
 
 
-def settle_event(*, tournament_id: int, new_matches: bool) -> None:
+def settle_event(*, tournament_id: int) -> None:
     """Bump the version, number the new matches' tables, settle the rounds' statuses,
     call the rounds due and ask for fresh odds (the follow-up of a result).
 
     The follow-ups of one event take turns (on the version's row). A result whose turn
     is not free right now (another result's follow-up is running) does not wait for it
     holding its match and its slots: it commits, and then waits for its turn in a
-    transaction of its own that holds nothing else (``on_commit``). Each turn settles
-    every round of the event, so a turn lost after a commit (the process killed in
-    between) is made good by the next result's.
+    transaction of its own that holds nothing else (``on_commit``), and skips it when a
+    later turn has covered it. Each turn settles every round of the event, so a turn
+    lost after a commit (the process killed in between) is made good by the next
+    result's.
     """
     if not share_turn(tournament_id):
-        transaction.on_commit(
-            functools.partial(_settle_after_commit, tournament_id, new_matches), robust=True
-        )
+        transaction.on_commit(functools.partial(_settle_after_commit, tournament_id), robust=True)
         return
-    _settle(tournament_id, new_matches)
+    _settle(tournament_id)
 
 
-def _settle_after_commit(tournament_id: int, new_matches: bool) -> None:
+def _settle_after_commit(tournament_id: int) -> None:
+    """Wait for the turn (holding nothing) and settle, unless a turn that began after
+    this result committed has settled it already.
+
+    ``seen`` is the version read after the commit: the turn running then (if any) had
+    not committed its bump. When the version has moved by two or more by the time
+    this one holds the turn, a later turn began, and ran, after this result was
+    committed and saw it: a queue of follow-ups costs two settlements, not one each.
+    """
+    seen = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
     with transaction.atomic():
-        _settle(tournament_id, new_matches)
+        now = (
+            Tournament.objects.select_for_update(no_key=True)
+            .filter(pk=tournament_id)
+            .values_list("version", flat=True)
+            .first()
+        )
+        if seen is None or now is None or now >= seen + 2:
+            return
+        _settle(tournament_id)
 
 
-def _settle(tournament_id: int, new_matches: bool) -> None:
+def _settle(tournament_id: int) -> None:
     Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
     tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
-    if new_matches:
-        assign_tables(tournament)
+    assign_tables(tournament)  # every match still without a table: a skipped turn's too
     update_round_statuses(tournament)
     call_due_rounds(tournament)
     live.row_changed(tournament)
