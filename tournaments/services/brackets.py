@@ -35,7 +35,7 @@ from tournaments.formats.bracket_engine import (
     derive_bracket_state,
 )
 from tournaments.formats.bracket_engine import MatchStatus as SlotStatus
-from tournaments.formats.bracket_graph import BracketGraph
+from tournaments.formats.bracket_graph import BracketGraph, LoserOf, WinnerOf
 from tournaments.formats.bracket_graph import Stage as GraphStage
 from tournaments.formats.double_elimination import build_double_elimination
 from tournaments.formats.elimination import (
@@ -418,8 +418,8 @@ def _neighbourhood(graph: BracketGraph, key: str) -> set[str]:
             continue
         keys.add(destination.match)
         for source in graph.match(destination.match).sides:
-            if hasattr(source, "match"):
-                keys.add(source.match)  # type: ignore[union-attr]
+            if isinstance(source, WinnerOf | LoserOf):
+                keys.add(source.match)
     return keys
 
 

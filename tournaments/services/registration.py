@@ -287,7 +287,7 @@ def _enter_in_bulk(tournament: Tournament, lines: list[Line]) -> list[Entry]:
                 player.pk = by_slug[slug]
         for line, player in zip(new, players, strict=True):
             line.player_id = player.pk
-    ids = [line.player_id for line in wanted]
+    ids = [line.player_id for line in wanted if line.player_id is not None]  # all are named
     members = set(
         Membership.objects.filter(club=tournament.club, player_id__in=ids).values_list(
             "player_id", flat=True

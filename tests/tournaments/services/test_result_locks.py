@@ -15,6 +15,7 @@ PostgreSQL with real threads:
 
 from __future__ import annotations
 
+import functools
 import threading
 
 import pytest
@@ -45,7 +46,8 @@ def test_every_first_round_result_at_once_makes_the_right_next_matches(make_even
     before = Match.objects.filter(tournament_pairing__tournament=event).count()
     version = event.version
 
-    results = race([lambda m=p.match_id: _finish(actor, m) for p in first], capture_errors=True)
+    calls = [functools.partial(_finish, actor, p.match_id) for p in first]
+    results = race(calls, capture_errors=True)
 
     assert not [r for r in results if isinstance(r, Exception)], results
     # every winner is in its next main slot and every loser in its consolation slot
