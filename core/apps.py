@@ -19,3 +19,11 @@ class CoreConfig(AppConfig):
         from core.errors import install_translator
 
         install_translator(gettext)
+
+        from django.db.models.signals import post_migrate
+
+        from core import catalogs  # registers the start-up check too
+
+        # Compiling the catalogs is set-up, not business logic: every start path that
+        # migrates (make run, compose's migrate, a bare checkout) serves translated pages.
+        post_migrate.connect(catalogs.compile_stale, sender=self, dispatch_uid="catalogs")
