@@ -263,9 +263,11 @@ def update_player(
     display_name: str | None = None,
     email: str | None = None,
     clubs: list[Club] | tuple[Club, ...] | None = None,
+    public_results: bool | None = None,
     by: Actor | None = None,
 ) -> Player:
-    """Change a player's name, e-mail or clubs (``None``: leave it as it is).
+    """Change a player's name, e-mail, clubs or whether their page lists their past
+    results to everyone (``None``: leave it as it is).
 
     ``clubs`` is the set of clubs, among those ``by`` directs, the player should
     belong to: memberships of clubs ``by`` does not direct are neither added nor
@@ -279,6 +281,8 @@ def update_player(
         player.email = check_email(email)
     if clubs is not None:
         _set_clubs(player, list(clubs), by)
+    if public_results is not None:
+        player.public_results = public_results
     player.save()
     return player
 

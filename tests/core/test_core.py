@@ -76,7 +76,7 @@ def test_the_apps_fill_the_registries_games_pages_and_seed_demo_read():
         "match.analysis": ["analysis.summary"],
         "match.head": ["tournaments.event_link"],
         "match.where": ["tournaments.event_link"],
-        "player.history": ["analysis.pr_chart"],
+        "player.history": ["tournaments.past_results", "analysis.pr_chart"],
     }
     assert [name for name, _seed in demo_seeders()] == ["games", "tournaments", "chouette"]
 

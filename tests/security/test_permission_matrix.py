@@ -469,6 +469,9 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/clubs/{slug}/settings/"): directors_page(200),
     ("POST", "/clubs/{slug}/settings/"): directors_form(W302),
     ("GET", "/healthz"): everyone(200),
+    # published events for search engines, and the public events index (#27)
+    ("GET", "/sitemap.xml"): everyone(200),
+    ("GET", "/tournaments/"): everyone(200),
     # the header's language picker: a cookie for anyone; a signed-in user linked to a
     # player also stores it on their own player (their emails' language, docs/languages.md)
     ("GET", "/i18n/setlang/"): everyone(302),
