@@ -34,7 +34,7 @@ from games.api.inputs import SLUG_PATTERN, query_text
 from games.rules import limits
 from games.services.actors import actor_for_user
 from tournaments import jobs, selectors, selectors_odds
-from tournaments.models import Entry, Round, StageKind, Tournament
+from tournaments.models import Entry, Tournament
 from tournaments.services import draws, entries, events, registration, results, rounds
 from tournaments.services.common import require_director
 
@@ -290,7 +290,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         require_director(actor, tournament)
         data = s.NextRoundSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        number = data.validated_data.get("round") or _next_round_number(tournament)
+        number = data.validated_data.get("round") or selectors.next_round_number(tournament)
         job, _ = start_job(
             kind=jobs.PAIR_ROUND,
             params={"tournament": tournament.pk, "round": number},
@@ -416,17 +416,6 @@ def _versioned_read(
     response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag
     return response
-
-
-def _next_round_number(tournament: Tournament) -> int:
-    kinds = [StageKind.SWISS, StageKind.ROUND_ROBIN_GROUP]
-    last = (
-        Round.objects.filter(stage__tournament=tournament, stage__kind__in=kinds)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-    )
-    return (last or 0) + 1
 
 
 def drop_map_params(tournament: Tournament) -> dict[str, Any]:
