@@ -54,7 +54,7 @@ def test_a_burst_shares_one_queued_job(
 
     enqueued: list[int] = []
     monkeypatch.setattr(
-        job_runner, "_enqueue", lambda job_id, countdown=None: enqueued.append(job_id)
+        job_runner, "_enqueue", lambda job_id, countdown=None, **message: enqueued.append(job_id)
     )
     event = make_event(8)
     with django_capture_on_commit_callbacks(execute=True):
