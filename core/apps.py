@@ -16,6 +16,8 @@ class CoreConfig(AppConfig):
         """Domain error messages (``core.errors.N_``) render in the request's language."""
         from django.utils.translation import gettext
 
+        from core import followups
         from core.errors import install_translator
 
         install_translator(gettext)
+        followups.register()  # the club page's panel of follow-ups that gave up
