@@ -14,10 +14,12 @@ class CoreConfig(AppConfig):
 
     def ready(self) -> None:
         """Domain error messages (``core.errors.N_``) render in the request's language."""
+        from django.core.signals import request_started
         from django.utils.translation import gettext
 
-        from core import followups
+        from core import embedded, followups
         from core.errors import install_translator
 
         install_translator(gettext)
         followups.register()  # the club page's panel of follow-ups that gave up
+        request_started.connect(embedded.start_if_embedded, dispatch_uid="embedded-sweep")
