@@ -173,3 +173,21 @@ def test_the_admin_action_retries_failed_events(
     assert response.status_code == 302
     event.refresh_from_db()
     assert event.status == "handled"
+
+
+def test_the_embedded_sweep_runs_a_retry_once_it_is_due(
+    settings, club, django_capture_on_commit_callbacks
+):
+    """Eager (``make run``) has no message in flight and no beat: the web process's own
+    sweep (``core/embedded.py``) runs a follow-up whose in-request run failed."""
+    from core import embedded
+
+    settings.EMBEDDED_SWEEP_FRESH_SECONDS = 0
+    event = _emit(club.pk, django_capture_on_commit_callbacks)
+    assert event.status == "pending"
+    broken["on"] = False  # the database was busy; now it is not
+    assert embedded.sweep_once() == (0, 0)  # its backoff is not over
+    _lease_over(DomainEvent, event.pk)
+    assert embedded.sweep_once() == (1, 0)
+    event.refresh_from_db()
+    assert (event.status, event.attempts) == ("handled", 2)
