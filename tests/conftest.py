@@ -78,6 +78,15 @@ def _live_channel_per_worker(worker_id):
         settings.LIVE_REDIS_CHANNEL = f"{settings.LIVE_REDIS_CHANNEL}:{worker_id}"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_embedded_sweep_thread():
+    """The embedded default's sweep thread (core/embedded.py) would start with the
+    first test request; tests call the sweeps themselves."""
+    from django.conf import settings
+
+    settings.EMBEDDED_SWEEP_INTERVAL = 0
+
+
 @pytest.fixture(autouse=True)
 def _celery_eager_unless_integration(request):
     """Unit tests run tasks in-process; tests marked ``integration`` use a real worker."""
