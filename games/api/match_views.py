@@ -42,6 +42,7 @@ from games.services.actors import (
     actor_for_user,
     is_match_director,
     participant_side,
+    require_own_link,
 )
 
 from .audit import AuditEntrySerializer
@@ -95,7 +96,9 @@ def request_actor(request: Request, match_id: int | None = None) -> Actor:
     whose private score link for that match is presented. Without a match (creating
     one) a score link counts for nothing: the caller needs an account."""
     token = request.headers.get(SCORE_LINK_HEADER) or request.query_params.get("link")
-    if token and match_id is not None and not request.user.is_authenticated:
+    if token and match_id is not None and request.user.is_authenticated:
+        return _account_with_link(request, token, int(match_id))
+    if token and match_id is not None:
         parsed = score_links.read_token(token)
         if parsed is None or parsed[0] != int(match_id):
             raise PermissionDenied("This score link is not valid for this match.")
@@ -107,6 +110,19 @@ def request_actor(request: Request, match_id: int | None = None) -> Actor:
     if not request.user.is_authenticated:
         raise NotAuthenticated()
     return actor_for_user(request.user)
+
+
+def _account_with_link(request: Request, token: str, match_id: int) -> Actor:
+    """A signed-in caller who also presents a score link acts as their account; but the
+    opponent's link in the hands of the other player's account is refused (403
+    ``link_not_yours``), whatever the write: it would act in the opponent's name."""
+    actor = actor_for_user(request.user)
+    parsed = score_links.read_token(token)
+    if parsed is not None and parsed[0] == match_id:
+        match = Match.objects.select_related("club").filter(pk=match_id).first()
+        if match is not None:
+            require_own_link(actor, match, parsed[1])
+    return actor
 
 
 class MatchViewSet(
@@ -337,7 +353,7 @@ class MatchViewSet(
     )
     @action(detail=True, methods=["post"], url_path="score-links")
     def score_links(self, request: Request, pk: str) -> Response:
-        """Directors and participants get each player's private score link."""
+        """Directors get each player's private score link; a player gets their own."""
         actor = self._actor(request, int(pk))
         links = []
         for player, token in score_link_sheets.score_link_tokens(actor=actor, match_id=int(pk)):

@@ -10,6 +10,7 @@ itself runs in the browser and reports to ``/api/v1/matches/<id>/clock/``.
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
@@ -20,8 +21,9 @@ from games import score_links
 from games.clock_policies import clock_policy_of
 from games.models import Match, MatchStatus, Player
 from games.rules import clock as rules
+from games.rules.errors import NotAllowed
 from games.services.actors import (
-    actor_for_score_link,
+    actor_for_link,
     actor_for_user,
     is_match_director,
     participant_side,
@@ -90,4 +92,8 @@ def score_link_clock(request: HttpRequest, token: str) -> HttpResponse:
             request, "games/score_link_invalid.html", {"match": match, "expired": True}, status=403
         )
     player = get_object_or_404(Player, pk=parsed[1])
-    return _page(request, match, actor_for_score_link(player), token)
+    try:
+        actor = actor_for_link(request.user, match, player)
+    except NotAllowed as error:  # the opponent's link in the other player's session
+        raise PermissionDenied(error.message) from error
+    return _page(request, match, actor, token)
