@@ -20,7 +20,6 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 
 from core import locking
 from core.actors import Actor
@@ -64,6 +63,7 @@ from .match_serializers import (
 )
 from .permissions import SCORE_LINK_HEADER, MatchWritePermission
 from .tables import TableSerializer
+from .throttling import LinkRefused, ScoreThrottling
 
 
 class MatchFilter(filters.FilterSet):
@@ -101,10 +101,10 @@ def request_actor(request: Request, match_id: int | None = None) -> Actor:
     if token and match_id is not None:
         parsed = score_links.read_token(token)
         if parsed is None or parsed[0] != int(match_id):
-            raise PermissionDenied("This score link is not valid for this match.")
+            raise LinkRefused("This score link is not valid for this match.")
         match = get_object_or_404(Match, pk=parsed[0])
         if not score_links.link_is_live(match):
-            raise PermissionDenied("This score link has expired: the result is final.")
+            raise LinkRefused("This score link has expired: the result is final.")
         request.score_link = parsed  # type: ignore[attr-defined]
         return actor_for_score_link(get_object_or_404(Player, pk=parsed[1]))
     if not request.user.is_authenticated:
@@ -126,6 +126,7 @@ def _account_with_link(request: Request, token: str, match_id: int) -> Actor:
 
 
 class MatchViewSet(
+    ScoreThrottling,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
@@ -138,18 +139,13 @@ class MatchViewSet(
     permission_classes = [MatchWritePermission]
     filterset_class = MatchFilter
     lookup_value_regex = ID_PATTERN  # /matches/abc/... is a 404, not a query with "abc"
-    throttle_scope = "score"
+    # writes: per score link or account and match, failures per address (.throttling)
 
     def get_queryset(self) -> QuerySet[Match]:
         return matches_queryset().order_by("-created_at", "-id")
 
     def get_serializer_class(self) -> type[serializers.Serializer]:
         return MatchSummarySerializer if self.action == "list" else MatchDetailSerializer
-
-    def get_throttles(self) -> list[Any]:
-        if self.request.method == "POST":
-            return [ScopedRateThrottle()]
-        return super().get_throttles()
 
     # -- who is asking ---------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from core.actors import Actor
 from games import score_links
 from games.models import Confirmation, Dispute, Game, Match, MatchStatus, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
+from games.pages.score_links import guess_refusal, note_failed_guess
 from games.rules import limits
 from games.rules.errors import BoxcarsError, NotAllowed
 from games.rules.scoring import check_final_score
@@ -483,8 +484,12 @@ def match_entry(request: HttpRequest, pk: int) -> HttpResponse:
 
 def score_link_entry(request: HttpRequest, token: str) -> HttpResponse:
     """A player without an account enters and confirms through a private link."""
+    refused = guess_refusal(request)  # too many bad links from this address
+    if refused is not None:
+        return refused
     parsed = score_links.read_token(token)
     if parsed is None:
+        note_failed_guess(request)
         return render(request, "games/score_link_invalid.html", status=403)
     match = _load(parsed[0])
     if not score_links.link_is_live(match):
