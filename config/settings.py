@@ -299,7 +299,10 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "login": env.str("THROTTLE_LOGIN", default="20/min"),
         "token": env.str("THROTTLE_TOKEN", default="20/min"),
+        # score entry per score link or per account and match, never per address (a
+        # venue's phones share one); failed attempts (bad links, bad tokens) per address
         "score": env.str("THROTTLE_SCORE", default="240/min"),
+        "score_failed": env.str("THROTTLE_SCORE_FAILED", default="30/min"),
         "import": env.str("THROTTLE_IMPORT", default="60/hour"),
     },
 }
