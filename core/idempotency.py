@@ -49,6 +49,9 @@ HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
 KEPT_HEADERS = ("ETag", "Location", "WWW-Authenticate")
 MAX_KEY_LENGTH = 255
+HONOURS = "honours_idempotency_key"
+"""The attribute :func:`idempotent` sets on the handler it wraps: the schema
+(``core.api_schema``) declares the header on exactly the operations that read it."""
 PENDING = 0
 """The status of a claim whose request is still running (never visible once committed)."""
 
@@ -210,4 +213,10 @@ def idempotent(view: Callable[..., Response]) -> Callable[..., Response]:
                     return _replay(existing, fingerprint)
         raise IntegrityError(f"Idempotency-Key {key!r} could be neither claimed nor read.")
 
+    setattr(wrapper, HONOURS, True)
     return wrapper
+
+
+def honours_key(handler: object) -> bool:
+    """Whether a view handler reads ``Idempotency-Key`` (it is wrapped by :func:`idempotent`)."""
+    return bool(getattr(handler, HONOURS, False))

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from core import access
 from core.club_zones import validate_time_zone
+from core.idempotency import idempotent
 from core.languages import validate_language
 from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.models import Club, Player
@@ -153,6 +154,7 @@ class ClubViewSet(
         return Club.objects.annotate(player_count=Count("memberships")).order_by("name")
 
     @extend_schema(request=ClubInputSerializer, responses={201: ClubSerializer})
+    @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = ClubInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -171,6 +173,7 @@ class ClubViewSet(
 
     @extend_schema(request=WalkInInputSerializer, responses={201: PlayerPrivateSerializer})
     @action(detail=True, methods=["post"])
+    @idempotent
     def players(self, request: Request, slug: str) -> Response:
         """A walk-in: a new player and their membership of this club, in one step."""
         club = self.get_object()
@@ -229,6 +232,7 @@ class PlayerViewSet(
         return Player.objects.prefetch_related("clubs").order_by("display_name", "id").distinct()
 
     @extend_schema(request=PlayerInputSerializer, responses={201: PlayerSerializer})
+    @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = PlayerInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
