@@ -191,7 +191,15 @@ class PlayerInputSerializer(serializers.Serializer):
     slug = serializers.SlugField(
         max_length=limits.MAX_PLAYER_SLUG, required=False, allow_blank=True
     )
-    clubs = ClubRef(many=True, allow_empty=False)
+    email = serializers.EmailField(
+        max_length=limits.MAX_EMAIL, required=False, allow_blank=True, default=""
+    )
+    clubs = ClubRef(
+        many=True,
+        allow_empty=False,
+        help_text="The player's clubs, each listed once (a club listed twice: 400 "
+        "club_listed_twice).",
+    )
 
 
 class PlayerUpdateSerializer(serializers.Serializer):
@@ -231,7 +239,7 @@ class PlayerViewSet(
     def get_queryset(self) -> QuerySet[Player]:
         return Player.objects.prefetch_related("clubs").order_by("display_name", "id").distinct()
 
-    @extend_schema(request=PlayerInputSerializer, responses={201: PlayerSerializer})
+    @extend_schema(request=PlayerInputSerializer, responses={201: PlayerPrivateSerializer})
     @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = PlayerInputSerializer(data=request.data)
@@ -244,9 +252,10 @@ class PlayerViewSet(
             display_name=data.validated_data["display_name"],
             slug=data.validated_data.get("slug", ""),
             clubs=clubs,
+            email=data.validated_data["email"],
         )
         return Response(
-            PlayerSerializer(self.get_queryset().get(pk=player.pk)).data,
+            PlayerPrivateSerializer(self.get_queryset().get(pk=player.pk)).data,
             status=status.HTTP_201_CREATED,
         )
 
