@@ -83,8 +83,27 @@ def _fingerprint(request: Request) -> str:
     assert request.method is not None  # None only for an HttpRequest built by hand
     digest.update(request.method.encode())
     digest.update(request.path.encode())
-    digest.update(request.body)
+    if request.content_type.startswith("multipart/form-data"):
+        _multipart_fingerprint(request, digest)
+    else:
+        digest.update(request.body)
     return digest.hexdigest()
+
+
+def _multipart_fingerprint(request: Request, digest: Any) -> None:
+    """An upload's fields and files, not its bytes: a client encodes each try with a new
+    random boundary, so the same upload retried must still be the same request."""
+    for name, values in sorted(request.data.lists()):
+        if name in request.FILES:
+            continue
+        for value in values:
+            digest.update(f"\0{name}\0{value}".encode())
+    for name, uploads in sorted(request.FILES.lists()):
+        for upload in uploads:
+            digest.update(f"\0{name}\0{upload.name}\0".encode())
+            for chunk in upload.chunks():
+                digest.update(chunk)
+            upload.seek(0)
 
 
 def _error(code: str, detail: str, status: int) -> Response:

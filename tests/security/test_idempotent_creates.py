@@ -105,3 +105,41 @@ def test_an_entry_created_twice_with_one_key_is_one_entry(client_for, director, 
 def test_a_match_created_twice_with_one_key_is_one_match(client_for, director, club, ann, ben):
     body = {"club": club.slug, "player1": ann.pk, "player2": ben.pk, "length": 5}
     _twice(client_for(director), "/api/v1/matches/", body, Match, "match-1")
+
+
+def test_a_transcript_import_sent_twice_with_one_key_is_one_match(client_for, director, club):
+    """A multipart upload retried is encoded with a new boundary: the key's fingerprint
+    is the upload's fields and files, not its bytes, and the files still arrive."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test.client import encode_multipart
+
+    from tests.games.rules.corpus import DROPS
+
+    client = client_for(director)
+
+    def send(boundary: str):
+        upload = SimpleUploadedFile("drops.mat", DROPS.read_bytes())
+        body = encode_multipart(boundary, {"files": [upload], "club": club.slug})
+        return client.generic(
+            "POST",
+            "/api/v1/matches/import/",
+            body,
+            content_type=f"multipart/form-data; boundary={boundary}",
+            HTTP_IDEMPOTENCY_KEY="import-1",
+        )
+
+    first, again = send("first-try-boundary"), send("second-try-boundary")
+    assert first.status_code == 201, first.content
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+    assert Match.objects.count() == 1
+    other = SimpleUploadedFile("other.mat", DROPS.read_bytes().replace(b"alice", b"carol"))
+    body = encode_multipart("third", {"files": [other], "club": club.slug})
+    reused = client.generic(
+        "POST",
+        "/api/v1/matches/import/",
+        body,
+        content_type="multipart/form-data; boundary=third",
+        HTTP_IDEMPOTENCY_KEY="import-1",
+    )
+    assert reused.status_code == 422 and reused.json()["code"] == "idempotency_key_reused"
