@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.http import QueryDict
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -93,7 +94,9 @@ def _fingerprint(request: Request) -> str:
 def _multipart_fingerprint(request: Request, digest: Any) -> None:
     """An upload's fields and files, not its bytes: a client encodes each try with a new
     random boundary, so the same upload retried must still be the same request."""
-    for name, values in sorted(request.data.lists()):
+    data = request.data
+    fields = data.lists() if isinstance(data, QueryDict) else ((k, [v]) for k, v in data.items())
+    for name, values in sorted(fields):
         if name in request.FILES:
             continue
         for value in values:
