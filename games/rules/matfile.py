@@ -206,7 +206,7 @@ def parse_mat(text: str, *, money: bool | None = None) -> ParsedMatch:
                 game.score_before = (int(m.group(2)), int(m.group(4)))
                 game.names = names
                 if players is None:
-                    players = _bounded_names(names, lineno)
+                    players = _bounded_names(names, (lineno, lineno))
                 need_score = False
                 continue
             _parse_move_line(game, line, lineno)
@@ -223,17 +223,18 @@ def parse_mat(text: str, *, money: bool | None = None) -> ParsedMatch:
     if not games:
         raise MatParseError("bad_mat", N_("no games"))
     if players is None:
-        players = (metadata.get("Player 1", ""), metadata.get("Player 2", ""))
-        for tag, name in zip(("Player 1", "Player 2"), players, strict=True):
-            _bounded_names((name, ""), tag_lines.get(tag, 0))
+        players = _bounded_names(
+            (metadata.get("Player 1", ""), metadata.get("Player 2", "")),
+            (tag_lines.get("Player 1", 0), tag_lines.get("Player 2", 0)),
+        )
     is_money = length == 0 if money is None else money
     return ParsedMatch(length, players, metadata, games, is_money)
 
 
-def _bounded_names(names: tuple[str, str], lineno: int) -> tuple[str, str]:
+def _bounded_names(names: tuple[str, str], lines: tuple[int, int]) -> tuple[str, str]:
     """The players' names, or a refusal naming the line if one is longer than the
     player's name column (an import creates a player of that name: issue #25, a 500)."""
-    for side, name in enumerate(names, start=1):
+    for side, (name, lineno) in enumerate(zip(names, lines, strict=True), start=1):
         if len(name.strip()) > MAX_PLAYER_NAME:
             raise MatParseError(
                 "player_name_too_long",
