@@ -26,6 +26,7 @@ SCENARIOS: dict[str, str] = {
     "odds": "bench.odds",
     "analysis": "bench.analysis",
     "embedded": "bench.embedded",
+    "hostile": "bench.hostile",
 }
 
 

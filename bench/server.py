@@ -156,9 +156,12 @@ def celery_worker(*, beat: bool = False, **extra_env: str) -> Iterator[CeleryWor
 
 
 @contextlib.contextmanager
-def gunicorn(workers: int = 2, *, with_worker: bool = False) -> Iterator[tuple[str, int]]:
-    """Serve the app with gunicorn; yields (host, port) once /healthz answers."""
-    port = _free_port()
+def gunicorn(
+    workers: int = 2, *, with_worker: bool = False, port: int | None = None
+) -> Iterator[tuple[str, int]]:
+    """Serve the app with gunicorn; yields (host, port) once /healthz answers (``port``:
+    this one, for a machine where each user has their own ports; default a free one)."""
+    port = port or _free_port()
     process = subprocess.Popen(
         [
             sys.executable,

@@ -287,7 +287,7 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "core.api_schema.BoxcarsAutoSchema",
     "EXCEPTION_HANDLER": "core.api_errors.boxcars_exception_handler",
     # JSON bodies are bounded in size and nesting depth (a deep body is a 400, not a 500).
     "DEFAULT_PARSER_CLASSES": [

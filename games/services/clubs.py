@@ -229,13 +229,24 @@ def create_player(
     clubs: list[Club] | tuple[Club, ...] = (),
     user: User | None = None,
     slug: str = "",
+    email: str = "",
 ) -> Player:
-    """Create a player and enrol them in the given clubs."""
+    """Create a player and enrol them in the given clubs (each listed once)."""
     display_name = display_name.strip()
     if not display_name:
         raise RuleViolation(
             "display_name_blank", N_("A player needs a display name."), field="display_name"
         )
+    if len(display_name) > MAX_PLAYER_NAME:  # every importer's last bound: never a 500
+        raise RuleViolation(
+            "display_name_too_long",
+            N_(
+                "A name is at most %(MAX_PLAYER_NAME)s characters.", MAX_PLAYER_NAME=MAX_PLAYER_NAME
+            ),
+            field="display_name",
+        )
+    if len(set(clubs)) != len(clubs):
+        raise RuleViolation("club_listed_twice", N_("Each club is listed once."), field="clubs")
     if slug and Player.objects.filter(slug=slug).exists():
         raise ConflictError(
             "slug_taken", N_("A player with the slug '%(slug)s' exists.", slug=slug), field="slug"
@@ -251,6 +262,7 @@ def create_player(
         max_length=MAX_PLAYER_SLUG,
         display_name=display_name,
         user=user,
+        email=check_email(email),
     )
     Membership.objects.bulk_create([Membership(club=c, player=player) for c in clubs])
     return player
@@ -274,6 +286,8 @@ def update_player(
     removed (a director of one club cannot take a player out of another), and a player
     is never left in no club at all. Checked before anything is written.
     """
+    if clubs is not None and len(set(clubs)) != len(clubs):
+        raise RuleViolation("club_listed_twice", N_("Each club is listed once."), field="clubs")
     player = Player.objects.select_for_update().get(pk=player.pk)
     if display_name is not None:
         player.display_name = check_player_name(display_name)

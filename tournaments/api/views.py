@@ -26,6 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.actors import Actor
+from core.api_headers import IDEMPOTENCY_KEY
 from core.api_jobs import JobSerializer, job_accepted_response
 from core.idempotency import idempotent
 from core.jobs import start_job
@@ -119,7 +120,10 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     # -- entries -------------------------------------------------------------------------
 
     @extend_schema(
-        methods=["POST"], request=s.EntryInputSerializer, responses={201: s.EntrySerializer}
+        methods=["POST"],
+        request=s.EntryInputSerializer,
+        responses={201: s.EntrySerializer},
+        parameters=[IDEMPOTENCY_KEY],  # read by _register_idempotent
     )
     @extend_schema(methods=["GET"], responses={200: ENTRY_LIST})
     @action(detail=True, methods=["get", "post"])
@@ -283,6 +287,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     @extend_schema(request=s.NextRoundSerializer, responses={202: None})
     @action(detail=True, methods=["post"], url_path="rounds/next")
+    @idempotent
     def next_round(self, request: Request, slug: str) -> Response:
         """Pair the next Swiss / round-robin round as a job (asking twice: one round)."""
         actor = self._actor(request)
@@ -303,6 +308,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     @extend_schema(request=s.RedrawSerializer, responses={202: None})
     @action(detail=True, methods=["post"])
+    @idempotent
     def redraw(self, request: Request, slug: str) -> Response:
         actor = self._actor(request)
         tournament = self._tournament(slug)
