@@ -25,6 +25,7 @@ SCENARIOS: dict[str, str] = {
     "bracket-pages": "bench.bracket_pages",
     "odds": "bench.odds",
     "analysis": "bench.analysis",
+    "live-viewers": "bench.live_viewers",
 }
 
 
