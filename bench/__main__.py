@@ -27,6 +27,7 @@ SCENARIOS: dict[str, str] = {
     "analysis": "bench.analysis",
     "embedded": "bench.embedded",
     "hostile": "bench.hostile",
+    "live-viewers": "bench.live_viewers",
 }
 
 

@@ -156,6 +156,10 @@ REDIS_URL = env.str("REDIS_URL", default="")
 # The live pages' pub/sub channel (core/live.py): Redis pub/sub ignores the database
 # number, so two sites sharing one Redis server need two names.
 LIVE_REDIS_CHANNEL = env.str("LIVE_REDIS_CHANNEL", default="boxcars:live")
+# Live streams held by Pushpin (docs/live.md): the key it signs requests with (its
+# sig_key; unset: every stream is held in-process) and the publish API of its handler.
+LIVE_GRIP_KEY = env.str("LIVE_GRIP_KEY", default="")
+LIVE_GRIP_PUBLISH_URL = env.str("LIVE_GRIP_PUBLISH_URL", default="http://127.0.0.1:5561/publish/")
 
 # django-redis with IGNORE_EXCEPTIONS: while Redis is unreachable (or answers with an
 # error) every cache call is logged and answers as an empty cache (reads miss, writes are
