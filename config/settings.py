@@ -287,6 +287,7 @@ REST_FRAMEWORK = {
         "token": env.str("THROTTLE_TOKEN", default="20/min"),
         "score": env.str("THROTTLE_SCORE", default="240/min"),
         "import": env.str("THROTTLE_IMPORT", default="60/hour"),
+        "variants": env.str("THROTTLE_VARIANTS", default="240/min"),
     },
 }
 

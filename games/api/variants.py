@@ -32,19 +32,10 @@ from games.rules.variants.scoring import game_result
 from games.rules.variants.throws import Stage, Throw, legal_plays
 
 
-class VariantsThrottle(ScopedRateThrottle):
-    """Per user, or per client address for anonymous callers; the rate is
-    ``DEFAULT_THROTTLE_RATES["variants"]`` when set, else :attr:`default_rate`."""
-
-    default_rate = "240/min"
-
-    def get_rate(self) -> str | None:
-        return self.THROTTLE_RATES.get(self.scope or "") or self.default_rate
-
-
 class _Public(APIView):
     permission_classes = [AllowAny]
-    throttle_classes = [VariantsThrottle]
+    # per user, or per client address for anonymous callers (THROTTLE_VARIANTS)
+    throttle_classes = [ScopedRateThrottle]
     throttle_scope = "variants"
 
 

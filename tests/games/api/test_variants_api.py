@@ -7,8 +7,7 @@ import json
 
 import pytest
 from django.core.cache import cache
-
-from games.api.variants import VariantsThrottle
+from rest_framework.throttling import SimpleRateThrottle
 
 pytestmark = pytest.mark.django_db
 
@@ -190,7 +189,8 @@ def test_an_unknown_variant_is_a_404(client_for):
 
 
 def test_anonymous_reads_are_throttled(client_for, monkeypatch):
-    monkeypatch.setattr(VariantsThrottle, "default_rate", "2/min")
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "variants": "2/min"}
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
     client = client_for(None)
     assert client.get("/api/v1/variants/").status_code == 200
     assert plays(client, "standard", {"dice": [3, 1]}).status_code == 200
