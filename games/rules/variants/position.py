@@ -74,14 +74,19 @@ def validate(variant: Variant, position: VariantPosition) -> None:
             )
     if variant.contact is not Contact.PIN and (position.me_pinned or position.opp_pinned):
         raise bad(N_("only plakoto pins checkers"), "pinned")
-    for name, pins, side in (
-        ("mover", position.me_pinned, position.me),
-        ("opponent", position.opp_pinned, position.opp),
+    for name, pins, side, other in (
+        ("mover", position.me_pinned, position.me, position.opp),
+        ("opponent", position.opp_pinned, position.opp, position.me),
     ):
         for p in pins:
-            if not 1 <= p <= 24 or side[p] != 1:
+            if not 1 <= p <= 24 or side[p] != 1 or not other[variant.opposing_point(p)]:
                 raise bad(
-                    N_("%(side)s: a pinned checker is alone on its point (%(p)s)", side=name, p=p),
+                    N_(
+                        "%(side)s: a pinned checker is alone on its point, under the "
+                        "other side's (%(p)s)",
+                        side=name,
+                        p=p,
+                    ),
                     f"{name}.pinned",
                 )
     for p in range(1, 25):

@@ -82,3 +82,14 @@ def test_men_not_yet_entered_only_where_the_board_starts_empty() -> None:
         validate(STANDARD, waiting)
     assert err.value.field == "mover.not_entered"
     validate(get("acey-deucey"), VariantPosition.start(get("acey-deucey")))
+
+
+def test_a_pinned_man_lies_alone_under_the_other_side() -> None:
+    plakoto = get("plakoto")
+    nobody_on_top = pos(side({24: 14, 6: 1}), side({24: 15}), me_pinned={6})
+    with pytest.raises(RuleViolation) as err:
+        validate(plakoto, nobody_on_top)
+    assert err.value.field == "mover.pinned"
+    two_pinned = pos(side({24: 13, 6: 2}), side({19: 1, 24: 14}), me_pinned={6})
+    with pytest.raises(RuleViolation):
+        validate(plakoto, two_pinned)
