@@ -317,6 +317,8 @@ SPECTACULAR_SETTINGS = {
         "PayoutPresetEnum": "money.rules.PRESETS",
         "ClockFlagRuleEnum": "games.rules.clock.FlagRule",
         "ClockStatusEnum": "games.rules.clock.ClockStatus",
+        "VariantThrowStageEnum": "games.api.variants.STAGE_CHOICES",
+        "StageEnum": "tournaments.models.StageKind",
     },
 }
 

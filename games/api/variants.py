@@ -68,8 +68,12 @@ class PositionSerializer(serializers.Serializer):
     opponent = SideSerializer()
 
 
+#: The stages of a throw, named ``VariantThrowStageEnum`` in the schema (settings).
+STAGE_CHOICES = [(s.value, s.value) for s in Stage]
+
+
 class ThrowSerializer(serializers.Serializer):
-    stage = serializers.ChoiceField(choices=[s.value for s in Stage], default=Stage.ROLL.value)
+    stage = serializers.ChoiceField(choices=STAGE_CHOICES, default=Stage.ROLL.value)
     chosen = serializers.IntegerField(min_value=1, max_value=6, required=False, allow_null=True)
     earlier_doublets = serializers.BooleanField(
         default=False, help_text="Has the mover thrown doublets before in this game?"
