@@ -5,6 +5,7 @@ where it has none, the Crawford game only where the rule applies."""
 from __future__ import annotations
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from games.models import Match
 
@@ -69,3 +70,47 @@ def test_an_unknown_variant_is_refused(client_for, director, club, alice, bob):
     refused = create(client_for(director), club, alice, bob, variant="chess")
     assert refused.status_code == 400
     assert refused.json()["field"] == "variant"
+
+
+NACK_GAME = (
+    " 1 point match\n\n Game 1\n alice : 0                       bob : 0\n"
+    "  1) 31: 23/20 6/5                 Doubles => 2\n"
+    "  2)  Drops\n"
+    "                                 Wins 1 point\n"
+)
+
+
+def import_mat(client, club, name, text):
+    upload = SimpleUploadedFile(name, text.encode())
+    return client.post(
+        "/api/v1/matches/import/", {"files": [upload], "club": club.slug}, format="multipart"
+    )
+
+
+def test_a_nackgammon_transcript_imports_as_nackgammon_and_exports_its_tag(
+    client_for, director, club
+):
+    client = client_for(director)
+    text = '; [Variation "NackGammon"]\n\n' + NACK_GAME
+    response = import_mat(client, club, "nack.mat", text)
+    assert response.status_code == 201, response.content
+    match = Match.objects.get(pk=response.json()["files"][0]["match"])
+    assert match.variant == "nackgammon" and (match.score1, match.score2) == (0, 1)
+    exported = client.get(f"/api/v1/matches/{match.pk}/transcript.mat")
+    assert '; [Variation "NackGammon"]' in exported.content.decode()
+
+
+def test_a_nackgammon_game_played_as_standard_is_refused_at_its_move(client_for, director, club):
+    response = import_mat(client_for(director), club, "standard.mat", NACK_GAME)
+    assert response.status_code == 400
+    [result] = response.json()["files"]
+    assert [(e["game"], e["move"], e["code"]) for e in result["errors"]] == [(1, 1, "illegal_move")]
+    assert Match.objects.count() == 0
+
+
+def test_an_entered_variant_match_exports_its_variation(client_for, director, club, alice, bob):
+    client = client_for(director)
+    match_id = create(client, club, alice, bob, variant="tavla").json()["id"]
+    post_game(client, match_id, alice, level="gammon")
+    exported = client.get(f"/api/v1/matches/{match_id}/transcript.mat").content.decode()
+    assert '; [Variation "Boxcars tavla"]' in exported
