@@ -308,6 +308,7 @@ REST_FRAMEWORK = {
         "score": env.str("THROTTLE_SCORE", default="240/min"),
         "score_failed": env.str("THROTTLE_SCORE_FAILED", default="30/min"),
         "import": env.str("THROTTLE_IMPORT", default="60/hour"),
+        "variants": env.str("THROTTLE_VARIANTS", default="240/min"),
     },
 }
 
@@ -337,6 +338,8 @@ SPECTACULAR_SETTINGS = {
         "PayoutPresetEnum": "money.rules.PRESETS",
         "ClockFlagRuleEnum": "games.rules.clock.FlagRule",
         "ClockStatusEnum": "games.rules.clock.ClockStatus",
+        "VariantThrowStageEnum": "games.api.variants.STAGE_CHOICES",
+        "StageEnum": "tournaments.models.StageKind",
     },
 }
 
