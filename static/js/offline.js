@@ -304,9 +304,13 @@
       var button = form.querySelector("button[name=action][value=game]");
       var number = form.querySelector("[name=number]");
       if (number) number.value = where.number;
+      var queuedGames = where.number !== data.next;
+      var finalOnly = document.querySelector("form.final");
+      if (finalOnly && finalOnly.closest("section")) finalOnly.closest("section").hidden = queuedGames;
       if (heading) {
-        heading.textContent = say("Game %(next_game_number)s", { next_game_number: where.number });
-        if (where.crawford && data.length) {
+        heading.textContent = where.over ? gettext("Match over")
+          : say("Game %(next_game_number)s", { next_game_number: where.number });
+        if (where.crawford && data.length && !where.over) {
           heading.appendChild(document.createTextNode(" "));
           heading.appendChild(el("span", { "class": "tag" }, gettext("Crawford game: no doubling")));
         }

@@ -54,6 +54,8 @@ def test_three_games_made_offline_reach_the_server_once_each_in_order(
     login(phone, "alice")
     phone.goto(f"/matches/{match.pk}/enter/")
     controlled(phone)
+    phone.goto("/")  # visited once, the home page opens offline too
+    phone.goto(f"/matches/{match.pk}/enter/")
 
     phone.context.set_offline(True)
     phone.get_by_text("Offline, last updated").wait_for()
@@ -72,7 +74,9 @@ def test_three_games_made_offline_reach_the_server_once_each_in_order(
     phone.get_by_text("Game 3: Alice wins 1 point (single).").wait_for()
     assert phone.locator("[data-status=waiting]").count() == 3
     if pictures_folder("offline").name == "screenshots":
-        phone.screenshot(path=str(pictures_folder("offline") / "offline-waiting-360.png"))
+        phone.screenshot(
+            path=str(pictures_folder("offline") / "offline-waiting-360.png"), full_page=True
+        )
 
     # Reloaded with no network: the kept page, the entries still waiting.
     phone.reload()
@@ -80,6 +84,13 @@ def test_three_games_made_offline_reach_the_server_once_each_in_order(
     phone.get_by_text("Game 3: Alice wins 1 point (single).").wait_for()
     assert phone.locator("[data-status=waiting]").count() == 3
     assert games_of(match) == []
+    # The home page, offline: the badge counts what waits.
+    phone.goto("/")
+    phone.get_by_text("3 waiting to send").wait_for()
+    if pictures_folder("offline").name == "screenshots":
+        phone.screenshot(path=str(pictures_folder("offline") / "offline-home-badge-360.png"))
+    phone.goto(f"/matches/{match.pk}/enter/")
+    phone.get_by_text("Game 3: Alice wins 1 point (single).").wait_for()
 
     phone.context.set_offline(False)
     phone.locator("[data-status=sent]").first.wait_for()
