@@ -256,3 +256,38 @@ def test_the_app_is_installable(page_for, login, make_match, alice, live_server)
         "navigator.serviceWorker.ready.then((r) => r.scope + ' ' + r.active.scriptURL)"
     )
     assert scope == f"{live_server.url}/ {live_server.url}/sw.js"
+
+
+def test_an_entry_older_than_the_confirmation_is_refused_with_the_reason(
+    page_for, login, make_match, alice, bob, alice_user, director
+):
+    """Nothing stale is trusted: Bob disputes offline, the director confirms the result
+    meanwhile; on reconnect the phone reads the match first and shows the dispute as
+    refused, saying why, and sends nothing."""
+    match = make_match(1)
+    score_entry.record_game(
+        actor=actor_for_user(alice_user),
+        match_id=match.pk,
+        number=1,
+        game=GameInput(
+            winner_id=alice.pk, cube=1, cube_owner="centre", ending="played", level="single"
+        ),
+    )
+    phone = page_for(PHONE_360, name="offline-refused")
+    login(phone, "bob")
+    phone.goto(f"/matches/{match.pk}/enter/")
+    phone.get_by_text("is it right?").wait_for()
+
+    phone.context.set_offline(True)
+    phone.get_by_label("What is wrong with the entry?").fill("I won that game.")
+    phone.get_by_role("button", name="Dispute", exact=True).click()
+    phone.get_by_text("Dispute: I won that game.").wait_for()
+    score_entry.confirm_match(actor=actor_for_user(director), match_id=match.pk)
+
+    phone.context.set_offline(False)
+    phone.get_by_text(
+        "Refused: the result was confirmed before this entry reached the server; "
+        "nothing was recorded."
+    ).wait_for()
+    confirmed = Match.objects.get(pk=match.pk)
+    assert confirmed.confirmation == "confirmed" and not confirmed.disputes.exists()
