@@ -253,8 +253,12 @@
 
     function onSubmit(event) {
       var form = event.target;
-      if (!form.matches || !form.matches("form[method=post]")) return;
-      var action = (event.submitter && event.submitter.value) || "";
+      // only the entry page's own forms (their buttons are name="action"), never the
+      // header's (log out, language)
+      if (!event.submitter || event.submitter.name !== "action") return;
+      var action = event.submitter.value || "";
+      var queueable = ["game", "final", "confirm", "dispute"].indexOf(action) >= 0;
+      if (!queueable && navigator.onLine) return; // an undo posts as ever
       // Online with nothing queued, the form posts as ever; otherwise it joins the queue
       // (behind what waits, so the entries reach the server in the order they were made).
       if (navigator.onLine && !node.hasAttribute("data-pending")) return; // the form posts
