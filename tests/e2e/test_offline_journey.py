@@ -291,3 +291,37 @@ def test_an_entry_older_than_the_confirmation_is_refused_with_the_reason(
     ).wait_for()
     confirmed = Match.objects.get(pk=match.pk)
     assert confirmed.confirmation == "confirmed" and not confirmed.disputes.exists()
+
+
+def test_a_conflicting_game_may_be_entered_as_the_next_game(
+    browser, live_server, login, make_match, alice, bob, bob_user
+):
+    """The other choice: "enter mine as game 3" sends Alice's game, with a new key,
+    against the version she has just been shown. No worker: the page alone sends."""
+    match = make_match(5)
+    context = browser.new_context(
+        viewport=PHONE_360, base_url=live_server.url, service_workers="block"
+    )
+    try:
+        phone = context.new_page()
+        phone.set_default_timeout(15_000)
+        login(phone, "alice")
+        phone.goto(f"/matches/{match.pk}/enter/")
+        context.set_offline(True)
+        choose(phone, "Who won?", "You (Alice)")
+        phone.get_by_role("button", name="Record game 1").click()
+        phone.get_by_text("Game 1: Alice wins 1 point (single).").wait_for()
+        score_entry.record_game(
+            actor=actor_for_user(bob_user),
+            match_id=match.pk,
+            number=1,
+            game=GameInput(
+                winner_id=bob.pk, cube=1, cube_owner="centre", ending="played", level="gammon"
+            ),
+        )
+        context.set_offline(False)
+        phone.get_by_role("button", name="Enter mine as game 2").click()
+        phone.locator("[data-status=sent]").first.wait_for()
+        assert games_of(match) == [(1, bob.pk, 2, False), (2, alice.pk, 1, False)]
+    finally:
+        context.close()
