@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0020_club_and_player_language'),
+        ('games', '0021_player_public_results'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0020_club_and_player_language"),
+        ("games", "0022_clock_server_reckoning"),
     ]
 
     operations = [
