@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install gnubg-program gettext messages catalogs run test lint format bench docs clean
+.PHONY: install gnubg-program gettext messages catalogs run serve test lint format bench docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -42,6 +42,16 @@ run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# The production stack on one machine, in the foreground (docs/operations.md): Pushpin
+# on PORT (default 8000) in front of gunicorn, the live relay, the Celery worker and beat,
+# as docker-compose.yml runs them (the Procfile), with DJANGO_ENV=production. Needs
+# DATABASE_URL, REDIS_URL and SECRET_KEY; Ctrl-C (SIGINT) or SIGTERM to honcho stops all.
+# Pushpin comes from Debian (apt-get install pushpin).
+serve: $(STAMP) messages
+	command -v pushpin >/dev/null 2>&1 || \
+	  (apt-get update -qq && apt-get install -y -qq pushpin)
+	exec deploy/serve.sh
 
 test: $(STAMP) messages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api_jobs import JobSerializer
+from core.idempotency import idempotent
 from games.api.permissions import ReadOnlyOrAuthenticated
 from games.models import Club, Match
 
@@ -40,6 +41,7 @@ class MatchAnalysisView(APIView):
         return Response(selectors.as_dict(analysis))
 
     @extend_schema(request=AnalysisRequestSerializer, responses={202: JobSerializer})
+    @idempotent
     def post(self, request: Request, pk: int) -> Response:
         match = get_object_or_404(Match.objects.select_related("club"), pk=pk)
         body = AnalysisRequestSerializer(data=request.data)

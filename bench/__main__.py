@@ -26,6 +26,9 @@ SCENARIOS: dict[str, str] = {
     "odds": "bench.odds",
     "analysis": "bench.analysis",
     "championship": "bench.championship",
+    "embedded": "bench.embedded",
+    "hostile": "bench.hostile",
+    "live-viewers": "bench.live_viewers",
 }
 
 

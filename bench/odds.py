@@ -6,6 +6,12 @@ from the quarter-finals, and of a 200-player Swiss with 4 rounds left. The brack
 simulated twice in the same run: vectorised with numpy (target ≤ 2 s) and by the plain
 Python loop of the same simulation (``simulate_bracket_loop``), and the ratio is
 reported. ``quick`` runs 10,000 simulations.
+
+``championship`` (also ``python -m bench.odds --championship`` alone): the 512-player
+single elimination with progressive consolation and last chance of a championship
+(1,149 matches), from round 1, after main round 1 and after main round 2: the CPU of
+one odds computation with the job's old 50,000 simulations and with the count the
+work budget gives (``ODDS_WORK_BUDGET``, ``tournaments.services.odds``).
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ from tournaments.formats.odds import (
 )
 
 PLAYERS, SWISS_PLAYERS = 64, 200
+CHAMPIONSHIP = 512
+WORK_BUDGET, MIN_SIMULATIONS, OLD_SIMULATIONS = 10_000_000, 5_000, 50_000
 
 
 def _ratings(n: int, seed: int) -> np.ndarray:
@@ -127,6 +135,52 @@ def _swiss(simulations: int) -> dict:
     }
 
 
+def _timed(plan, simulations: int) -> dict:
+    started, cpu = time.perf_counter(), time.process_time()
+    odds = simulate_bracket(plan, simulations, seed=1)
+    return {
+        "simulations": simulations,
+        "standard_error_max": round(standard_error(simulations), 4),
+        "wall_s": round(time.perf_counter() - started, 2),
+        "cpu_s": round(time.process_time() - cpu, 2),
+        "win_sum": round(float(odds.win.sum()), 6),
+    }
+
+
+def championship(*, quick: bool = False) -> dict:
+    """The odds of a 512-player championship at three moments of its first rounds."""
+    from tournaments.formats.bracket_engine import MatchStatus, derive_bracket_state
+
+    graph = build_single_elimination(CHAMPIONSHIP, consolation_from=(1, 2), last_chance_from=(1, 2))
+    ratings = _ratings(CHAMPIONSHIP, 512)
+    matrix = fibs_matrix(ratings, 7)
+    rng = np.random.default_rng(5)
+    entries = list(range(CHAMPIONSHIP))
+    played = play_event(graph, entries, lambda m, a, b: a if rng.random() < matrix[a, b] else b)
+    figures: dict[str, dict] = {}
+    winners: dict[str, int] = {}
+    for moment in ("from_round_1", "after_main_round_1", "after_main_round_2"):
+        plan = plan_bracket(graph, matrices=[matrix], matrix_of={}, winners=winners)
+        budgeted = max(min(OLD_SIMULATIONS, WORK_BUDGET // plan.undecided), MIN_SIMULATIONS)
+        figures[moment] = {
+            "undecided": plan.undecided,
+            "budgeted": _timed(plan, budgeted),
+            **({} if quick else {"old_50000": _timed(plan, OLD_SIMULATIONS)}),
+        }
+        state = derive_bracket_state(graph, entries, winners)
+        main_round = 2 if winners else 1
+        winners.update(
+            {
+                key: played.winners[key]
+                for key, slot in state.matches.items()
+                if slot.status == MatchStatus.READY
+                and slot.match.stage == Stage.MAIN
+                and slot.match.round == main_round
+            }
+        )
+    return {"matches": len(graph), **figures}
+
+
 def run(*, quick: bool = False, context: dict | None = None) -> dict:
     import os
 
@@ -140,4 +194,20 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
         "bracket_64_from_round_1": _bracket(simulations, {}),
         "bracket_64_from_quarter_finals": _bracket(simulations, quarter_finals),
         "swiss_200_four_rounds_left": _swiss(simulations),
+        "championship_512": championship(quick=quick),
+        "load_average_after": [round(x, 1) for x in os.getloadavg()],
     }
+
+
+if __name__ == "__main__":
+    import json
+    import os
+    import sys
+
+    if "--championship" in sys.argv:
+        result = {"load_average_before": [round(x, 1) for x in os.getloadavg()]}
+        result.update(championship(quick="--quick" in sys.argv))
+        result["load_average_after"] = [round(x, 1) for x in os.getloadavg()]
+        print(json.dumps(result, indent=2))
+    else:
+        print(json.dumps(run(quick="--quick" in sys.argv), indent=2))

@@ -161,13 +161,14 @@ def gunicorn(
     *,
     with_worker: bool = False,
     threads: int = 0,
-    port: int = 0,
+    port: int | None = None,
     **extra_env: str,
 ) -> Iterator[tuple[str, int]]:
     """Serve the app with gunicorn; yields (host, port) once /healthz answers.
 
     ``threads``: gthread workers with that many threads each (as ``docker-compose.yml``
-    runs it), else sync workers; ``port``: 0 for any free one."""
+    runs it), else sync workers; ``port``: this one, for a machine where each user has
+    their own ports (default a free one)."""
     port = port or _free_port()
     threading = ["--worker-class", "gthread", "--threads", str(threads)] if threads else []
     process = subprocess.Popen(

@@ -26,6 +26,7 @@ from .models import (
 )
 from .records import RULE_FIELDS, GameInput, MemberInput, build_rules, rules_values
 from .rules import HOUSE_RULES, HouseRule, order_from_rolls
+from .rules.drops import cube_before_drop
 from .selectors import Sheet
 
 WINNER_CHOICES = [(Side.BOX, "Box"), (Side.TEAM, "Team"), ("", "All dropped")]
@@ -41,6 +42,8 @@ ACTION_LABELS: dict[str, str] = {
     MemberAction.BOX_BEAVERED: "Box beaver",
 }
 BEAVER_ACTIONS = {MemberAction.BEAVERED, MemberAction.BOX_BEAVERED}
+#: A drop is entered as the cube offered, as match entry takes it (``rules.drops``).
+DROP_ACTIONS = {MemberAction.DROPPED, MemberAction.BOX_DROPPED}
 
 
 def _chips(choices: list[tuple[Any, Any]]) -> forms.RadioSelect:
@@ -104,7 +107,14 @@ class GameForm(forms.Form):
         for line, player in enumerate(self.members):
             prefix = f"m{player.pk}"
             cube = forms.IntegerField(
-                min_value=1, initial=1, widget=_chips(CUBE_CHOICES), label=gettext_lazy("Cube")
+                min_value=1,
+                initial=1,
+                widget=_chips(CUBE_CHOICES),
+                label=gettext_lazy("Cube"),
+                help_text=gettext_lazy(
+                    "For a drop: the cube offered (2 for a first double), as on the match "
+                    "score sheet. A dropped 2 costs 1 point."
+                ),
             )
             cube.chip_grid = True  # type: ignore[attr-defined]  # seven equal chips across a phone
             self.fields[f"{prefix}_cube"] = cube
@@ -148,14 +158,19 @@ class GameForm(forms.Form):
         return [self[name] for name in names if name in self.fields]
 
     def to_game_input(self) -> GameInput:
+        """The game as the API takes it: a drop's cube offered becomes the cube before the
+        double (raises ``RuleViolation`` naming the member's cube for an offered 1)."""
         data = self.cleaned_data
         members = []
-        for player in self.members:
+        for index, player in enumerate(self.members):
             prefix = f"m{player.pk}"
+            cube = data[f"{prefix}_cube"]
+            if data[f"{prefix}_action"] in DROP_ACTIONS:
+                cube = cube_before_drop(cube, field=f"members[{index}].cube")
             members.append(
                 MemberInput(
                     player_id=player.pk,
-                    cube=data[f"{prefix}_cube"],
+                    cube=cube,
                     action=data[f"{prefix}_action"],
                     owner=data[f"{prefix}_owner"] or None,
                     raccoon=bool(data.get(f"{prefix}_raccoon")),

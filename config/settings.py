@@ -17,6 +17,9 @@ import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
+
+from core import queues as task_queues
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -55,6 +58,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.contrib.sitemaps",
     "rest_framework",
     "knox",
     "django_filters",
@@ -131,9 +135,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.boo
         {"server_side_binding": True, "prepare_threshold": 5}
     )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # WAL and a busy timeout let the dev server and an eager task share the file.
+    # The embedded default under concurrent writers (docs/operations.md): WAL lets
+    # readers go on while one writes, the busy timeout makes a writer wait for the lock
+    # instead of failing, and IMMEDIATE transactions take the write lock when they
+    # begin. With DEFERRED ones (SQLite's default) a transaction that read and then
+    # writes while another wrote meanwhile fails at once with "database is locked",
+    # whatever the timeout: 24 requests answered 503 and 363 of 435 outbox events were
+    # lost with 64 clients.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
+        {
+            "timeout": env.float("SQLITE_BUSY_TIMEOUT", default=30.0),
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": env.str("SQLITE_TRANSACTION_MODE", default="IMMEDIATE"),
+        }
     )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -142,6 +156,10 @@ REDIS_URL = env.str("REDIS_URL", default="")
 # The live pages' pub/sub channel (core/live.py): Redis pub/sub ignores the database
 # number, so two sites sharing one Redis server need two names.
 LIVE_REDIS_CHANNEL = env.str("LIVE_REDIS_CHANNEL", default="boxcars:live")
+# Live streams held by Pushpin (docs/live.md): the key it signs requests with (its
+# sig_key; unset: every stream is held in-process) and the publish API of its handler.
+LIVE_GRIP_KEY = env.str("LIVE_GRIP_KEY", default="")
+LIVE_GRIP_PUBLISH_URL = env.str("LIVE_GRIP_PUBLISH_URL", default="http://127.0.0.1:5561/publish/")
 
 # django-redis with IGNORE_EXCEPTIONS: while Redis is unreachable (or answers with an
 # error) every cache call is logged and answers as an empty cache (reads miss, writes are
@@ -273,7 +291,7 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "core.api_schema.BoxcarsAutoSchema",
     "EXCEPTION_HANDLER": "core.api_errors.boxcars_exception_handler",
     # JSON bodies are bounded in size and nesting depth (a deep body is a 400, not a 500).
     "DEFAULT_PARSER_CLASSES": [
@@ -285,8 +303,12 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "login": env.str("THROTTLE_LOGIN", default="20/min"),
         "token": env.str("THROTTLE_TOKEN", default="20/min"),
+        # score entry per score link or per account and match, never per address (a
+        # venue's phones share one); failed attempts (bad links, bad tokens) per address
         "score": env.str("THROTTLE_SCORE", default="240/min"),
+        "score_failed": env.str("THROTTLE_SCORE_FAILED", default="30/min"),
         "import": env.str("THROTTLE_IMPORT", default="60/hour"),
+        "variants": env.str("THROTTLE_VARIANTS", default="240/min"),
     },
 }
 
@@ -316,6 +338,8 @@ SPECTACULAR_SETTINGS = {
         "PayoutPresetEnum": "money.rules.PRESETS",
         "ClockFlagRuleEnum": "games.rules.clock.FlagRule",
         "ClockStatusEnum": "games.rules.clock.ClockStatus",
+        "VariantThrowStageEnum": "games.api.variants.STAGE_CHOICES",
+        "StageEnum": "tournaments.models.StageKind",
     },
 }
 
@@ -335,8 +359,16 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Redis, delivered again once it is this many seconds old; keep it above the longest
 # job (a task still running past it would be delivered a second time).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+    # A worker consuming several queues reads them in the order given to -Q (results
+    # first, bulk last), not round-robin: see core/queues.py.
+    "queue_order_strategy": "priority",
 }
+# Queues by kind and priority (core/queues.py routes each job and event kind). A worker
+# started without -Q consumes them all (and the old default queue, drained once).
+CELERY_TASK_QUEUES = [Queue(name) for name in (*task_queues.QUEUES, task_queues.LEGACY)]
+CELERY_TASK_DEFAULT_QUEUE = task_queues.NOTIFY
+CELERY_TASK_ROUTES = task_queues.TASK_ROUTES
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -354,10 +386,32 @@ JOB_HEARTBEAT_INTERVAL = env.float(
 )
 JOB_SWEEP_INTERVAL = env.float("JOB_SWEEP_INTERVAL", default=60.0)
 JOB_MAX_ATTEMPTS = env.int("JOB_MAX_ATTEMPTS", default=5)
+# Giving up cleanly: a job whose handler raises (not a domain refusal) is retried after
+# JOB_RETRY_BACKOFF * 2**(attempt - 1) seconds (at most FOLLOWUP_MAX_BACKOFF), up to
+# JOB_MAX_ATTEMPTS runs, then ends failed with its error; an outbox event whose handler
+# raises likewise, up to OUTBOX_MAX_ATTEMPTS. `manage.py retry_failed` starts them again.
+JOB_RETRY_BACKOFF = env.float("JOB_RETRY_BACKOFF", default=10.0)
+OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=8)
+OUTBOX_RETRY_BACKOFF = env.float("OUTBOX_RETRY_BACKOFF", default=5.0)
+FOLLOWUP_MAX_BACKOFF = env.float("FOLLOWUP_MAX_BACKOFF", default=600.0)
+# The embedded default (eager, no beat): the web process sweeps itself every
+# EMBEDDED_SWEEP_INTERVAL seconds from a thread (core/embedded.py), so an outbox event
+# or a job whose in-process run failed (the database busy) is retried; 0 turns it off.
+EMBEDDED_SWEEP_INTERVAL = env.float("EMBEDDED_SWEEP_INTERVAL", default=0.0 if REDIS_URL else 5.0)
+EMBEDDED_SWEEP_FRESH_SECONDS = env.float("EMBEDDED_SWEEP_FRESH_SECONDS", default=30.0)
+# Sweeps without duplicates: a message sent for a job or an event is presumed alive
+# until its due time plus this lease; after it the sweep asks the broker whether the
+# message is still there (queued or held by a worker) and sends a new one only if not.
+FOLLOWUP_LEASE_SECONDS = env.float("FOLLOWUP_LEASE_SECONDS", default=60.0)
 # Event odds (tournaments.services.odds): simulations per computation (the standard
 # error of each probability is at most 0.5 / sqrt(ODDS_SIMULATIONS)), and how long a
 # result waits for the rest of its burst before the odds are computed once for all.
 ODDS_SIMULATIONS = env.int("ODDS_SIMULATIONS", default=50_000)
+# A bracket's simulations are capped so that simulations × matches still to play stays
+# within ODDS_WORK_BUDGET (a 512-player event with consolation and last chance: about
+# 9,000 from round 1, standard error ≤ 0.53 points), never below ODDS_MIN_SIMULATIONS.
+ODDS_WORK_BUDGET = env.int("ODDS_WORK_BUDGET", default=10_000_000)
+ODDS_MIN_SIMULATIONS = env.int("ODDS_MIN_SIMULATIONS", default=5_000)
 ODDS_DEBOUNCE_SECONDS = env.float("ODDS_DEBOUNCE_SECONDS", default=2.0)
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-unhandled-events": {"task": "core.tasks.sweep_events", "schedule": 60.0},

@@ -4,6 +4,7 @@ docs, /healthz."""
 from django import get_version
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 from django.utils import timezone
 from django.views.decorators.cache import cache_page
@@ -14,6 +15,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from core.live_stream import live_stream
 from games.api.auth import TokenLoginView, TokenRevokeAllView, TokenRevokeView
 from games.pages.language import set_language
+from tournaments.public_pages import SITEMAPS
 
 from .health import healthz
 
@@ -40,6 +42,8 @@ api_v1 = [
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    # Published events for search engines (docs/directors.md, "Results that stay").
+    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
     # The header's language picker posts here; the choice is kept in a cookie.
     # (signed in, it is also stored on the account's player: their emails' language).
     path("i18n/setlang/", set_language, name="set_language"),

@@ -14,8 +14,20 @@ class CoreConfig(AppConfig):
 
     def ready(self) -> None:
         """Domain error messages (``core.errors.N_``) render in the request's language."""
+        from django.core.signals import request_started
         from django.utils.translation import gettext
 
+        from core import embedded, followups
         from core.errors import install_translator
 
         install_translator(gettext)
+
+        from django.db.models.signals import post_migrate
+
+        from core import catalogs  # registers the start-up check too
+
+        # Compiling the catalogs is set-up, not business logic: every start path that
+        # migrates (make run, compose's migrate, a bare checkout) serves translated pages.
+        post_migrate.connect(catalogs.compile_stale, sender=self, dispatch_uid="catalogs")
+        followups.register()  # the club page's panel of follow-ups that gave up
+        request_started.connect(embedded.start_if_embedded, dispatch_uid="embedded-sweep")

@@ -10,6 +10,7 @@ ISO 8601 with its offset either way.
 
 from __future__ import annotations
 
+import functools
 import zoneinfo
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -36,16 +37,49 @@ def default_time_zone() -> str:
     return str(settings.TIME_ZONE)
 
 
+NOT_ZONES = frozenset({"localtime", "Factory", "posixrules"})
+"""Files of the zone database that are not zones: the machine's own zone (``localtime``,
+whatever the server happens to be set to), the placeholder ``Factory`` and the POSIX
+default rules; ``zoneinfo`` opens all three (issue #25)."""
+
+AREAS = frozenset(
+    {
+        "Africa",
+        "America",
+        "Antarctica",
+        "Arctic",
+        "Asia",
+        "Atlantic",
+        "Australia",
+        "Europe",
+        "Indian",
+        "Pacific",
+        "Etc",
+    }
+)
+"""The areas of canonical IANA names (``Area/Location``). The other names the database
+holds (``GMT``, ``Zulu``, ``US/Eastern``, ``Japan``, ``Cuba``...) are backward-compatible
+aliases kept for old data: a club chooses a canonical name, ``UTC`` included."""
+
+
+@functools.cache
+def canonical_time_zones() -> frozenset[str]:
+    """The zones a club may choose: the zone database's canonical names, ``UTC`` too."""
+    names = zoneinfo.available_timezones() - NOT_ZONES
+    return frozenset(
+        name for name in names if name == "UTC" or (name.partition("/")[0] in AREAS and "/" in name)
+    )
+
+
 def validate_time_zone(name: str) -> None:
-    """An IANA zone name that this machine's zone database knows (Europe/Copenhagen)."""
-    try:
-        zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+    """A canonical IANA zone name that this machine's zone database knows
+    (Europe/Copenhagen, UTC): not an alias, not ``localtime``, ``Factory`` or ``posixrules``."""
+    if name not in canonical_time_zones():
         raise ValidationError(
             _("“%(name)s” is not a known time zone (an IANA name such as Europe/Copenhagen)."),
             code="invalid_time_zone",
             params={"name": name},
-        ) from None
+        )
 
 
 def zone_for(view_name: str | None, view_kwargs: dict[str, Any]) -> zoneinfo.ZoneInfo | None:

@@ -7,19 +7,17 @@ Two kinds of listeners hook into match results without ``games`` importing them:
   commit or fail with the result (bracket advancement);
 * ``emit()`` writes a :class:`~core.models.DomainEvent` row in the same transaction
   and enqueues its handler task on commit, for follow-up jobs (ratings). If the broker
-  is down the row stays unhandled and the periodic sweep enqueues it again.
+  is down the row stays unhandled and the periodic sweep enqueues it again; a handler
+  that raises is retried with backoff, then the event gives up (:mod:`core.outbox`).
 """
 
 from __future__ import annotations
 
-import logging
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.db import transaction
-
-logger = logging.getLogger(__name__)
 
 #: An after-commit handler: takes the event's payload.
 Handler = Callable[[dict[str, Any]], None]
@@ -50,15 +48,9 @@ def handlers_for(kind: str) -> list[Handler]:
 
 def emit(kind: str, **payload: Any) -> None:
     """Record an event in the current transaction and enqueue its handling on commit."""
+    from . import leases
     from .models import DomainEvent
-    from .tasks import handle_event
+    from .outbox import enqueue
 
-    event = DomainEvent.objects.create(kind=kind, payload=payload)
-
-    def enqueue() -> None:
-        try:
-            handle_event.apply_async((event.pk,), retry_policy=ENQUEUE_RETRY_POLICY)
-        except Exception as exc:  # the broker is down: the sweep will pick the row up
-            logger.warning("could not enqueue event %s (%r); the sweep will retry", event.pk, exc)
-
-    transaction.on_commit(enqueue)
+    event = DomainEvent.objects.create(kind=kind, payload=payload, lease_until=leases.lease_until())
+    transaction.on_commit(lambda: enqueue(event.pk, token=0, kind=kind))

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.http import QueryDict
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -49,6 +50,9 @@ HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
 KEPT_HEADERS = ("ETag", "Location", "WWW-Authenticate")
 MAX_KEY_LENGTH = 255
+HONOURS = "honours_idempotency_key"
+"""The attribute :func:`idempotent` sets on the handler it wraps: the schema
+(``core.api_schema``) declares the header on exactly the operations that read it."""
 PENDING = 0
 """The status of a claim whose request is still running (never visible once committed)."""
 
@@ -80,8 +84,29 @@ def _fingerprint(request: Request) -> str:
     assert request.method is not None  # None only for an HttpRequest built by hand
     digest.update(request.method.encode())
     digest.update(request.path.encode())
-    digest.update(request.body)
+    if request.content_type.startswith("multipart/form-data"):
+        _multipart_fingerprint(request, digest)
+    else:
+        digest.update(request.body)
     return digest.hexdigest()
+
+
+def _multipart_fingerprint(request: Request, digest: Any) -> None:
+    """An upload's fields and files, not its bytes: a client encodes each try with a new
+    random boundary, so the same upload retried must still be the same request."""
+    data = request.data
+    fields = data.lists() if isinstance(data, QueryDict) else ((k, [v]) for k, v in data.items())
+    for name, values in sorted(fields):
+        if name in request.FILES:
+            continue
+        for value in values:
+            digest.update(f"\0{name}\0{value}".encode())
+    for name, uploads in sorted(request.FILES.lists()):
+        for upload in uploads:
+            digest.update(f"\0{name}\0{upload.name}\0".encode())
+            for chunk in upload.chunks():
+                digest.update(chunk)
+            upload.seek(0)
 
 
 def _error(code: str, detail: str, status: int) -> Response:
@@ -210,4 +235,10 @@ def idempotent(view: Callable[..., Response]) -> Callable[..., Response]:
                     return _replay(existing, fingerprint)
         raise IntegrityError(f"Idempotency-Key {key!r} could be neither claimed nor read.")
 
+    setattr(wrapper, HONOURS, True)
     return wrapper
+
+
+def honours_key(handler: object) -> bool:
+    """Whether a view handler reads ``Idempotency-Key`` (it is wrapped by :func:`idempotent`)."""
+    return bool(getattr(handler, HONOURS, False))

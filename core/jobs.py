@@ -5,7 +5,14 @@ progress written between them is visible to pollers) and must be idempotent, bec
 a job whose worker died is run again from the start: delivered again (``acks_late``)
 when its pool child dies, or retried by ``sweep_stalled_jobs`` when its heartbeat stops
 (the whole worker vanished). Domain errors end the job as ``failed`` with their code
-and message; anything else is retried by Celery.
+and message; anything else is retried with backoff (``JOB_RETRY_BACKOFF``) up to
+``JOB_MAX_ATTEMPTS`` runs, then the job gives up: ``failed`` with the error kept
+(``job_failed``), shown to its club's directors, retried on request (``retry_failed``).
+
+Each message names the job and its ``enqueue_token`` (task id ``job-<id>-<token>``):
+the queued-job sweep sends a new message only once the lease of the current one is
+over *and* the broker no longer holds it, and a message whose token is not the job's
+current one does nothing. The queue of each kind is in :mod:`core.queues`.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from core import broker, leases, queues
 from core.errors import BoxcarsError
 from core.models import Job, JobStatus
 
@@ -75,43 +83,74 @@ def start_job(
                 club=club,
                 created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
                 dedupe_key=dedupe_key or None,
+                lease_until=leases.lease_until(countdown or 0.0),
             )
     except IntegrityError:
         return Job.objects.get(dedupe_key=dedupe_key), False
-    if countdown:
-        transaction.on_commit(lambda: _enqueue(job.pk, countdown))
-    else:
-        transaction.on_commit(lambda: _enqueue(job.pk))
+    transaction.on_commit(lambda: _enqueue(job.pk, countdown or None, token=0, kind=kind))
     return job, True
 
 
-def _enqueue(job_id: int, countdown: float | None = None) -> None:
-    """Hand a job to the broker; if the broker is down the job stays queued and the
-    periodic sweep (``sweep_queued_jobs``) hands it over again later."""
+def task_id(job_id: int, token: int) -> str:
+    """The id of the message of the job's ``token``: how the sweep finds it in the broker."""
+    return f"job-{job_id}-{token}"
+
+
+def _enqueue(job_id: int, countdown: float | None = None, *, token: int, kind: str) -> None:
+    """Hand a job to the broker, on its kind's queue; if the broker is down the job
+    stays queued, its lease ended, and the sweep (``sweep_queued_jobs``) sends it."""
     from core.events import ENQUEUE_RETRY_POLICY
     from core.tasks import run_job
 
     try:
-        run_job.apply_async((job_id,), countdown=countdown, retry_policy=ENQUEUE_RETRY_POLICY)
+        run_job.apply_async(
+            (job_id, token),
+            countdown=countdown,
+            task_id=task_id(job_id, token),
+            queue=queues.for_job(kind),
+            retry_policy=ENQUEUE_RETRY_POLICY,
+        )
     except Exception as exc:
         logger.warning("could not enqueue job %s (%r); the sweep will retry", job_id, exc)
+        with contextlib.suppress(DatabaseError):
+            Job.objects.filter(pk=job_id, enqueue_token=token, status=JobStatus.QUEUED).update(
+                lease_until=timezone.now()
+            )
 
 
-def sweep_queued_jobs(*, older_than_seconds: int = 60) -> int:
-    """Enqueue again the jobs still queued after a while (their enqueue was lost).
+def sweep_queued_jobs(*, older_than_seconds: float = 60) -> int:
+    """Send again the queued jobs whose message is lost; returns how many were sent.
 
-    Running a job twice is safe: ``run`` leaves finished jobs alone and handlers are
-    idempotent. Returns how many were enqueued.
+    A job is looked at only once its lease is over (``core.leases``), and sent again
+    only if the broker holds no message of its current token (``core.broker``): a job
+    waiting in its queue behind a long one is left alone however long it waits (its
+    lease is renewed). Sending again bumps the token first, conditionally, so two
+    sweeps at once send one message, and the old message, should it turn up, does
+    nothing. ``older_than_seconds`` spares jobs just created (not yet committed).
     """
-    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
-    stuck = list(
-        Job.objects.filter(status=JobStatus.QUEUED, created_at__lte=cutoff)
+    now = timezone.now()
+    overdue = list(
+        Job.objects.filter(
+            Q(lease_until__isnull=True) | Q(lease_until__lte=now),
+            status=JobStatus.QUEUED,
+            created_at__lte=now - timedelta(seconds=older_than_seconds),
+        )
         .order_by("id")
-        .values_list("pk", flat=True)[:500]
+        .values_list("pk", "enqueue_token", "kind")[:500]
     )
-    for job_id in stuck:
-        _enqueue(job_id)
-    return len(stuck)
+    if not overdue:
+        return 0
+    waiting = broker.waiting_task_ids()
+    sent = 0
+    for job_id, token, kind in overdue:
+        current = Job.objects.filter(pk=job_id, status=JobStatus.QUEUED, enqueue_token=token)
+        if waiting is not None and task_id(job_id, token) in waiting:
+            current.update(lease_until=leases.lease_until())  # still queued: wait on
+            continue
+        if current.update(enqueue_token=token + 1, lease_until=leases.lease_until()):
+            _enqueue(job_id, token=token + 1, kind=kind)
+            sent += 1
+    return sent
 
 
 class JobSuperseded(Exception):
@@ -247,8 +286,9 @@ class _Heartbeat:
             self._thread.join(10)
 
 
-def run(job_id: int, *, heartbeat_interval: float | None = None) -> str:
-    """Run a job once; a finished job is left as it is (a redelivered task is a no-op).
+def run(job_id: int, *, token: int | None = None, heartbeat_interval: float | None = None) -> str:
+    """Run a job once; a finished job is left as it is (a redelivered task is a no-op),
+    and so is a message whose ``token`` is no longer the job's (the sweep replaced it).
 
     A job found running is taken over only if its run is dead (see
     ``_previous_run_is_dead``); otherwise this delivery leaves it to its live runner.
@@ -263,6 +303,8 @@ def run(job_id: int, *, heartbeat_interval: float | None = None) -> str:
         return "missing"
     if job.status in (JobStatus.SUCCEEDED, JobStatus.FAILED):
         return job.status
+    if token is not None and token != job.enqueue_token:
+        return "stale message"
     if job.status == JobStatus.RUNNING and not _previous_run_is_dead(job):
         return "running elsewhere"
     if job.attempts >= settings.JOB_MAX_ATTEMPTS:
@@ -275,7 +317,9 @@ def run(job_id: int, *, heartbeat_interval: float | None = None) -> str:
         return JobStatus.FAILED
     attempt = job.attempts + 1
     now = timezone.now()
-    claimed = Job.objects.filter(pk=job.pk, status=job.status, attempts=job.attempts).update(
+    claimed = Job.objects.filter(
+        pk=job.pk, status=job.status, attempts=job.attempts, enqueue_token=job.enqueue_token
+    ).update(
         status=JobStatus.RUNNING,
         started_at=now,
         heartbeat_at=now,
@@ -296,19 +340,53 @@ def run(job_id: int, *, heartbeat_interval: float | None = None) -> str:
         heartbeat.stop()
         written = _finish(job.pk, attempt, JobStatus.FAILED, heartbeat, error=exc.as_dict())
         return JobStatus.FAILED if written else "superseded"
-    except Exception:
-        # Celery retries the task: give the job back as queued for that delivery.
+    except Exception as exc:
         heartbeat.stop()
-        with contextlib.suppress(DatabaseError):  # the database is down: the sweep steps in
-            Job.objects.filter(pk=job.pk, attempts=attempt, status=JobStatus.RUNNING).update(
-                status=JobStatus.QUEUED, runner=""
-            )
-        raise
+        outcome = _after_error(job, attempt, exc)
+        if outcome is None:
+            raise  # the database is away too: Celery's retry of the task, then the sweep
+        return outcome
     finally:
         heartbeat.stop()
         _running_here.discard(job.pk)
-    written = _finish(job.pk, attempt, JobStatus.SUCCEEDED, heartbeat, result=result)
+    written = _finish(job.pk, attempt, JobStatus.SUCCEEDED, heartbeat, result=result, error=None)
     return JobStatus.SUCCEEDED if written else "superseded"
+
+
+def _after_error(job: Job, attempt: int, exc: Exception) -> str | None:
+    """An unexpected error ended the run: retry after a backoff (a new message, the
+    job queued meanwhile) or, at ``JOB_MAX_ATTEMPTS``, give up with the error kept.
+    None if the database cannot be written either."""
+    error = {"code": "job_failed", "detail": f"{type(exc).__name__}: {exc}"[:2000], "field": None}
+    logger.warning("job %s attempt %s failed: %s", job.pk, attempt, error["detail"])
+    this_run = Job.objects.filter(pk=job.pk, attempts=attempt, status=JobStatus.RUNNING)
+    try:
+        if attempt >= settings.JOB_MAX_ATTEMPTS:
+            written = this_run.update(
+                status=JobStatus.FAILED,
+                error=error,
+                message=f"gave up after {attempt} attempts"[:255],
+                finished_at=timezone.now(),
+                runner="",
+            )
+            return JobStatus.FAILED if written else "superseded"
+        delay = leases.backoff(settings.JOB_RETRY_BACKOFF, attempt)
+        token = job.enqueue_token + 1
+        written = this_run.update(
+            status=JobStatus.QUEUED,
+            error=error,
+            message=f"attempt {attempt} failed; retrying in {delay:g} s"[:255],
+            enqueue_token=token,
+            lease_until=leases.lease_until(delay),
+            runner="",
+        )
+    except DatabaseError:
+        return None
+    if not written:
+        return "superseded"
+    if not leases.is_eager():  # eager: the in-process sweep runs it once it is due
+        _enqueue(job.pk, delay, token=token, kind=job.kind)
+    return "retrying"
 
 
 def _finish(job_id: int, attempt: int, status: str, heartbeat: _Heartbeat, **fields: Any) -> bool:
@@ -377,15 +455,7 @@ def _declare_lost(job_id: int, attempts: int, cutoff: datetime, timeout: float) 
                 runner="",
             )
             return True
-        Job.objects.filter(pk=job.pk).update(dedupe_key=None)
-        retry = Job.objects.create(
-            kind=job.kind,
-            params=job.params,
-            club_id=job.club_id,
-            created_by_id=job.created_by_id,
-            dedupe_key=job.dedupe_key,
-            attempts=attempts,
-        )
+        retry = _retry_as(job, attempts=attempts)
         Job.objects.filter(pk=job.pk).update(
             status=JobStatus.FAILED,
             error={
@@ -400,6 +470,43 @@ def _declare_lost(job_id: int, attempts: int, cutoff: datetime, timeout: float) 
             runner="",
             retried_as=retry,
         )
-        transaction.on_commit(lambda: _enqueue(retry.pk))
     logger.warning("job %s lost with its worker; retried as job %s", job_id, retry.pk)
     return True
+
+
+def _retry_as(job: Job, *, attempts: int) -> Job:
+    """A new job doing ``job``'s work, taking over its dedupe key (asking again for the
+    same work finds the retry), enqueued on commit; inside the caller's transaction."""
+    Job.objects.filter(pk=job.pk).update(dedupe_key=None)
+    retry = Job.objects.create(
+        kind=job.kind,
+        params=job.params,
+        club_id=job.club_id,
+        created_by_id=job.created_by_id,
+        dedupe_key=job.dedupe_key,
+        attempts=attempts,
+        lease_until=leases.lease_until(),
+    )
+    transaction.on_commit(lambda: _enqueue(retry.pk, token=0, kind=retry.kind))
+    return retry
+
+
+GAVE_UP_CODES = ("job_failed", "job_attempts_exhausted")
+"""The errors of a job that gave up (as opposed to a refusal with a domain error)."""
+
+
+def retry_failed_job(job_id: int) -> Job | None:
+    """Start a failed job again, as a new job with a fresh count of attempts; the failed
+    one points at it (``retried_as``). None if the job is not failed or was retried."""
+    with transaction.atomic():
+        job = (
+            Job.objects.select_for_update()
+            .filter(pk=job_id, status=JobStatus.FAILED, retried_as__isnull=True)
+            .first()
+        )
+        if job is None:
+            return None
+        retry = _retry_as(job, attempts=0)
+        Job.objects.filter(pk=job.pk).update(retried_as=retry)
+    logger.info("failed job %s retried as job %s", job_id, retry.pk)
+    return retry

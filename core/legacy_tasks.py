@@ -20,8 +20,8 @@ from . import outbox
     retry_backoff=True,
     max_retries=5,
 )
-def legacy_handle_event(event_id: int) -> str:
-    return outbox.handle_event(event_id=event_id)
+def legacy_handle_event(event_id: int, token: int | None = None) -> str:
+    return outbox.handle_event(event_id=event_id, token=token)
 
 
 @shared_task(name="games.tasks.sweep_events", acks_late=True)
@@ -37,13 +37,13 @@ def legacy_sweep_events(older_than_seconds: int = 30) -> int:
     retry_backoff=True,
     max_retries=3,
 )
-def legacy_run_job(self: Task, job_id: int) -> str:
+def legacy_run_job(self: Task, job_id: int, token: int | None = None) -> str:
     from django.conf import settings
 
     from core import jobs
 
     interval = None if self.request.is_eager else settings.JOB_HEARTBEAT_INTERVAL
-    return jobs.run(job_id, heartbeat_interval=interval or None)
+    return jobs.run(job_id, token=token, heartbeat_interval=interval or None)
 
 
 @shared_task(name="games.tasks.sweep_queued_jobs", acks_late=True)

@@ -144,6 +144,25 @@ def has_members(channel_name: str) -> bool:
     return bool(parsed and parsed[0] in _members)
 
 
+#: kind -> function giving the channels that also hear a channel of that kind.
+_owners: dict[str, Callable[[int], set[str]]] = {}
+
+
+def register_channel_owners(kind: str, owners_of: Callable[[int], set[str]]) -> None:
+    """The reverse of :func:`register_channel_members`: which channels also hear a
+    channel of ``kind`` (a match's event). Used by the relay that feeds Pushpin
+    (:mod:`core.live_grip`), which must name every channel a notice goes to when it
+    publishes; resolved there, once per match and cached, never by the write."""
+    _owners[kind] = owners_of
+
+
+def owners_of(channel_name: str) -> set[str]:
+    """The channels that also hear ``channel_name`` (one query at most)."""
+    parsed = parse_channel(channel_name)
+    found = _owners.get(parsed[0]) if parsed else None
+    return found(parsed[1]) if parsed and found else set()
+
+
 # --- notices and the ring --------------------------------------------------------------------
 
 
@@ -292,7 +311,9 @@ def ensure_relay() -> None:
         if _relay is not None and _relay.is_alive():
             return
         _relay = threading.Thread(
-            target=_relay_forever, args=(url, redis_channel()), name="live-relay"
+            target=relay_forever,
+            args=(url, redis_channel(), _ring.append, _ring.new_token),
+            name="live-relay",
         )
         _relay.daemon = True
         _relay.start()
@@ -308,14 +329,21 @@ def relay_alive(wait: float = 0) -> bool:
     return _relay_connected.wait(wait) if wait else _relay_connected.is_set()
 
 
-def _relay_forever(url: str, channel: str) -> None:
-    """Copy every notice published on Redis into this process's ring; reconnect after a
-    failure (a second, then up to 30).
+def relay_forever(
+    url: str,
+    channel: str,
+    deliver: Callable[[Notice], object],
+    after_loss: Callable[[], object],
+) -> None:
+    """Hand every notice published on Redis to ``deliver``; reconnect after a failure
+    (a second, then up to 30), calling ``after_loss`` once reconnected.
 
-    While Redis is lost the streams of this process end (:func:`relay_alive` is False)
-    and their pages poll. Notices published meanwhile never reach the ring, so on
-    reconnecting the ring takes a new token: a browser coming back with an id from
-    before is told to refetch everything it follows (``resync``).
+    In a web process ``deliver`` appends to this process's ring. While Redis is lost
+    the streams of this process end (:func:`relay_alive` is False) and their pages
+    poll. Notices published meanwhile never reach the ring, so on reconnecting the
+    ring takes a new token (``after_loss``): a browser coming back with an id from
+    before is told to refetch everything it follows (``resync``). The relay feeding
+    Pushpin (:mod:`core.live_grip`) runs the same loop with its own ``deliver``.
     """
     import redis
 
@@ -329,16 +357,18 @@ def _relay_forever(url: str, channel: str) -> None:
             pubsub = client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
             pubsub.subscribe(channel)
             if lost:
-                _ring.new_token()
+                after_loss()
             _relay_connected.set()
             pause = 1.0
             for message in pubsub.listen():
                 if message.get("type") != "message":
                     continue
                 try:
-                    _ring.append(Notice.from_json(message["data"]))
+                    notice = Notice.from_json(message["data"])
                 except (ValueError, KeyError, TypeError):
                     logger.warning("ignored a malformed live notice: %r", message["data"])
+                    continue
+                deliver(notice)
         except Exception as exc:
             _relay_connected.clear()
             lost = True

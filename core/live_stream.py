@@ -13,6 +13,11 @@ a missing object a 404, a private channel the visitor may not follow a 403, all 
 the JSON error shape. A reconnecting browser whose ``Last-Event-ID`` is from this
 process and still in the ring gets what it missed; otherwise (another process, a
 restart, too far behind) one ``changed`` per channel, so its page refetches once.
+
+Behind Pushpin (production, ``make serve``) the same checks run, and then the view
+answers at once with instructions for Pushpin to hold the stream
+(:mod:`core.live_grip`): no thread waits. The in-process stream below serves
+``make run`` and the tests' live server.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_GET
 
-from core import live
+from core import live, live_grip
 
 #: The most channels one stream may follow (a page follows two or three).
 MAX_CHANNELS = 8
@@ -66,6 +71,8 @@ def live_stream(request: HttpRequest) -> HttpResponseBase:
             return _error(404, "channel_not_found", f"There is nothing behind {name!r}.")
         if not allowed:
             return _error(403, "channel_private", f"You may not follow {name!r}.")
+    if live_grip.signed_by_proxy(request):
+        return live_grip.held_stream(request, names)  # Pushpin holds it: no thread waits
     ring = live.ring()
     seen = _resume_point(request, ring)
     start = ring.last  # read now: a notice sent once the request is in is not lost

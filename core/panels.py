@@ -11,7 +11,8 @@ rendered with what its provider returns; a provider returning None shows nothing
 Slots and the arguments their providers receive (after the request):
 
 ``club.actions``        (club, is_director): buttons next to "Rating list".
-``club.above_players``  (club,): sections above the club's players (the events).
+``club.above_players``  (club,): sections above the club's players (the events; for
+                        its directors, the follow-ups that gave up, ``core.followups``).
 ``club.below_players``  (club,): sections below them (the open chouettes).
 ``match.head``          (match,): above the score in the match's header (its event).
 ``match.where``         (match,): after the club's name on the home page's match card.

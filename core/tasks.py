@@ -9,21 +9,23 @@ from . import legacy_tasks, outbox  # noqa: F401 - legacy_tasks: the old games.t
 
 
 @shared_task(acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
-def handle_event(event_id: int) -> str:
-    """Run the handlers of one outbox event; a no-op if it was already handled."""
-    return outbox.handle_event(event_id=event_id)
+def handle_event(event_id: int, token: int | None = None) -> str:
+    """Run the handlers of one outbox event; a no-op if it was already handled or the
+    message is stale. A handler's error is retried by the outbox itself (with backoff,
+    then given up); Celery's retry covers only the database being away."""
+    return outbox.handle_event(event_id=event_id, token=token)
 
 
 @shared_task(acks_late=True)
 def sweep_events(older_than_seconds: int = 30) -> int:
-    """Enqueue again every event left unhandled (the broker was down at commit time)."""
+    """Send again every event whose message is lost (never one still in the broker)."""
     return outbox.sweep_events(older_than_seconds=older_than_seconds)
 
 
 @shared_task(
     bind=True, acks_late=True, autoretry_for=(Exception,), retry_backoff=True, max_retries=3
 )
-def run_job(self: Task, job_id: int) -> str:
+def run_job(self: Task, job_id: int, token: int | None = None) -> str:
     """Run one long job (see ``core.jobs``); safe to deliver twice. In a worker the job
     beats from a thread (``JOB_HEARTBEAT_INTERVAL``) so the sweep can tell it is alive."""
     from django.conf import settings
@@ -31,12 +33,12 @@ def run_job(self: Task, job_id: int) -> str:
     from core import jobs
 
     interval = None if self.request.is_eager else settings.JOB_HEARTBEAT_INTERVAL
-    return jobs.run(job_id, heartbeat_interval=interval or None)
+    return jobs.run(job_id, token=token, heartbeat_interval=interval or None)
 
 
 @shared_task(acks_late=True)
 def sweep_queued_jobs(older_than_seconds: int = 60) -> int:
-    """Enqueue again every job whose enqueue was lost (the broker was down)."""
+    """Send again every queued job whose message is lost (never one still queued)."""
     from core import jobs
 
     return jobs.sweep_queued_jobs(older_than_seconds=older_than_seconds)

@@ -75,6 +75,14 @@ class PlayerEditForm(forms.Form):
             "Only the clubs you direct are listed; other memberships stay as they are."
         ),
     )
+    public_results = forms.BooleanField(
+        label=gettext_lazy("Show past results on the player's page"),
+        required=False,
+        help_text=gettext_lazy(
+            "Untick at the player's request: their page then lists their past events "
+            "and places only to them and their clubs' directors."
+        ),
+    )
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -7,6 +7,7 @@ from .pages import (
     club_settings,
     clubs,
     matches,
+    offline_app,
     players,
     ratings,
     score_links,
@@ -15,6 +16,8 @@ from .pages import (
 
 urlpatterns = [
     path("", clubs.home, name="home"),
+    path("sw.js", offline_app.service_worker, name="service-worker"),
+    path("manifest.webmanifest", offline_app.manifest, name="web-manifest"),
     path("clubs/<slug:slug>/", clubs.club_detail, name="club-detail"),
     path("clubs/<slug:slug>/players/add/", players.add_player, name="club-add-player"),
     path("clubs/<slug:slug>/settings/", club_settings.club_settings, name="club-settings"),

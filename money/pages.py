@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from core import access
 from core.errors import N_, BoxcarsError, RuleViolation
+from core.numbers import is_ascii_number
 from games.models import Player
 from games.services.actors import actor_for_user
 from money import rules, selectors, services
@@ -86,6 +87,10 @@ def amount(
     text = (value or "").strip().replace(",", ".")
     if not text:
         return blank
+    if not is_ascii_number(text):  # Decimal reads any script's digits ("١٢" is 12)
+        raise RuleViolation(
+            "invalid_amount", N_("%(text)r is not an amount such as 12.50.", text=text), field
+        )
     try:
         number = Decimal(text)
     except InvalidOperation:

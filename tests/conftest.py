@@ -78,6 +78,15 @@ def _live_channel_per_worker(worker_id):
         settings.LIVE_REDIS_CHANNEL = f"{settings.LIVE_REDIS_CHANNEL}:{worker_id}"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_embedded_sweep_thread():
+    """The embedded default's sweep thread (core/embedded.py) would start with the
+    first test request; tests call the sweeps themselves."""
+    from django.conf import settings
+
+    settings.EMBEDDED_SWEEP_INTERVAL = 0
+
+
 @pytest.fixture(autouse=True)
 def _celery_eager_unless_integration(request):
     """Unit tests run tasks in-process; tests marked ``integration`` use a real worker."""
@@ -169,3 +178,39 @@ def analysis_on_request(club):
     from analysis.models import ClubAnalysisSettings
 
     ClubAnalysisSettings.objects.update_or_create(club=club, defaults={"automatic": False})
+
+
+@pytest.fixture
+def server_clock(monkeypatch):
+    """The server's time as the match clock reads it (``games.services.clocks.server_now``),
+    standing still until the test moves it with ``advance(ms)``: clock tests move time
+    instead of sleeping. The live server of the browser tests runs in this process, so
+    it reads the same time."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    class ServerClock:
+        def __init__(self) -> None:
+            self.now = timezone.now()
+
+        def __call__(self):
+            return self.now
+
+        def advance(self, ms: int) -> None:
+            self.now += timedelta(milliseconds=ms)
+
+    clock = ServerClock()
+    monkeypatch.setattr("games.services.clocks.server_now", clock)
+    return clock
+
+
+@pytest.fixture(autouse=True)
+def _failed_score_attempts_unlimited(monkeypatch):
+    """The suite sends thousands of deliberately failing writes (forged links, no
+    credentials) from one address, which would spend the per-address budget of failed
+    attempts (``score_failed``, games.api.throttling) within a minute and turn later
+    tests' 401/403 into 429. Tests of that limit set the rate themselves."""
+    from rest_framework.throttling import SimpleRateThrottle
+
+    monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "score_failed", None)

@@ -21,6 +21,7 @@ from games.rules.errors import BoxcarsError
 from games.services.actors import actor_for_user
 
 from .models import Entry, EntryStatus, Tournament, TournamentStatus
+from .selectors_calls import call_reach
 from .services import calls, check_in, late_penalties
 
 
@@ -133,36 +134,49 @@ def director_calls_action(request: HttpRequest, slug: str, call_action: str) -> 
     action = call_action
     try:
         if action == "check-in":
-            check_in.check_in_entry(
+            entry = check_in.check_in_entry(
                 actor=actor,
                 tournament_id=tournament.pk,
                 entry_id=int(post["entry"]),
                 checked_in=post.get("checked_in", "1") == "1",
             )
+            done = (
+                _("%(player)s is checked in.")
+                if entry.checked_in_at
+                else _("%(player)s is no longer checked in.")
+            ) % {"player": entry.player.display_name}
         elif action == "drop-no-shows":
             dropped = check_in.drop_no_shows(actor=actor, tournament_id=tournament.pk)
-            messages.info(request, _("%d no-show(s) dropped.") % len(dropped))
+            names = ", ".join(e.player.display_name for e in dropped)
+            done = (
+                _("%(count)d no-show(s) dropped: %(names)s.")
+                % {"count": len(dropped), "names": names}
+                if dropped
+                else _("No no-show to drop: everyone still in has checked in.")
+            )
         elif action == "call":
             round_ = calls.round_of_event(tournament, int(post["round"]))
-            calls.call_round(
+            called = calls.call_round(
                 actor=actor,
                 tournament_id=tournament.pk,
                 round_number=round_.number,
                 stage=round_.stage.kind,
             )
+            done = call_message([c.round_id for c in called], round_.number)
         elif action == "penalty":
             match_id, late_entry_id = int(post["match"]), int(post["late_entry"])
             if post.get("confirm") != "1":
                 return _penalty_confirmation(request, tournament, match_id, late_entry_id)
-            late_penalties.apply_late_penalty(
+            penalty = late_penalties.apply_late_penalty(
                 actor=actor,
                 tournament_id=tournament.pk,
                 match_id=match_id,
                 late_entry_id=late_entry_id,
             )
+            done = _("Late penalty applied: %(points)d point(s).") % {"points": penalty.points}
         else:
             raise Http404
-        messages.success(request, _("Done."))
+        messages.success(request, done)
     except BoxcarsError as error:
         messages.error(request, error.message)
     except (KeyError, ValueError):
@@ -186,4 +200,24 @@ def dashboard_context(tournament: Tournament, ready: list, rounds_in_play: list)
             tournament=tournament, status=EntryStatus.WAITLISTED
         ).count(),
         "calls_running": tournament.status == TournamentStatus.RUNNING,
+    }
+
+
+def call_message(round_ids: list[int], number: int) -> str:
+    """What calling a round reached: "Round 2 called: 30 players emailed, 2 without
+    email: Ann, Bob" (the emails themselves leave through the outbox)."""
+    emailed, without = call_reach(round_ids)
+    if not without:
+        return _("Round %(number)s called: %(count)s players emailed.") % {
+            "number": number,
+            "count": emailed,
+        }
+    return _(
+        "Round %(number)s called: %(count)s players emailed, %(missing)s without email: "
+        "%(names)s (tell them in the room)."
+    ) % {
+        "number": number,
+        "count": emailed,
+        "missing": len(without),
+        "names": ", ".join(without),
     }

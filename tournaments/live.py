@@ -30,8 +30,17 @@ def tournament_matches(tournament_id: int) -> set[str]:
     return {live.channel("match", pk) for pk in found.values_list("match_id", flat=True)}
 
 
+def match_tournaments(match_id: int) -> set[str]:
+    """The events a match belongs to (the reverse of :func:`tournament_matches`, for
+    the relay feeding Pushpin: one query per match, made by the relay, not the score
+    entry)."""
+    found = Pairing.objects.filter(match_id=match_id).values_list("tournament_id", flat=True)
+    return {live.channel("tournament", pk) for pk in found.distinct()}
+
+
 def register() -> None:
     """Called from ``TournamentsConfig.ready()``."""
     live.register_channel_kind("tournament", _tournament_exists)
     live.register_row_channels("tournaments.Tournament", "tournaments.event", tournament_channels)
     live.register_channel_members("tournament", tournament_matches)
+    live.register_channel_owners("match", match_tournaments)

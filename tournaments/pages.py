@@ -16,16 +16,23 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from core import access
-from core.jobs import start_job
 from core.models import Job
 from games.forms import WalkInForm
 from games.models import Club, Player
 from games.rules.errors import BoxcarsError
 from games.selectors import disputed_match_ids, open_disputes
 from games.services.actors import actor_for_user
-from games.services.tables import set_table
 
-from . import call_pages, jobs, odds_chart, registration_pages, room, selectors, selectors_odds
+from . import (
+    call_pages,
+    director_actions,
+    jobs,
+    odds_chart,
+    registration_pages,
+    room,
+    selectors,
+    selectors_odds,
+)
 from .bracket_svg import Side, SlotInput, layout_stage
 from .formats.labels import round_title
 from .formats.places import describe_prize_order
@@ -38,7 +45,7 @@ from .models import (
     TournamentFormat,
     TournamentStatus,
 )
-from .services import calls, draws, entries, events, registration, results, round_clocks
+from .services import draws, events
 from .services import rounds as round_services
 
 ELIMINATION_KINDS = {
@@ -370,86 +377,15 @@ def director_action(request: HttpRequest, slug: str, action: str) -> HttpRespons
     asking = registration_pages.confirmation(request, tournament, action)
     if asking is not None:
         return asking  # nothing is done until the director confirms
-    actor = actor_for_user(request.user)
-    post = request.POST
     try:
-        if action == "open":
-            events.open_registration(actor=actor, tournament_id=tournament.pk)
-        elif action == "register":
-            entries.register_entry(
-                actor=actor, tournament_id=tournament.pk, player_id=int(post["player"])
-            )
-        elif action == "seed":
-            entries.seed_entries(
-                actor=actor, tournament_id=tournament.pk, method=post.get("method") or None
-            )
-        elif action == "start":
-            entries.start_tournament(actor=actor, tournament_id=tournament.pk)
-        elif action == "next-round":
-            if not access.is_director(request.user, tournament.club):
-                raise Http404
-            from .api.views import _next_round_number
-
-            number = _next_round_number(tournament)
-            start_job(
-                kind=jobs.PAIR_ROUND,
-                params={"tournament": tournament.pk, "round": number},
-                club=tournament.club,
-                created_by=request.user,
-                dedupe_key=f"pair:{tournament.pk}:{number}",
-            )
-        elif action == "unregister":
-            registration.unregister_entry(
-                actor=actor, tournament_id=tournament.pk, entry_id=int(post["entry"])
-            )
-        elif action == "withdraw":
-            entries.withdraw_entry(
-                actor=actor, tournament_id=tournament.pk, entry_id=int(post["entry"])
-            )
-        elif action == "forfeit":
-            results.forfeit_pairing(
-                actor=actor,
-                tournament_id=tournament.pk,
-                key=post["pairing"],
-                winner_entry_id=int(post["winner"]),
-            )
-        elif action == "reissue":
-            results.reissue_pairing(actor=actor, tournament_id=tournament.pk, key=post["pairing"])
-        elif action == "table":
-            set_table(
-                actor=actor,
-                match_id=_match_of_event(tournament, int(post["match"])),
-                table=int(post["table"]) if post.get("table", "").strip() else None,
-            )
-        elif action == "round-clock":
-            if not access.is_director(request.user, tournament.club):
-                raise Http404
-            round_ = calls.round_of_event(tournament, int(post["round"]))
-            round_clocks.set_round_clock_policy(
-                actor=actor,
-                tournament_id=tournament.pk,
-                round_number=round_.number,
-                stage=round_.stage.kind,
-                policy=post["clock_policy"],
-            )
-        elif action == "finish":
-            events.finish_tournament(actor=actor, tournament_id=tournament.pk)
-        else:
-            raise Http404
-        messages.success(request, gettext("Done."))
+        done = director_actions.perform(request, tournament, actor_for_user(request.user), action)
     except BoxcarsError as error:
         messages.error(request, error.message)
     except (KeyError, ValueError):
         messages.error(request, gettext("Fill in the form."))
+    else:
+        messages.success(request, done)
     return redirect("tournament-director", slug=slug)
-
-
-def _match_of_event(tournament: Tournament, match_id: int) -> int:
-    """``match_id`` when it is one of the event's matches (else 404: the dashboard
-    moves only its own matches; a club night's matches have their own page)."""
-    if not Pairing.objects.filter(tournament=tournament, match_id=match_id).exists():
-        raise Http404
-    return match_id
 
 
 @login_required

@@ -14,7 +14,9 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from core import access
 from core.panels import register_panel
+from tournaments import selectors_public
 from tournaments.models import Entry as EntryModel
 from tournaments.models import EntryStatus, Pairing, TournamentStatus
 
@@ -67,14 +69,32 @@ def player_events(request: HttpRequest | None, player: Any) -> dict[str, Any]:
 
 
 def club_events(request: HttpRequest | None, club: Any) -> dict[str, Any]:
-    """The club's events that are not finished (the template filters), newest first."""
-    return {"club": club, "events": club.tournaments.all()}
+    """The club's running and upcoming events, and its latest finished ones: published
+    results stay on the club's page (drafts appear nowhere public)."""
+    drafts = []
+    if request is not None and access.is_director(request.user, club):
+        drafts = list(club.tournaments.filter(status=TournamentStatus.DRAFT))
+    return {"club": club, "events": selectors_public.club_events(club), "drafts": drafts}
 
 
 def club_new_tournament(
     request: HttpRequest | None, club: Any, is_director: bool
 ) -> dict[str, Any] | None:
     return {"club": club} if is_director else None
+
+
+def player_results(request: HttpRequest | None, player: Any) -> dict[str, Any] | None:
+    """The player's finished events and places, on their public page; a player who opted
+    out (``Player.public_results``) is shown only to themselves and their directors."""
+    user = getattr(request, "user", None)
+    own = user is not None and user.is_authenticated and player.user_id == user.pk
+    directs = user is not None and any(access.is_director(user, c) for c in player.clubs.all())
+    if not player.public_results and not (own or directs):
+        return None
+    results = selectors_public.player_results(player)
+    if not results and not (own or directs):
+        return None
+    return {"results": results, "hidden": not player.public_results}
 
 
 def player_calls(request: HttpRequest | None, player: Any) -> dict[str, Any] | None:
@@ -133,6 +153,13 @@ def register() -> None:
         "tournaments.event_link",
         template="tournaments/_match_event_link.html",
         provider=match_event_where,
+    )
+    register_panel(
+        "player.history",
+        "tournaments.past_results",
+        template="tournaments/_player_results.html",
+        provider=player_results,
+        order=5,
     )
     register_panel(
         "home.side",

@@ -27,6 +27,7 @@ from games.models import Player
 from games.rules.errors import BoxcarsError
 from games.services.actors import actor_for_user
 
+from .director_actions import pairing_label
 from .forms import RegisterPlayersForm
 from .models import Entry, Tournament
 from .services import registration
@@ -209,8 +210,8 @@ def confirmation(request: HttpRequest, tournament: Tournament, action: str) -> H
         who = named("winner")
         if who is None:
             return None
-        question = gettext("Award match %(pairing)s to %(who)s by forfeit?") % {
-            "pairing": post.get("pairing", ""),
+        question = gettext("Award %(match)s to %(who)s by forfeit?") % {
+            "match": pairing_label(tournament, post.get("pairing", "")),
             "who": who,
         }
         consequence = gettext("The match ends now as a forfeit win; the bracket moves on.")

@@ -16,21 +16,30 @@ from games.cards import Card, card_for
 from games.models import Match
 from games.selectors import matches_queryset
 from games.selectors_chances import Chances, winning_chances
-from tournaments.formats.labels import slot_label
+from tournaments.formats.labels import short_label, slot_label
 from tournaments.models import PairingStatus, Round, Tournament
 
 from . import selectors
 from .selectors_odds import odds_marker as latest_odds_marker
 
 
-def pairing_labels(view: selectors.BracketView) -> dict[int, str]:
-    """Each pairing's human label ("Consolation, round 1, match 2"), by pairing id."""
+def pairing_labels(view: selectors.BracketView, *, short: bool = False) -> dict[int, str]:
+    """Each pairing's human label ("Consolation, round 1, match 2"), by pairing id; with
+    ``short``, its short label ("C1-2")."""
     labels: dict[int, str] = {}
     for stage in view.stages:
         rounds = view.rounds[stage.pk]
         for round_ in rounds:
             pairings = view.pairings.get(round_.pk, [])
             for p in pairings:
+                if short:
+                    labels[p.pk] = short_label(
+                        stage_kind=stage.kind,
+                        round_number=round_.number,
+                        slot=p.slot,
+                        group=stage.group,
+                    )
+                    continue
                 labels[p.pk] = slot_label(
                     stage_kind=stage.kind,
                     round_number=round_.number,
@@ -60,6 +69,7 @@ class RoomMatch:
     one: selectors.EntryRow | None
     two: selectors.EntryRow | None
     round_id: int
+    short: str = ""  # "M1-3": the big screen's match column (``formats.labels.short_label``)
 
 
 def _table_order(m: RoomMatch) -> int:
@@ -70,6 +80,7 @@ def _table_order(m: RoomMatch) -> int:
 def matches_in_play(view: selectors.BracketView) -> list[RoomMatch]:
     """The pairings ready to play with their match, by table (then board order)."""
     labels = pairing_labels(view)
+    shorts = pairing_labels(view, short=True)
     tables = match_tables(view.tournament)
     playing = [
         RoomMatch(
@@ -79,6 +90,7 @@ def matches_in_play(view: selectors.BracketView) -> list[RoomMatch]:
             one=view.entries.get(p.entry1_id) if p.entry1_id else None,
             two=view.entries.get(p.entry2_id) if p.entry2_id else None,
             round_id=p.round_id,
+            short=shorts.get(p.pk, p.key),
         )
         for rows in view.pairings.values()
         for p in rows

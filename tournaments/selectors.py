@@ -18,7 +18,15 @@ from games.models import Club, MatchStatus, Player
 from tournaments.formats.bracket_engine import derive_bracket_state
 from tournaments.formats.places import DEFAULT_PRIZE_ORDER, Places, elimination_places
 from tournaments.formats.standings import MatchResult, StandingRow, TieBreak, compute_standings
-from tournaments.models import Entry, Pairing, PairingStatus, Round, Stage, Tournament
+from tournaments.models import (
+    Entry,
+    Pairing,
+    PairingStatus,
+    Round,
+    Stage,
+    StageKind,
+    Tournament,
+)
 
 
 def ratings_for_seeding(club: Club, players: Iterable[Player]) -> dict[int, float]:
@@ -430,3 +438,15 @@ def bracket_champion(view: BracketView) -> int | None:
                 )
                 return p.winner_id if decided and not p.stale else None
     return None
+
+
+def next_round_number(tournament: Tournament) -> int:
+    """The number the next Swiss or round-robin round gets (1 before any)."""
+    kinds = [StageKind.SWISS, StageKind.ROUND_ROBIN_GROUP]
+    last = (
+        Round.objects.filter(stage__tournament=tournament, stage__kind__in=kinds)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    return (last or 0) + 1

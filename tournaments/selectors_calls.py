@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from tournaments.formats.late_penalty import LatePenalty as Due
 from tournaments.formats.late_penalty import minutes_until_next_point, penalty_to_apply
-from tournaments.models import Entry, EntryStatus, LatePenalty, RoundCall, Tournament
+from tournaments.models import Entry, EntryStatus, LatePenalty, Pairing, RoundCall, Tournament
 
 from .room import RoomMatch
 from .services.check_in import check_in_token
@@ -121,3 +121,30 @@ def check_in_rows(tournament: Tournament) -> list[CheckInRow]:
         )
         for e in rows
     ]
+
+
+def call_reach(round_ids: list[int]) -> tuple[int, list[str]]:
+    """Who a round call reaches by email: the number of players of the rounds' matches
+    with an email address, and the names of those without (the director tells them in
+    the room). One query."""
+
+    players = (
+        Pairing.objects.filter(round_id__in=round_ids, match__isnull=False)
+        .values_list(
+            "entry1__player__display_name",
+            "entry1__player__email",
+            "entry2__player__display_name",
+            "entry2__player__email",
+        )
+        .order_by("slot")
+    )
+    emailed, without = 0, []
+    for name1, email1, name2, email2 in players:
+        for name, email in ((name1, email1), (name2, email2)):
+            if name is None:
+                continue
+            if email:
+                emailed += 1
+            else:
+                without.append(name)
+    return emailed, without

@@ -63,6 +63,7 @@ class OddsView:
     history: list[HistoryPoint] = field(default_factory=list)
     leaders: list[EntryRow] = field(default_factory=list)
     job: Job | None = None
+    latest_job: Job | None = None
 
     @property
     def by_entry(self) -> dict[int, OddsRow]:
@@ -90,7 +91,21 @@ class OddsView:
 
     @property
     def up_to_date(self) -> bool:
-        return self.snapshot is not None and self.snapshot.version == self.tournament.version
+        """The odds take in every result: computed from the event as it is now, or by
+        the latest odds job, with nothing asked since. Seventeen kinds of director edit
+        bump the version without touching a chance (a call, a clock, a table); only
+        results, entries and draws ask for odds. Before, any such edit after a round's
+        last result left the odds ``up_to_date: false`` until the next result."""
+        if self.snapshot is None:
+            return False
+        if self.snapshot.version == self.tournament.version:
+            return True
+        latest = self.latest_job
+        return (
+            latest is not None
+            and latest.status == JobStatus.SUCCEEDED
+            and (latest.result or {}).get("snapshot") == self.snapshot.pk
+        )
 
 
 def percent(p: float) -> str:
@@ -112,12 +127,13 @@ def odds_view(
     """The latest odds (one query), its entries and history (two more once computed),
     and with ``with_job`` the odds job queued or running (one more: the API shows it)."""
     reason = odds_supported(tournament)
-    job = running_job(tournament) if with_job else None
+    latest = latest_job(tournament) if with_job else None
+    job = latest if latest is not None and latest.status in PENDING else None
     snapshot = (
         OddsSnapshot.objects.filter(tournament=tournament).order_by("-computed_at", "-id").first()
     )
     if snapshot is None:
-        return OddsView(tournament, reason, None, job=job)
+        return OddsView(tournament, reason, None, job=job, latest_job=latest)
     entries = entry_rows(tournament)
     labels = [p["label"] for p in snapshot.places]
     rows = [
@@ -148,19 +164,15 @@ def odds_view(
                     {int(i): data[i]["win"] for i in ids if i in data},
                 )
             )
-    return OddsView(tournament, reason, snapshot, rows, history, leaders, job)
+    return OddsView(tournament, reason, snapshot, rows, history, leaders, job, latest)
 
 
-def running_job(tournament: Tournament) -> Job | None:
-    return (
-        Job.objects.filter(
-            kind=ODDS,
-            params__tournament=tournament.pk,
-            status__in=[JobStatus.QUEUED, JobStatus.RUNNING],
-        )
-        .order_by("-id")
-        .first()
-    )
+PENDING = (JobStatus.QUEUED, JobStatus.RUNNING)
+
+
+def latest_job(tournament: Tournament) -> Job | None:
+    """The event's latest odds job (one per burst of results), whatever its state."""
+    return Job.objects.filter(kind=ODDS, params__tournament=tournament.pk).order_by("-id").first()
 
 
 def odds_marker(tournament: Tournament) -> str:

@@ -2,9 +2,10 @@
 
 from django.urls import path
 
-from . import call_pages, link_pages, pages, registration_pages
+from . import call_pages, link_pages, pages, public_pages, registration_pages
 
 urlpatterns = [
+    path("", public_pages.tournament_index, name="tournament-index"),
     path("new/<slug:club_slug>/", pages.new_tournament, name="tournament-new"),
     path("<slug:slug>/", pages.tournament_detail, name="tournament-detail"),
     path("<slug:slug>/bracket/", pages.bracket_page, name="tournament-bracket"),

@@ -13,6 +13,7 @@ from simple_history.utils import bulk_create_with_history
 
 from core.actors import Actor
 from core.errors import N_
+from core.numbers import is_ascii_number
 from games.models import Club
 from games.rules.errors import NotAllowed, RuleViolation
 
@@ -34,6 +35,10 @@ from .common import (
 
 
 def _parse_stake(stake: Any) -> Decimal:
+    if isinstance(stake, str) and not is_ascii_number(stake):  # Decimal reads "١" as 1
+        raise RuleViolation(
+            "invalid_stake", N_("%(stake)r is not an amount such as 1.00.", stake=stake), "stake"
+        )
     try:
         value = Decimal(str(stake))
     except (InvalidOperation, ValueError):

@@ -20,6 +20,11 @@ class Job(models.Model):
     ``dedupe_key`` makes asking twice for the same thing (pair round 4) give one job.
     ``attempts`` numbers the runs: every write of a run is conditional on (id, attempts),
     so a run that was declared lost (or taken over) cannot write over its successor.
+    ``enqueue_token`` numbers the messages sent for the job (task id
+    ``job-<id>-<token>``): a queued job is run only by the message of its current
+    token, so a message the sweep replaced does nothing. ``lease_until``: until then
+    the current message is presumed alive (in the broker, or waiting out a countdown
+    or a retry's backoff); the queued-job sweep looks at the job only after it.
     """
 
     kind = models.CharField(max_length=60)
@@ -31,6 +36,8 @@ class Job(models.Model):
     result = models.JSONField(null=True, blank=True)
     error = models.JSONField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
+    enqueue_token = models.PositiveIntegerField(default=0)
+    lease_until = models.DateTimeField(null=True, blank=True)
     dedupe_key = models.CharField(max_length=120, null=True, blank=True, unique=True)
     club = models.ForeignKey(
         "games.Club", null=True, blank=True, on_delete=models.CASCADE, related_name="jobs"

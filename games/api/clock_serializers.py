@@ -10,6 +10,7 @@ from rest_framework import serializers
 from games.clock_policies import MatchClockPolicy
 from games.models import MatchClock
 from games.rules import clock as rules
+from games.services import clocks as clock_services
 
 
 def _side_out(side: int | None) -> int | None:
@@ -34,6 +35,8 @@ def clock_payload(clock: MatchClock) -> dict[str, Any]:
         "last_seq": clock.last_seq,
         "version": clock.version,
         "started_at": clock.started_at.isoformat(),
+        # the server's reckoning of the running turn when this answer was made
+        "elapsed_ms": clock_services.elapsed_ms(clock, clock_services.server_now()),
     }
 
 
@@ -63,6 +66,9 @@ class ClockSerializer(serializers.Serializer):
     last_seq = serializers.IntegerField()
     version = serializers.IntegerField()
     started_at = serializers.DateTimeField()
+    elapsed_ms = serializers.IntegerField(
+        help_text="The running turn's time so far by the server's clock (its truth)."
+    )
 
 
 class ClockPolicySerializer(serializers.Serializer):

@@ -3,7 +3,8 @@
 ``GET`` reads the clock and the match's clock policy (anyone); ``POST`` starts a
 clock; ``turns/`` reports a turn (idempotent by the client's ``seq`` and by
 ``Idempotency-Key``); ``pause/``, ``resume/`` and ``flag/``. Writes are the match's
-two players (account, token or private score link) and its club's directors; each
+two players (account, token or private score link) and its club's directors (a turn:
+the player whose turn ends; the clock's time is the server's, docs/clocks.md); each
 answers with the clock and its ``ETag`` (the clock's version; ``If-Match`` with a
 stale one answers 412). Sides are 1 (player1) and 2 (player2), as everywhere in the
 API. Views only parse, call one service and render.
@@ -18,7 +19,6 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 
 from core import locking
 from core.idempotency import idempotent
@@ -30,6 +30,7 @@ from games.services import clocks as clock_services
 from .clock_serializers import ClockResourceSerializer, clock_payload, policy_payload
 from .match_views import MATCH_WRITE_PARAMS, request_actor
 from .permissions import MatchWritePermission
+from .throttling import ScoreThrottling
 
 
 class ClockStartSerializer(serializers.Serializer):
@@ -52,6 +53,22 @@ class ClockTurnSerializer(serializers.Serializer):
     used_ms = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
 
 
+class ClockFlagSerializer(ClockTurnSerializer):
+    used_ms = serializers.IntegerField(
+        min_value=0,
+        max_value=2**31 - 1,
+        required=False,
+        default=0,
+        help_text="The device's figure, kept in the log; the server's own time decides.",
+    )
+    reason = serializers.CharField(
+        max_length=500,
+        required=False,
+        default="",
+        help_text="A director's award of the flag fall, whatever the server's time: why.",
+    )
+
+
 def _respond(clock: MatchClock, code: int = status.HTTP_200_OK) -> Response:
     data = {
         "policy": policy_payload(clock_policy_of(clock.match_id)),
@@ -62,16 +79,11 @@ def _respond(clock: MatchClock, code: int = status.HTTP_200_OK) -> Response:
     return response
 
 
-class MatchClockViewSet(viewsets.ViewSet):
-    """A match's clock: anyone reads; its players and directors write."""
+class MatchClockViewSet(ScoreThrottling, viewsets.ViewSet):
+    """A match's clock: anyone reads; its players and directors write (limited per
+    score link or account and match, failed attempts per address: .throttling)."""
 
     permission_classes = [MatchWritePermission]
-    throttle_scope = "score"
-
-    def get_throttles(self) -> list[Any]:
-        if self.request.method == "POST":
-            return [ScopedRateThrottle()]
-        return super().get_throttles()
 
     @extend_schema(responses={200: ClockResourceSerializer})
     def retrieve(self, request: Request, pk: str) -> Response:
@@ -111,17 +123,19 @@ class MatchClockViewSet(viewsets.ViewSet):
         )
         return _respond(clock, status.HTTP_201_CREATED)
 
-    def _turn(self, request: Request, pk: str, service: Any) -> Response:
+    def _turn(
+        self, request: Request, pk: str, service: Any, serializer: type[serializers.Serializer]
+    ) -> Response:
         actor = request_actor(request, int(pk))
-        data = ClockTurnSerializer(data=request.data)
+        data = serializer(data=request.data)
         data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
         clock = service(
             actor=actor,
             match_id=int(pk),
-            seq=data.validated_data["seq"],
-            side=data.validated_data["side"] - 1,
-            used_ms=data.validated_data["used_ms"],
+            side=fields.pop("side") - 1,
             expected_version=locking.expected_version(request, noun="clock"),
+            **fields,
         )
         return _respond(clock)
 
@@ -132,18 +146,23 @@ class MatchClockViewSet(viewsets.ViewSet):
     )
     @idempotent
     def turns(self, request: Request, pk: str) -> Response:
-        """Report a turn: side 1 or 2 ended a turn of ``used_ms``."""
-        return self._turn(request, pk, clock_services.report_turn)
+        """Report a turn: side 1 or 2 ended a turn of ``used_ms``. Only that side's
+        player (or a director) reports it (403 ``turn_not_yours``); the time charged is
+        weighed against the server's own clock (docs/clocks.md, "The server's time")."""
+        return self._turn(request, pk, clock_services.report_turn, ClockTurnSerializer)
 
     @extend_schema(
-        request=ClockTurnSerializer,
+        request=ClockFlagSerializer,
         responses={200: ClockResourceSerializer},
         parameters=MATCH_WRITE_PARAMS,
     )
     @idempotent
     def flag(self, request: Request, pk: str) -> Response:
-        """Side 1 or 2's flag fell after ``used_ms`` of their turn."""
-        return self._turn(request, pk, clock_services.report_flag)
+        """Side 1 or 2's flag fell: accepted only when the server's own time of the turn
+        has spent the delay and the reserve (409 ``clock_not_expired`` otherwise), from
+        that player, the opponent (a claim) or a director; with a ``reason``, a
+        director's award of the flag fall (403 ``directors_only`` for anyone else)."""
+        return self._turn(request, pk, clock_services.report_flag, ClockFlagSerializer)
 
     def _toggle(self, request: Request, pk: str, service: Any) -> Response:
         clock = service(

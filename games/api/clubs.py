@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from core import access
 from core.club_zones import validate_time_zone
+from core.idempotency import idempotent
 from core.languages import validate_language
 from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.models import Club, Player
@@ -153,6 +154,7 @@ class ClubViewSet(
         return Club.objects.annotate(player_count=Count("memberships")).order_by("name")
 
     @extend_schema(request=ClubInputSerializer, responses={201: ClubSerializer})
+    @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = ClubInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -171,6 +173,7 @@ class ClubViewSet(
 
     @extend_schema(request=WalkInInputSerializer, responses={201: PlayerPrivateSerializer})
     @action(detail=True, methods=["post"])
+    @idempotent
     def players(self, request: Request, slug: str) -> Response:
         """A walk-in: a new player and their membership of this club, in one step."""
         club = self.get_object()
@@ -188,7 +191,15 @@ class PlayerInputSerializer(serializers.Serializer):
     slug = serializers.SlugField(
         max_length=limits.MAX_PLAYER_SLUG, required=False, allow_blank=True
     )
-    clubs = ClubRef(many=True, allow_empty=False)
+    email = serializers.EmailField(
+        max_length=limits.MAX_EMAIL, required=False, allow_blank=True, default=""
+    )
+    clubs = ClubRef(
+        many=True,
+        allow_empty=False,
+        help_text="The player's clubs, each listed once (a club listed twice: 400 "
+        "club_listed_twice).",
+    )
 
 
 class PlayerUpdateSerializer(serializers.Serializer):
@@ -228,7 +239,8 @@ class PlayerViewSet(
     def get_queryset(self) -> QuerySet[Player]:
         return Player.objects.prefetch_related("clubs").order_by("display_name", "id").distinct()
 
-    @extend_schema(request=PlayerInputSerializer, responses={201: PlayerSerializer})
+    @extend_schema(request=PlayerInputSerializer, responses={201: PlayerPrivateSerializer})
+    @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = PlayerInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -240,9 +252,10 @@ class PlayerViewSet(
             display_name=data.validated_data["display_name"],
             slug=data.validated_data.get("slug", ""),
             clubs=clubs,
+            email=data.validated_data["email"],
         )
         return Response(
-            PlayerSerializer(self.get_queryset().get(pk=player.pk)).data,
+            PlayerPrivateSerializer(self.get_queryset().get(pk=player.pk)).data,
             status=status.HTTP_201_CREATED,
         )
 

@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from games.models import Dispute, Game, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
-from games.rules import limits
+from games.rules import limits, variants
 from games.services import match_records
 
 from .inputs import ClubRef
@@ -24,6 +24,12 @@ class MatchCreateSerializer(serializers.Serializer):
     rated = serializers.BooleanField(default=True)
     cube_limit = serializers.IntegerField(
         min_value=1, max_value=limits.MAX_CUBE, required=False, allow_null=True
+    )
+    variant = serializers.ChoiceField(
+        choices=[(v.key, v.name) for v in variants.all_variants()],
+        default=variants.DEFAULT,
+        help_text="The game played (GET /api/v1/variants/): its levels, whether the cube "
+        "and the Crawford rule apply.",
     )
     # a field named like DRF's Field.label attribute, which the stubs type as a string
     label = serializers.CharField(  # type: ignore[assignment]

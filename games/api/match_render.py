@@ -93,6 +93,7 @@ def match_detail(match: Match) -> dict[str, Any]:
         "crawford": match.crawford,
         "rated": match.rated,
         "cube_limit": match.cube_limit,
+        "variant": match.variant,
         "status": _choice(match.status),
         "source": _choice(match.source),
         "score": [match.score1, match.score2],

@@ -80,6 +80,7 @@ class MatchSummarySerializer(serializers.ModelSerializer):
             "crawford",
             "rated",
             "cube_limit",
+            "variant",
             "status",
             "source",
             "score",

@@ -20,7 +20,6 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 
 from core import locking
 from core.actors import Actor
@@ -42,6 +41,7 @@ from games.services.actors import (
     actor_for_user,
     is_match_director,
     participant_side,
+    require_own_link,
 )
 
 from .audit import AuditEntrySerializer
@@ -63,6 +63,7 @@ from .match_serializers import (
 )
 from .permissions import SCORE_LINK_HEADER, MatchWritePermission
 from .tables import TableSerializer
+from .throttling import LinkRefused, ScoreThrottling
 
 
 class MatchFilter(filters.FilterSet):
@@ -95,13 +96,15 @@ def request_actor(request: Request, match_id: int | None = None) -> Actor:
     whose private score link for that match is presented. Without a match (creating
     one) a score link counts for nothing: the caller needs an account."""
     token = request.headers.get(SCORE_LINK_HEADER) or request.query_params.get("link")
-    if token and match_id is not None and not request.user.is_authenticated:
+    if token and match_id is not None and request.user.is_authenticated:
+        return _account_with_link(request, token, int(match_id))
+    if token and match_id is not None:
         parsed = score_links.read_token(token)
         if parsed is None or parsed[0] != int(match_id):
-            raise PermissionDenied("This score link is not valid for this match.")
+            raise LinkRefused("This score link is not valid for this match.")
         match = get_object_or_404(Match, pk=parsed[0])
         if not score_links.link_is_live(match):
-            raise PermissionDenied("This score link has expired: the result is final.")
+            raise LinkRefused("This score link has expired: the result is final.")
         request.score_link = parsed  # type: ignore[attr-defined]
         return actor_for_score_link(get_object_or_404(Player, pk=parsed[1]))
     if not request.user.is_authenticated:
@@ -109,7 +112,21 @@ def request_actor(request: Request, match_id: int | None = None) -> Actor:
     return actor_for_user(request.user)
 
 
+def _account_with_link(request: Request, token: str, match_id: int) -> Actor:
+    """A signed-in caller who also presents a score link acts as their account; but the
+    opponent's link in the hands of the other player's account is refused (403
+    ``link_not_yours``), whatever the write: it would act in the opponent's name."""
+    actor = actor_for_user(request.user)
+    parsed = score_links.read_token(token)
+    if parsed is not None and parsed[0] == match_id:
+        match = Match.objects.select_related("club").filter(pk=match_id).first()
+        if match is not None:
+            require_own_link(actor, match, parsed[1])
+    return actor
+
+
 class MatchViewSet(
+    ScoreThrottling,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
@@ -122,18 +139,13 @@ class MatchViewSet(
     permission_classes = [MatchWritePermission]
     filterset_class = MatchFilter
     lookup_value_regex = ID_PATTERN  # /matches/abc/... is a 404, not a query with "abc"
-    throttle_scope = "score"
+    # writes: per score link or account and match, failures per address (.throttling)
 
     def get_queryset(self) -> QuerySet[Match]:
         return matches_queryset().order_by("-created_at", "-id")
 
     def get_serializer_class(self) -> type[serializers.Serializer]:
         return MatchSummarySerializer if self.action == "list" else MatchDetailSerializer
-
-    def get_throttles(self) -> list[Any]:
-        if self.request.method == "POST":
-            return [ScopedRateThrottle()]
-        return super().get_throttles()
 
     # -- who is asking ---------------------------------------------------------------------
 
@@ -337,7 +349,7 @@ class MatchViewSet(
     )
     @action(detail=True, methods=["post"], url_path="score-links")
     def score_links(self, request: Request, pk: str) -> Response:
-        """Directors and participants get each player's private score link."""
+        """Directors get each player's private score link; a player gets their own."""
         actor = self._actor(request, int(pk))
         links = []
         for player, token in score_link_sheets.score_link_tokens(actor=actor, match_id=int(pk)):

@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 
 from core.api_jobs import JobSerializer, job_accepted_response
 from core.errors import N_
+from core.idempotency import idempotent
 from games import selectors_ratings as selectors
 from games.models import Club, Player, Rating, RatingChange, RatingList
 from games.models.ratings import SITE_INITIAL_RATING
@@ -254,6 +255,7 @@ class ClubRatingsRecomputeView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(request=None, responses={202: JobSerializer})
+    @idempotent
     def post(self, request: Request, slug: str) -> Response:
         if not request.user.is_authenticated:
             raise NotAuthenticated()
@@ -284,6 +286,7 @@ class ClubResultsImportView(APIView):
             201: inline_serializer("ResultsImported", {"matches": serializers.IntegerField()})
         },
     )
+    @idempotent
     def post(self, request: Request, slug: str) -> Response:
         if not request.user.is_authenticated:
             raise NotAuthenticated()

@@ -34,6 +34,7 @@ from rest_framework.views import APIView
 from core import access
 from core.api_jobs import job_accepted_response
 from core.errors import N_
+from core.idempotency import idempotent
 from core.jobs import start_job
 from games.models import Club, Match
 from games.rules.errors import BoxcarsError, NotAllowed, RuleViolation
@@ -95,6 +96,7 @@ class MatchImportView(APIView):
     throttle_scope = "import"
 
     @extend_schema(request=MatchImportSerializer, responses={200: dict, 201: dict, 202: dict})
+    @idempotent
     def post(self, request: Request) -> Response:
         uploads = _files(request)
         data = {key: request.data.get(key) for key in ("club", "check", "lenient", "money")}
@@ -186,6 +188,7 @@ class MatchAttachTranscriptView(APIView):
     parser_classes = [MultiPartParser, FormParser, JSONParser]
 
     @extend_schema(request=TranscriptUploadSerializer, responses={200: dict})
+    @idempotent
     def post(self, request: Request, pk: int) -> Response:
         match = get_object_or_404(Match.objects.select_related("club"), pk=pk)
         actor = actor_for_user(request.user)

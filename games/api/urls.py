@@ -21,6 +21,7 @@ from .ratings import (
     RatingPreviewView,
 )
 from .transcripts import MatchAttachTranscriptView, MatchImportView, MatchTranscriptView
+from .variants import VariantListView, VariantPlaysView
 
 app_name = "api"
 
@@ -62,5 +63,7 @@ urlpatterns = [
     ),
     path("players/<int:pk>/ratings/", PlayerRatingsView.as_view(), name="player-ratings"),
     path("ratings/preview/", RatingPreviewView.as_view(), name="rating-preview"),
+    path("variants/", VariantListView.as_view(), name="variant-list"),
+    path("variants/<slug:key>/plays/", VariantPlaysView.as_view(), name="variant-plays"),
     *router.urls,
 ]

@@ -1,9 +1,11 @@
 """A match's clock and the log of the turns its players reported (docs/clocks.md).
 
-The browser keeps the time (games.rules.clock is the rule it mirrors); these rows keep
-what the server accepted: the settings, each player's reserve left after the last
-reported turn, whose time runs, and one row per reported turn, so the remaining time
-stands with the result and a reload (or a second device) resumes from it.
+The browser shows the time (games.rules.clock is the rule it mirrors); these rows keep
+the server's truth: the settings, each player's reserve left after the last accepted
+turn, whose time runs and since when by the server's own clock (``running_since``,
+plus ``running_used_ms`` of the same turn before a pause), and one row per accepted
+turn, so the remaining time stands with the result, a reload (or a second device)
+resumes from it, and a reported turn or flag is weighed against the server's time.
 """
 
 from __future__ import annotations
@@ -46,6 +48,11 @@ class MatchClock(models.Model):
     flagged = models.PositiveSmallIntegerField(null=True, blank=True)  # side 0 or 1
     turns = models.PositiveIntegerField(default=0)
     last_seq = models.PositiveIntegerField(default=0)
+    # The server's reckoning of the running turn: when the server last started the
+    # running side's time (None while nobody's time runs), and what the same turn had
+    # used before the last pause.
+    running_since = models.DateTimeField(null=True, blank=True)
+    running_used_ms = models.PositiveIntegerField(default=0)
     version = models.PositiveIntegerField(default=1)
     started_by = models.ForeignKey(User, null=True, blank=True, on_delete=models.SET_NULL)
     started_at = models.DateTimeField(auto_now_add=True)
@@ -109,7 +116,14 @@ class ClockTurn(models.Model):
     charged_ms = models.PositiveIntegerField()
     reserve_after_ms = models.PositiveIntegerField()
     flag_fell = models.BooleanField(default=False)
+    # the server's own elapsed time of the turn when the report was accepted
+    server_ms = models.PositiveIntegerField(null=True, blank=True)
+    # a director's award of a flag fall says why (empty for a report of play)
+    award_reason = models.TextField(blank=True, default="")
     reported_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL)
+    reported_by_user = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     reported_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -98,6 +98,12 @@ class Player(models.Model):
         "has a rating on the club's list; rated play always starts from the list's "
         "initial rating, so a declared rating never changes the rating list itself.",
     )
+    public_results = models.BooleanField(
+        default=True,
+        help_text="Whether the player's page lists their past events and places to "
+        "everyone. Off: only the player and their clubs' directors see them there (the "
+        "events' own pages still list their entrants, as a posted results sheet does).",
+    )
     clubs: models.ManyToManyField[Club, Membership] = models.ManyToManyField(
         Club, through="Membership", related_name="players"
     )

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from core.history import BatchedHistoricalRecords
-from games.rules import limits
+from games.rules import limits, variants
 
 from .clubs import Club, Player
 
@@ -55,6 +55,13 @@ class Match(models.Model):
     length = models.PositiveSmallIntegerField()
     crawford = models.BooleanField(default=True)
     cube_limit = models.PositiveIntegerField(null=True, blank=True)
+    # No ``choices``: the registry (games.rules.variants) is the list, checked by the
+    # rules (``MatchRules``), so a new variant needs no migration.
+    variant = models.CharField(
+        max_length=20,
+        default=variants.DEFAULT,
+        help_text="The game played: its levels, cube and Crawford rule.",
+    )
     rated = models.BooleanField(default=True)
     status = models.CharField(
         max_length=12, choices=MatchStatus.choices, default=MatchStatus.SCHEDULED

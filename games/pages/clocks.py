@@ -3,13 +3,15 @@ signed-in players and directors (everyone else watches), ``/score/<token>/clock/
 for a player holding the match's private score link.
 
 The page only hands the script (static/js/clock.js) what it needs: the match, the
-players' names, whether this visitor may run the clock, the presets, and how to
-authenticate its API calls (the session's CSRF token, or the score link). The clock
-itself runs in the browser and reports to ``/api/v1/matches/<id>/clock/``.
+players' names, whether this visitor may run the clock and for which side, the
+presets, and how to authenticate its API calls (the session's CSRF token, or the
+score link). The browser shows the clock and reports to
+``/api/v1/matches/<id>/clock/``; the server's reckoning of the time is the truth.
 """
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
@@ -19,9 +21,11 @@ from core.actors import Actor
 from games import score_links
 from games.clock_policies import clock_policy_of
 from games.models import Match, MatchStatus, Player
+from games.pages.score_links import guess_refusal, note_failed_guess
 from games.rules import clock as rules
+from games.rules.errors import NotAllowed
 from games.services.actors import (
-    actor_for_score_link,
+    actor_for_link,
     actor_for_user,
     is_match_director,
     participant_side,
@@ -61,6 +65,9 @@ def _page(request: HttpRequest, match: Match, actor: Actor, token: str = "") -> 
         {
             "match": match,
             "can_run": (director or side is not None) and open_,
+            # a player's device ends only its own player's turns (the server refuses
+            # the opponent's: docs/clocks.md); a director's device runs both halves
+            "my_side": "" if director or side is None else side + 1,
             "policy": policy,
             "presets": [(p.value, PRESET_LABELS[p]) for p in rules.Preset],
             "link_token": token,
@@ -79,8 +86,12 @@ def match_clock(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def score_link_clock(request: HttpRequest, token: str) -> HttpResponse:
+    refused = guess_refusal(request)  # too many bad links from this address
+    if refused is not None:
+        return refused
     parsed = score_links.read_token(token)
     if parsed is None:
+        note_failed_guess(request)
         return render(request, "games/score_link_invalid.html", status=403)
     match = get_object_or_404(
         Match.objects.select_related("club", "player1", "player2"), pk=parsed[0]
@@ -90,4 +101,8 @@ def score_link_clock(request: HttpRequest, token: str) -> HttpResponse:
             request, "games/score_link_invalid.html", {"match": match, "expired": True}, status=403
         )
     player = get_object_or_404(Player, pk=parsed[1])
-    return _page(request, match, actor_for_score_link(player), token)
+    try:
+        actor = actor_for_link(request.user, match, player)
+    except NotAllowed as error:  # the opponent's link in the other player's session
+        raise PermissionDenied(error.message) from error
+    return _page(request, match, actor, token)

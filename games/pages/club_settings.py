@@ -6,8 +6,6 @@ the text, the service checks the zone and the language, and a refusal comes back
 
 from __future__ import annotations
 
-import zoneinfo
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -15,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 
 from core import access
+from core.club_zones import canonical_time_zones
 from games.forms import ClubSettingsForm, show_error
 from games.models import Club
 from games.rules.errors import BoxcarsError
@@ -43,7 +42,7 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, gettext("Saved."))
             return redirect("club-detail", slug=club.slug)
-    zones = sorted(zoneinfo.available_timezones())
+    zones = sorted(canonical_time_zones())
     status = 400 if form.errors else 200
     context = {"club": club, "form": form, "zones": zones}
     return render(request, "games/club_settings.html", context, status=status)

@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -19,15 +20,16 @@ from core.actors import Actor
 from games import score_links
 from games.models import Confirmation, Dispute, Game, Match, MatchStatus, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
+from games.pages.score_links import guess_refusal, note_failed_guess
 from games.rules import limits
-from games.rules.errors import BoxcarsError
+from games.rules.errors import BoxcarsError, NotAllowed
 from games.rules.scoring import check_final_score
 from games.selectors import can_enter_next_game, match_disputes, match_sheet_queryset
 from games.selectors_chances import chances_of
 from games.services import match_corrections, match_records, match_results, score_entry
 from games.services import match_disputes as dispute_services
 from games.services.actors import (
-    actor_for_score_link,
+    actor_for_link,
     actor_for_user,
     is_match_director,
     participant_side,
@@ -482,8 +484,12 @@ def match_entry(request: HttpRequest, pk: int) -> HttpResponse:
 
 def score_link_entry(request: HttpRequest, token: str) -> HttpResponse:
     """A player without an account enters and confirms through a private link."""
+    refused = guess_refusal(request)  # too many bad links from this address
+    if refused is not None:
+        return refused
     parsed = score_links.read_token(token)
     if parsed is None:
+        note_failed_guess(request)
         return render(request, "games/score_link_invalid.html", status=403)
     match = _load(parsed[0])
     if not score_links.link_is_live(match):
@@ -496,7 +502,11 @@ def score_link_entry(request: HttpRequest, token: str) -> HttpResponse:
             status=403,
         )
     player = get_object_or_404(Player, pk=parsed[1])
-    return _entry(request, match, actor_for_score_link(player), request.path)
+    try:
+        actor = actor_for_link(request.user, match, player)
+    except NotAllowed as error:  # the opponent's link in the other player's session
+        raise PermissionDenied(error.message) from error
+    return _entry(request, match, actor, request.path)
 
 
 # --- a director's corrections, from the score sheet ------------------------------------------

@@ -66,6 +66,7 @@ def edit_player(request: HttpRequest, slug: str) -> HttpResponse:
         "display_name": player.display_name,
         "email": player.email,
         "clubs": list(player.clubs.filter(pk__in=clubs)),
+        "public_results": player.public_results,
     }
     form = PlayerEditForm(request.POST or None, initial=initial, clubs=clubs)
     if request.method == "POST" and form.is_valid():
@@ -75,6 +76,7 @@ def edit_player(request: HttpRequest, slug: str) -> HttpResponse:
                 display_name=form.cleaned_data["display_name"],
                 email=form.cleaned_data["email"],
                 clubs=list(form.cleaned_data["clubs"]),
+                public_results=form.cleaned_data["public_results"],
                 by=actor_for_user(request.user),
             )
         except BoxcarsError as error:

@@ -17,10 +17,34 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 
+from games.api.throttling import FailedScoreAttempts
 from games.models import Club, Match
 from games.rules.errors import BoxcarsError, NotAllowed
 from games.services import score_link_sheets
 from games.services.actors import actor_for_user
+
+
+def guess_refusal(request: HttpRequest) -> HttpResponse | None:
+    """The score-link pages' answer to an address that spent its failed attempts (429
+    with ``Retry-After``), else None: the same ``score_failed`` budget per address as
+    the API's (:mod:`games.api.throttling`), so links are not guessed through pages."""
+    wait = FailedScoreAttempts().refusal(request)
+    if wait is None:
+        return None
+    seconds = max(1, round(wait))
+    response = render(
+        request,
+        "games/score_link_invalid.html",
+        {"throttled": True, "retry_after": seconds},
+        status=429,
+    )
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+def note_failed_guess(request: HttpRequest) -> None:
+    """Count a forged or mistyped link against its address (:func:`guess_refusal`)."""
+    FailedScoreAttempts().note(request)
 
 
 def _names(players: Sequence) -> str:

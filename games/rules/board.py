@@ -28,6 +28,9 @@ from core.errors import N_
 
 from .errors import RuleViolation
 from .types import Level
+from .variants.engine import stage_plays
+from .variants.position import VariantPosition
+from .variants.standard import STANDARD
 
 BAR = 25
 OFF = 0
@@ -180,50 +183,13 @@ def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
 
     Enforces the rules: use as many dice as possible (both, or four for doubles); when
     only one die of a non-double can be used, the higher one if it can be; a dance gives
-    the single empty play ``()``.
+    the single empty play ``()``. The search is the variant engine's
+    (:func:`games.rules.variants.engine.stage_plays`) with the standard entry, so every
+    variant is played by one engine; transcript checking keeps the faster
+    :func:`match_play` below, which a test holds to the same answers.
     """
-    me, opp = list(position.me), list(position.opp)
-    ds = dice_list(dice)
-    results: dict[tuple[tuple[int, ...], tuple[int, ...]], Play] = {}
-    best = [0]
-
-    def rec(rest: list[int], steps: list[Step]) -> None:
-        moved = False
-        if me[OFF] < CHECKERS:
-            tried: set[int] = set()
-            for i, die in enumerate(rest):
-                if die in tried:
-                    continue
-                tried.add(die)
-                nrest = rest[:i] + rest[i + 1 :]
-                for frm in _sources(me):
-                    to = _step_ok(me, opp, frm, die)
-                    if to < 0:
-                        continue
-                    moved = True
-                    hit = _do(me, opp, frm, to)
-                    steps.append((frm, to))
-                    rec(nrest, steps)
-                    steps.pop()
-                    _undo(me, opp, frm, to, hit)
-        if not moved:
-            n = len(steps)
-            if n < best[0]:
-                return
-            if n > best[0]:
-                best[0] = n
-                results.clear()
-            key = (tuple(me), tuple(opp))
-            if key not in results:
-                results[key] = tuple(steps)
-
-    rec(ds, [])
-    plays = list(results.values())
-    if dice[0] != dice[1] and best[0] == 1:
-        high = max(dice)
-        if can_play_die(position, high):
-            plays = [p for p in plays if _step_die_could_be(position, p[0], high)]
-    return plays
+    start = VariantPosition((*position.me, 0), (*position.opp, 0))
+    return [play.steps for play in stage_plays(STANDARD, start, dice_list(dice))]
 
 
 def _step_die_could_be(position: Position, step: Step, die: int) -> bool:

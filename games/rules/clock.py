@@ -27,10 +27,12 @@ Presets, as we read the sources (docs/clocks.md, "Presets", says the same):
 * **Custom**: any delay and reserve a director sets (and tests use, with a reserve
   of a second or two).
 
-The browser runs the clock (static/js/clock.js mirrors :func:`charge`); the server
-replays each reported turn through :func:`end_turn` and refuses a turn longer than
-the delay plus the reserve plus :data:`SKEW_ALLOWANCE_MS` (two clocks never agree to
-the millisecond, and a report may arrive late). Pure Python: no Django here.
+The browser shows the clock (static/js/clock.js mirrors :func:`charge`), but the
+clock's truth is the server's: the server notes its own time whenever a side's time
+starts, and :func:`reckon_turn` weighs each reported turn against that reckoning
+(within :data:`NETWORK_TOLERANCE_MS`, the server's figure wins) before
+:func:`end_turn` charges it; a flag falls (:func:`run_out`) only when the server's
+own elapsed time has spent the delay and the reserve. Pure Python: no Django here.
 """
 
 from __future__ import annotations
@@ -46,6 +48,15 @@ MINUTE = 60 * SECOND
 #: How far a reported turn may run past the delay plus the reserve and still count
 #: (as a flag fall): the browser's and the server's sense of time differ a little.
 SKEW_ALLOWANCE_MS = 2 * SECOND
+
+#: How far a reported turn's ``used_ms`` may stand from the server's own reckoning of
+#: the turn (the time since the server accepted the turn that started it). A report
+#: reaches the server some time after the tap that ended the turn, and the report that
+#: started the turn reached it some time after its own tap, so the two figures differ
+#: by the network's delays: within this tolerance the player's figure is taken; a
+#: larger figure is refused (the server saw less time go by), a smaller one is raised
+#: to the server's elapsed time less the tolerance (the server's reckoning wins).
+NETWORK_TOLERANCE_MS = 2 * SECOND
 
 #: Bounds of a custom clock (a reserve of at least a second, at most ten hours).
 MIN_RESERVE_MS = SECOND
@@ -254,18 +265,66 @@ def end_turn(settings: ClockSettings, state: ClockState, *, side: int, used_ms: 
     return TurnOutcome(after, spent)
 
 
+def reckon_turn(
+    settings: ClockSettings, state: ClockState, *, side: int, reported_ms: int, server_ms: int
+) -> int:
+    """The time a turn that ends is charged for: the player's ``reported_ms`` weighed
+    against ``server_ms``, the server's own elapsed time of the turn.
+
+    Within :data:`NETWORK_TOLERANCE_MS` of the server's figure the report stands; a
+    report longer than that is refused (400 ``used_ms_ahead_of_server``: the
+    server saw less time go by than the player claims); a shorter one is raised to the
+    server's elapsed time less the tolerance (nobody saves time by reporting less).
+    The result is capped at the delay plus the reserve: a turn the server saw run past
+    them is a flag fall, whatever the report said.
+
+    >>> s = ClockSettings(delay_ms=SECOND, reserve_ms=10 * SECOND)
+    >>> st = ClockState((10 * SECOND, 10 * SECOND), ClockStatus.RUNNING, running=0)
+    >>> reckon_turn(s, st, side=0, reported_ms=0, server_ms=5 * SECOND)
+    3000
+    >>> reckon_turn(s, st, side=0, reported_ms=60 * SECOND, server_ms=60 * SECOND)
+    11000
+    """
+    side = _side(side)
+    if reported_ms < 0:
+        raise RuleViolation("used_ms_invalid", "A turn cannot take negative time.", "used_ms")
+    if reported_ms > server_ms + NETWORK_TOLERANCE_MS:
+        raise RuleViolation(
+            "used_ms_ahead_of_server",
+            f"A turn of {reported_ms} ms was reported, but the server saw {server_ms} ms "
+            f"go by since the turn started (tolerance {NETWORK_TOLERANCE_MS} ms).",
+            "used_ms",
+        )
+    used = max(reported_ms, server_ms - NETWORK_TOLERANCE_MS)
+    return min(used, settings.delay_ms + state.reserve_ms[side])
+
+
 def run_out(settings: ClockSettings, state: ClockState, *, side: int, used_ms: int) -> TurnOutcome:
-    """Player ``side``'s flag fell after ``used_ms`` of their turn: refused (409
-    ``flag_not_fallen``) unless the turn used the delay and the reserve, give or take
-    :data:`SKEW_ALLOWANCE_MS`."""
+    """Player ``side``'s flag fell: ``used_ms`` is the *server's* elapsed time of the
+    running turn, never a client's figure. Refused (409 ``clock_not_expired``, nothing
+    changes) unless it has spent the delay and the reserve: a flag claimed before the
+    server's clock ran out is no flag fall."""
     side = _side(side)
     _require_running(state, side)
     needed = settings.delay_ms + state.reserve_ms[side]
-    if used_ms + SKEW_ALLOWANCE_MS < needed:
+    if used_ms < needed:
         raise ConflictError(
-            "flag_not_fallen",
-            f"The flag has not fallen: the turn used {used_ms} ms of {needed} ms.",
-            "used_ms",
+            "clock_not_expired",
+            f"The flag has not fallen: by the server's clock the turn has used {used_ms} ms "
+            f"of {needed} ms.",
+            "side",
+        )
+    return _flag_fall(settings, state, side)
+
+
+def award_flag(settings: ClockSettings, state: ClockState, *, side: int) -> TurnOutcome:
+    """A director rules that ``side``'s flag fell (a clock that failed, a dispute at the
+    table), whatever the server's reckoning: the same flag fall as :func:`run_out`.
+    Only a running or paused clock of that side's turn can be awarded."""
+    side = _side(side)
+    if state.status not in (ClockStatus.RUNNING, ClockStatus.PAUSED):
+        raise ConflictError(
+            "clock_not_running", f"The clock is {state.status}, not running.", "status"
         )
     return _flag_fall(settings, state, side)
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from core.errors import N_
 
 from .errors import RuleViolation
+from .limits import MAX_PLAYER_NAME
 from .notation import ParsedMove, parse_dice, parse_move
 
 
@@ -158,6 +159,7 @@ def parse_mat(text: str, *, money: bool | None = None) -> ParsedMatch:
     game: ParsedGame | None = None
     need_score = False
     players: tuple[str, str] | None = None
+    tag_lines: dict[str, int] = {}
 
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip().replace("\t", "    ")
@@ -169,6 +171,7 @@ def parse_mat(text: str, *, money: bool | None = None) -> ParsedMatch:
                     m = _TAG.match(line)
                     if m:
                         metadata[m.group(1).strip()] = m.group(2)
+                        tag_lines[m.group(1).strip()] = lineno
                     continue
                 m = _HEADER.match(line)
                 if not m:
@@ -203,7 +206,7 @@ def parse_mat(text: str, *, money: bool | None = None) -> ParsedMatch:
                 game.score_before = (int(m.group(2)), int(m.group(4)))
                 game.names = names
                 if players is None:
-                    players = names
+                    players = _bounded_names(names, (lineno, lineno))
                 need_score = False
                 continue
             _parse_move_line(game, line, lineno)
@@ -220,9 +223,30 @@ def parse_mat(text: str, *, money: bool | None = None) -> ParsedMatch:
     if not games:
         raise MatParseError("bad_mat", N_("no games"))
     if players is None:
-        players = (metadata.get("Player 1", ""), metadata.get("Player 2", ""))
+        players = _bounded_names(
+            (metadata.get("Player 1", ""), metadata.get("Player 2", "")),
+            (tag_lines.get("Player 1", 0), tag_lines.get("Player 2", 0)),
+        )
     is_money = length == 0 if money is None else money
     return ParsedMatch(length, players, metadata, games, is_money)
+
+
+def _bounded_names(names: tuple[str, str], lines: tuple[int, int]) -> tuple[str, str]:
+    """The players' names, or a refusal naming the line if one is longer than the
+    player's name column (an import creates a player of that name: issue #25, a 500)."""
+    for side, (name, lineno) in enumerate(zip(names, lines, strict=True), start=1):
+        if len(name.strip()) > MAX_PLAYER_NAME:
+            raise MatParseError(
+                "player_name_too_long",
+                N_(
+                    "player %(side)s's name is %(length)s characters; at most %(limit)s",
+                    side=side,
+                    length=len(name.strip()),
+                    limit=MAX_PLAYER_NAME,
+                ),
+                lineno,
+            )
+    return names
 
 
 def _parse_move_line(game: ParsedGame, line: str, lineno: int) -> None:

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from .board import Play, Position, hit_points, match_play, maximality_violation, result_level
+from .errors import RuleViolation
 from .matfile import (
     BEAVER,
     DOUBLE,
@@ -66,6 +67,7 @@ from .matfile import (
     parse_mat,
 )
 from .types import LEVEL_MULTIPLIER, Ending, Level
+from .variants.transcripts import REPLAYED, variant_of_variation
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +134,8 @@ class ReplayResult:
     errors: list[ReplayIssue] = field(default_factory=list)
     warnings: list[ReplayIssue] = field(default_factory=list)
     match: ParsedMatch | None = None
+    #: The registry key of the transcript's ``Variation`` (games.rules.variants).
+    variant: str = "standard"
 
     @property
     def ok(self) -> bool:
@@ -176,6 +180,32 @@ class _Replayer:
             any(a.move.hits) for g in match.games for a in g.actions if a.move is not None
         )
         self.unmarked_hits = 0
+        self.start_side: tuple[int, ...] = Position.start().me
+
+    def start(self, player: int) -> Position:
+        """The opening position of the transcript's variant, ``player`` on roll."""
+        return Position(self.start_side, self.start_side, player)
+
+    def choose_variant(self) -> bool:
+        """Read the ``Variation`` tag; refuse (an error, no replay) a variant the replay
+        cannot check move by move, rather than checking it as the English game."""
+        try:
+            variant = variant_of_variation(self.match.metadata.get("Variation"))
+        except RuleViolation as err:
+            self.issue(None, None, err.code, str(err.message), 0)
+            return False
+        self.result.variant = variant.key
+        if variant.key not in REPLAYED:
+            self.issue(
+                None,
+                None,
+                "variant_not_checked",
+                f"{variant.name} transcripts are not checked move by move yet",
+                0,
+            )
+            return False
+        self.start_side = variant.start_side()[:26]
+        return True
 
     def issue(
         self, game: ParsedGame | None, move: int | None, code: str, msg: str, line: int
@@ -191,6 +221,8 @@ class _Replayer:
 
     def run(self) -> ReplayResult:
         match, res = self.match, self.result
+        if not self.choose_variant():
+            return res
         n = match.length
         money = match.is_money or n == 0
         expected = (0, 0)
@@ -264,7 +296,7 @@ class _Replayer:
                     pending = None
                 beavered = False
                 if pos is None:
-                    pos = Position.start(a.player)
+                    pos = self.start(a.player)
                 elif pos.player != a.player:
                     self.issue(
                         game, k, "out_of_turn", f"player {a.player + 1} rolled out of turn", a.line
@@ -315,7 +347,7 @@ class _Replayer:
                     self.issue(
                         game, k, "double_before_roll", "no double before the opening roll", a.line
                     )
-                    pos = Position.start(a.player)
+                    pos = self.start(a.player)
                 elif pos.player != a.player:
                     self.issue(game, k, "out_of_turn", "a double out of turn", a.line)
                 if crawford:

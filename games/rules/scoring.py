@@ -49,6 +49,9 @@ from core.errors import N_
 from .errors import RuleViolation
 from .money import MoneyRules, check_automatic_doubles, money_game_value
 from .types import LEVEL_MULTIPLIER, UNKNOWN_OWNER, Ending, Level, is_power_of_two
+from .variants import Variant
+from .variants import get as get_variant
+from .variants.match_play import check_game as check_variant_game
 
 Score = tuple[int, int]
 
@@ -66,8 +69,11 @@ class MatchRules:
     crawford: bool = True
     cube_limit: int | None = None
     money: MoneyRules | None = None
+    #: The game played (``games.rules.variants``): its levels, cube and Crawford rule.
+    variant: str = "standard"
 
     def __post_init__(self) -> None:
+        get_variant(self.variant)  # an unknown variant is refused, naming the field
         if isinstance(self.length, bool) or not isinstance(self.length, int) or self.length < 0:
             raise RuleViolation(
                 "match_length_invalid",
@@ -108,6 +114,15 @@ class MatchRules:
                 ),
                 field="cube_limit",
             )
+
+    @property
+    def game(self) -> Variant:
+        return get_variant(self.variant)
+
+    @property
+    def crawford_applies(self) -> bool:
+        """The Crawford rule is on and the variant has it (none without a cube)."""
+        return self.crawford and self.game.crawford
 
     @property
     def is_unlimited_session(self) -> bool:
@@ -204,7 +219,7 @@ def next_game_facts(rules: MatchRules, score: Score, crawford_played: bool) -> t
     """
     first, second = _check_score(score)
     n = rules.length
-    if not rules.crawford or n <= 1:
+    if not rules.crawford_applies or n <= 1:
         return (False, False)
     if crawford_played:
         return (False, True)
@@ -537,6 +552,15 @@ def record_next_game(state: MatchState, record: GameRecord) -> MatchState:
         score=state.score,
         length=rules.length,
     )
+    if not penalty and rules.variant != "standard":
+        check_variant_game(
+            rules.game,
+            level=Level(record.level),
+            cube=record.cube,
+            cube_owner=record.cube_owner,
+            ending=Ending(record.ending),
+            at=prefix,
+        )
     before = state.score
     after = (
         (before[0] + points, before[1]) if record.winner == 0 else (before[0], before[1] + points)
@@ -581,12 +605,12 @@ def replay_match(rules: MatchRules, records: Sequence[GameRecord]) -> MatchState
     return state
 
 
-def _game_values(cube_limit: int | None, most: int) -> set[int]:
+def _game_values(cube_limit: int | None, most: int, top_level: int = 3) -> set[int]:
     """Every number of points one game can score in a match, up to ``most``."""
     values: set[int] = set()
     cube = 1
     while cube <= most and (cube_limit is None or cube <= cube_limit):
-        values.update(cube * level for level in (1, 2, 3))
+        values.update(cube * level for level in range(1, top_level + 1))
         cube *= 2
     return {value for value in values if value <= most}
 
@@ -619,15 +643,18 @@ def check_final_score(rules: MatchRules, score: Score) -> int:
         )
     winner = 0 if first >= n else 1
     won, lost = score[winner], score[1 - winner]
-    values = _game_values(rules.cube_limit, won)
+    cube_limit = rules.cube_limit if rules.game.cube else 1
+    values = _game_values(cube_limit, won, max(rules.game.levels.values()))
     for before in range(n):
         last_game = won - before
         one_away = (before == n - 1) != (lost == n - 1)
         other = lost if before == n - 1 else before  # the player not at N-1
         # (N-1, x) with x >= 1 may be post-Crawford (x won the Crawford game); with
         # x = 0 the other player never won a game, so this can only be the Crawford game.
-        forced_crawford = rules.crawford and n > 1 and one_away and other == 0
-        allowed = {1, 2, 3} if forced_crawford else values
+        forced_crawford = rules.crawford_applies and n > 1 and one_away and other == 0
+        allowed = (
+            _game_values(1, won, max(rules.game.levels.values())) if forced_crawford else values
+        )
         if last_game in allowed:
             return winner
     raise _bad(

@@ -1,13 +1,21 @@
 """Match clock use cases: start a clock, report a turn, pause, resume, and a flag fall.
 
-The browser keeps the time (static/js/clock.js); the server replays each reported
-turn through the pure rules (:mod:`games.rules.clock`), which refuse a turn longer
-than the delay plus the reserve plus a clock-skew allowance, and keeps the reserves
-so a reload or a second device resumes from them. Every write is one transaction that
-locks the **match first, then its clock** (the one lock order: a flag fall ends the
-match through :func:`games.services.match_results.forfeit_match`, which locks the match
-too), checks the actor (the match's two players, by account or private score link,
-and the club's directors) and the clock's ``If-Match`` version, and bumps the version.
+The clock's truth is the server's. The browser shows the time (static/js/clock.js),
+but the server notes, by its own clock (:func:`server_now`, stored on the row as
+``running_since``), when each side's time starts: when it accepts the turn that ends
+the other side's, and on resume. A reported turn is accepted only from the player
+whose turn ends (or a director); its ``used_ms`` is weighed against the server's
+elapsed time (:func:`games.rules.clock.reckon_turn`: within the network tolerance the
+report stands, beyond it the server's figure wins or the report is refused). A flag
+falls only when the server's elapsed time has spent the delay and the reserve
+(409 ``clock_not_expired`` otherwise, nothing written), whoever reports it: the
+player, the opponent claiming it, or a director; a director may also *award* a flag
+fall with a reason, which the turn log and the match's audit trail keep.
+
+Every write is one transaction that locks the **match first, then its clock** (the
+one lock order: a flag fall ends the match through
+:func:`games.services.match_results.forfeit_match`, which locks the match too), checks
+the actor and the clock's ``If-Match`` version, and bumps the version.
 
 A turn report carries the reporting client's ``seq`` (1, 2, ... per clock): the same
 seq sent again with the same turn is a no-op answer (an offline queue resending after
@@ -17,9 +25,10 @@ a lost answer), another turn under a used seq or a seq that skips one is 409.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from datetime import datetime
 
 from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.actors import Actor
@@ -49,6 +58,25 @@ class ClockRequest:
     overtime_ms: int | None = None
 
 
+def server_now() -> datetime:
+    """The server's time, as every clock write reads it (tests replace this function to
+    move time: nothing sleeps). Wall time, stored on the row, because the next report
+    may reach another process; the reckoning never goes backwards (see
+    :func:`elapsed_ms`)."""
+    return timezone.now()
+
+
+def elapsed_ms(clock: MatchClock, now: datetime) -> int:
+    """The running turn's time by the server's clock: what it used before the last pause
+    plus the time since the server last started it (never negative, should the wall
+    clock step back). A clock that is not running has its time standing still."""
+    used = clock.running_used_ms
+    if clock.status != rules.ClockStatus.RUNNING or clock.running is None:
+        return used
+    since = clock.running_since or clock.updated_at  # a clock started before the reckoning
+    return used + max(0, int((now - since).total_seconds() * 1000))
+
+
 def _require_player_or_director(actor: Actor, match: Match) -> bool:
     director = is_match_director(actor, match) and not actor.via_score_link
     if not director and participant_side(actor, match) is None:
@@ -67,16 +95,38 @@ def _require_open(match: Match) -> None:
         )
 
 
-def _lock(actor: Actor, match_id: int, expected_version: int | None) -> tuple[Match, MatchClock]:
+@dataclass(frozen=True)
+class _Locked:
+    match: Match
+    clock: MatchClock
+    director: bool
+
+
+def _lock(actor: Actor, match_id: int, expected_version: int | None) -> _Locked:
     """Lock the match, check the actor, then lock the clock and check its version."""
     match = lock_row(_MATCH_ROWS, match_id, noun="match")
-    _require_player_or_director(actor, match)
+    director = _require_player_or_director(actor, match)
     clock = MatchClock.objects.select_for_update(of=("self",)).filter(match_id=match_id).first()
     if clock is None:
         raise ConflictError("clock_not_started", _("This match has no clock yet."), "clock")
     check_version(clock, expected_version, noun="clock")
     clock.match = match
-    return match, clock
+    return _Locked(match, clock, director)
+
+
+def _require_own_turn(actor: Actor, locked: _Locked, side: int) -> None:
+    """A turn is reported by the player whose turn ends (or a director): 403
+    ``turn_not_yours`` for the opponent, who would otherwise charge the other player's
+    reserve with a time of their choosing. Starting a ready clock ends nobody's turn
+    and charges nothing, so either player may."""
+    if locked.director or locked.clock.status == rules.ClockStatus.READY:
+        return
+    if participant_side(actor, locked.match) != side:
+        raise NotAllowed(
+            "turn_not_yours",
+            _("Only the player whose turn ends (or a director) reports it."),
+            "side",
+        )
 
 
 def _settings_for(
@@ -163,34 +213,63 @@ def _replayed(clock: MatchClock, seq: int, side: int, used_ms: int) -> bool:
 
 
 def _log(
-    clock: MatchClock, actor: Actor, seq: int, side: int, used_ms: int, outcome: rules.TurnOutcome
+    locked: _Locked,
+    actor: Actor,
+    turn: _Turn,
+    outcome: rules.TurnOutcome,
+    *,
+    server_ms: int,
+    award_reason: str = "",
 ) -> None:
+    clock = locked.clock
     ClockTurn.objects.create(
         clock=clock,
-        seq=seq,
-        side=side,
-        used_ms=used_ms,
+        seq=turn.seq,
+        side=turn.side,
+        used_ms=turn.used_ms,
         charged_ms=outcome.charged_ms,
-        reserve_after_ms=outcome.state.reserve_ms[side],
+        reserve_after_ms=outcome.state.reserve_ms[turn.side],
         flag_fell=outcome.flag_fell,
+        server_ms=server_ms,
+        award_reason=award_reason,
         reported_by=actor.player,
+        reported_by_user=actor.user,
     )
-    clock.last_seq = seq
+    clock.last_seq = turn.seq
 
 
-def _save_state(clock: MatchClock, state: rules.ClockState) -> None:
-    """Store a new state and bump the version, so the next ``If-Match`` must have read it."""
+def _save_state(
+    clock: MatchClock, state: rules.ClockState, now: datetime, *, new_turn: bool
+) -> None:
+    """Store a new state and bump the version, so the next ``If-Match`` must have read
+    it, keeping the server's reckoning of the running turn: a new turn (a turn
+    accepted, a flag fall, the first tap) starts its count at zero, from ``now`` if its
+    time runs; a pause keeps what the turn used so far; a resume restarts it from now."""
+    if new_turn:
+        clock.running_used_ms = 0
+        clock.running_since = now if state.status == rules.ClockStatus.RUNNING else None
+    elif state.status == rules.ClockStatus.RUNNING:
+        clock.running_since = now
+    else:
+        clock.running_used_ms = elapsed_ms(clock, now)
+        clock.running_since = None
     clock.store(state)
     clock.version += 1
     clock.save()
 
 
 def _apply(
-    actor: Actor, match: Match, clock: MatchClock, outcome: rules.TurnOutcome, side: int
+    actor: Actor,
+    locked: _Locked,
+    outcome: rules.TurnOutcome,
+    side: int,
+    now: datetime,
+    reason: str = "flag",
 ) -> MatchClock:
-    """Store the new state; a flag fall that loses ends the match by forfeit (reason
-    "flag"), through the match service as the club's director would."""
-    _save_state(clock, outcome.state)
+    """Store the new state; a flag fall that loses ends the match by forfeit (``reason``
+    "flag", or the director's award), through the match service as a director would."""
+    match, clock = locked.match, locked.clock
+    _save_state(clock, outcome.state, now, new_turn=True)
     if outcome.state.status == rules.ClockStatus.FLAGGED:
         # the actor is a player or director of the match (checked under the lock); the
         # clock, not the actor, decides the result, so it is recorded with a director's
@@ -200,38 +279,16 @@ def _apply(
             actor=system,
             match_id=match.pk,
             winner_id=match.player_at(1 - side).pk,
-            reason="flag",
+            reason=reason,
         )
     return clock
 
 
-class _TurnRule(Protocol):
-    """How the rules take a reported turn (:func:`rules.end_turn`, :func:`rules.run_out`)."""
-
-    def __call__(
-        self, settings: rules.ClockSettings, state: rules.ClockState, *, side: int, used_ms: int
-    ) -> rules.TurnOutcome: ...
-
-
-def _report(
-    rule: _TurnRule,
-    actor: Actor,
-    match_id: int,
-    seq: int,
-    side: int,
-    used_ms: int,
-    expected_version: int | None,
-) -> MatchClock:
-    """A reported turn's one path, whatever ended it (``rule``: the turn ended, or the
-    flag fell): lock, answer a resend as it was, refuse a finished match, replay the
-    turn through the rules, log it and store the outcome."""
-    match, clock = _lock(actor, match_id, expected_version)
-    if _replayed(clock, seq, side, used_ms):
-        return clock
-    _require_open(match)
-    outcome = rule(clock.settings(), clock.state(), side=side, used_ms=used_ms)
-    _log(clock, actor, seq, side, used_ms, outcome)
-    return _apply(actor, match, clock, outcome, side)
+@dataclass(frozen=True)
+class _Turn:
+    seq: int
+    side: int
+    used_ms: int
 
 
 @joins_all_or_nothing
@@ -244,8 +301,28 @@ def report_turn(
     used_ms: int,
     expected_version: int | None = None,
 ) -> MatchClock:
-    """Player ``side`` (0 or 1) ended a turn of ``used_ms``; see the module docstring."""
-    return _report(rules.end_turn, actor, match_id, seq, side, used_ms, expected_version)
+    """Player ``side`` (0 or 1) ended a turn of ``used_ms`` by their device's clock: the
+    server charges it as :func:`games.rules.clock.reckon_turn` weighs it against its
+    own elapsed time. Only that player or a director reports it (403
+    ``turn_not_yours``); see the module docstring."""
+    locked = _lock(actor, match_id, expected_version)
+    clock = locked.clock
+    if _replayed(clock, seq, side, used_ms):
+        return clock
+    _require_open(locked.match)
+    _require_own_turn(actor, locked, side)
+    now = server_now()
+    state, settings = clock.state(), clock.settings()
+    server_ms = elapsed_ms(clock, now)
+    charged_for = used_ms
+    if state.status == rules.ClockStatus.RUNNING and state.running == side:
+        charged_for = rules.reckon_turn(
+            settings, state, side=side, reported_ms=used_ms, server_ms=server_ms
+        )
+    outcome = rules.end_turn(settings, state, side=side, used_ms=charged_for)
+    turn = _Turn(seq, side, used_ms)
+    _log(locked, actor, turn, outcome, server_ms=server_ms)
+    return _apply(actor, locked, outcome, side, now)
 
 
 @joins_all_or_nothing
@@ -255,31 +332,61 @@ def report_flag(
     match_id: int,
     seq: int,
     side: int,
-    used_ms: int,
+    used_ms: int = 0,
+    reason: str = "",
     expected_version: int | None = None,
 ) -> MatchClock:
-    """Player ``side``'s flag fell after ``used_ms`` of their turn: overtime when the
-    event gives one and it is unused, else the match is lost (forfeit, reason "flag").
-    Refused (409 ``flag_not_fallen``) when the turn had time left."""
-    return _report(rules.run_out, actor, match_id, seq, side, used_ms, expected_version)
+    """Player ``side``'s flag fell: reported by that player, claimed by the opponent, or
+    by a director, and accepted only when the server's own elapsed time of the turn has
+    spent the delay and the reserve (409 ``clock_not_expired``, nothing written);
+    ``used_ms`` (the device's figure) is kept in the log but decides nothing. Then
+    overtime when the clock gives one and it is unused, else the match is lost
+    (forfeit, reason "flag").
+
+    With a ``reason`` it is a director's **award** of the flag fall, whatever the
+    server's time says (403 ``directors_only`` for anyone else): kept in the turn log
+    and the match's audit trail with the reason."""
+    locked = _lock(actor, match_id, expected_version)
+    clock = locked.clock
+    if _replayed(clock, seq, side, used_ms):
+        return clock
+    _require_open(locked.match)
+    now = server_now()
+    state, settings = clock.state(), clock.settings()
+    server_ms = elapsed_ms(clock, now)
+    turn = _Turn(seq, side, used_ms)
+    if reason:
+        if not locked.director:
+            raise NotAllowed("directors_only", _("Only a director awards a flag fall."), "reason")
+        outcome = rules.award_flag(settings, state, side=side)
+        _log(locked, actor, turn, outcome, server_ms=server_ms, award_reason=reason)
+        return _apply(
+            actor, locked, outcome, side, now, reason=f"flag awarded by a director: {reason}"
+        )
+    outcome = rules.run_out(settings, state, side=side, used_ms=server_ms)
+    _log(locked, actor, turn, outcome, server_ms=server_ms)
+    return _apply(actor, locked, outcome, side, now)
 
 
 @joins_all_or_nothing
 def pause_clock(*, actor: Actor, match_id: int, expected_version: int | None = None) -> MatchClock:
-    """Either player or a director stops both clocks; pausing a paused clock is a no-op."""
-    _match, clock = _lock(actor, match_id, expected_version)
+    """Either player or a director stops both clocks; pausing a paused clock is a no-op.
+    The running turn keeps what it used so far, by the server's clock."""
+    clock = _lock(actor, match_id, expected_version).clock
     state = rules.pause(clock.state())
     if state != clock.state():
-        _save_state(clock, state)
+        _save_state(clock, state, server_now(), new_turn=False)
     return clock
 
 
 @joins_all_or_nothing
 def resume_clock(*, actor: Actor, match_id: int, expected_version: int | None = None) -> MatchClock:
-    """Start the paused side's time again (after a pause or an overtime call)."""
-    match, clock = _lock(actor, match_id, expected_version)
-    _require_open(match)
+    """Start the paused side's time again (after a pause or an overtime call), from now
+    by the server's clock."""
+    locked = _lock(actor, match_id, expected_version)
+    _require_open(locked.match)
+    clock = locked.clock
     state = rules.resume(clock.state())
     if state != clock.state():
-        _save_state(clock, state)
+        _save_state(clock, state, server_now(), new_turn=False)
     return clock

@@ -229,13 +229,24 @@ def create_player(
     clubs: list[Club] | tuple[Club, ...] = (),
     user: User | None = None,
     slug: str = "",
+    email: str = "",
 ) -> Player:
-    """Create a player and enrol them in the given clubs."""
+    """Create a player and enrol them in the given clubs (each listed once)."""
     display_name = display_name.strip()
     if not display_name:
         raise RuleViolation(
             "display_name_blank", N_("A player needs a display name."), field="display_name"
         )
+    if len(display_name) > MAX_PLAYER_NAME:  # every importer's last bound: never a 500
+        raise RuleViolation(
+            "display_name_too_long",
+            N_(
+                "A name is at most %(MAX_PLAYER_NAME)s characters.", MAX_PLAYER_NAME=MAX_PLAYER_NAME
+            ),
+            field="display_name",
+        )
+    if len(set(clubs)) != len(clubs):
+        raise RuleViolation("club_listed_twice", N_("Each club is listed once."), field="clubs")
     if slug and Player.objects.filter(slug=slug).exists():
         raise ConflictError(
             "slug_taken", N_("A player with the slug '%(slug)s' exists.", slug=slug), field="slug"
@@ -251,6 +262,7 @@ def create_player(
         max_length=MAX_PLAYER_SLUG,
         display_name=display_name,
         user=user,
+        email=check_email(email),
     )
     Membership.objects.bulk_create([Membership(club=c, player=player) for c in clubs])
     return player
@@ -263,15 +275,19 @@ def update_player(
     display_name: str | None = None,
     email: str | None = None,
     clubs: list[Club] | tuple[Club, ...] | None = None,
+    public_results: bool | None = None,
     by: Actor | None = None,
 ) -> Player:
-    """Change a player's name, e-mail or clubs (``None``: leave it as it is).
+    """Change a player's name, e-mail, clubs or whether their page lists their past
+    results to everyone (``None``: leave it as it is).
 
     ``clubs`` is the set of clubs, among those ``by`` directs, the player should
     belong to: memberships of clubs ``by`` does not direct are neither added nor
     removed (a director of one club cannot take a player out of another), and a player
     is never left in no club at all. Checked before anything is written.
     """
+    if clubs is not None and len(set(clubs)) != len(clubs):
+        raise RuleViolation("club_listed_twice", N_("Each club is listed once."), field="clubs")
     player = Player.objects.select_for_update().get(pk=player.pk)
     if display_name is not None:
         player.display_name = check_player_name(display_name)
@@ -279,6 +295,8 @@ def update_player(
         player.email = check_email(email)
     if clubs is not None:
         _set_clubs(player, list(clubs), by)
+    if public_results is not None:
+        player.public_results = public_results
     player.save()
     return player
 

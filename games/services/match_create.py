@@ -25,6 +25,7 @@ def create_match(
     crawford: bool = True,
     rated: bool = True,
     cube_limit: int | None = None,
+    variant: str = "standard",
     label: str = "",
     played_on: date | None = None,
 ) -> Match:
@@ -40,7 +41,7 @@ def create_match(
         raise RuleViolation(
             "same_player_twice", N_("A match needs two different players."), "player2"
         )
-    MatchRules(length=length, crawford=crawford, cube_limit=cube_limit)  # validates
+    MatchRules(length=length, crawford=crawford, cube_limit=cube_limit, variant=variant)  # checks
     director = actor.user is not None and access.is_director(actor.user, club)
     if not director:
         if actor.player is None or actor.player.pk not in (player1.pk, player2.pk):
@@ -75,6 +76,7 @@ def create_match(
         crawford=crawford,
         rated=rated and length > 0,
         cube_limit=cube_limit,
+        variant=variant,
         label=label,
         played_on=played_on,
         created_by=actor.user,

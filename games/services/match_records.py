@@ -83,7 +83,12 @@ class GameChanges:
 
 
 def match_rules(match: Match) -> MatchRules:
-    return MatchRules(length=match.length, crawford=match.crawford, cube_limit=match.cube_limit)
+    return MatchRules(
+        length=match.length,
+        crawford=match.crawford,
+        cube_limit=match.cube_limit,
+        variant=match.variant,
+    )
 
 
 def record_from_row(match: Match, game: Game) -> GameRecord:

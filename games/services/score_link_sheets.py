@@ -82,7 +82,8 @@ class MailReport:
 
 
 def score_link_tokens(*, actor: Actor, match_id: int) -> list[tuple[Player, str]]:
-    """Each player's private score link, for the match's players and directors.
+    """The private score links of a match: both for its directors, a player's own only
+    for a player (never the opponent's: a link acts in its player's name).
 
     Signing stores nothing, but handing out links is a write in effect (they let the
     holders score the match), so it follows :func:`require_writable`: no links for a
@@ -96,12 +97,18 @@ def score_link_tokens(*, actor: Actor, match_id: int) -> list[tuple[Player, str]
             field="match",
         )
     director = is_match_director(actor, match)
-    if actor.via_score_link or not (director or participant_side(actor, match) is not None):
+    side = participant_side(actor, match)
+    if actor.via_score_link or not (director or side is not None):
         raise NotAllowed(
             "not_a_participant", N_("Only the match's players and directors get its score links.")
         )
     require_writable(match, Write.SCORE_LINKS, director=director)
-    return [(p, score_links.make_token(match, p)) for p in (match.player1, match.player2)]
+    players = [match.player1, match.player2]
+    if not director:
+        # a player's link is theirs alone: the opponent's would let its holder confirm
+        # or dispute in the opponent's name (issue #25)
+        players = [match.player_at(side)]  # type: ignore[arg-type]
+    return [(p, score_links.make_token(match, p)) for p in players]
 
 
 def _require_director(actor: Actor, club: Club) -> None:

@@ -49,6 +49,7 @@ from core.errors import N_
 from core.events import emit
 from games import events
 from games.models import Club, Game, Match, MatchSource, MatchStatus, Player
+from games.rules import variants
 from games.rules.errors import RuleViolation
 from games.rules.matfile import (
     BEAVER,
@@ -66,6 +67,7 @@ from games.rules.notation import format_move
 from games.rules.replay import GameSummary, ReplayIssue, ReplayResult, check_text
 from games.rules.scoring import GameRecord, MatchRules, MatchState, replay_match
 from games.rules.types import LEVEL_MULTIPLIER, Ending, Level
+from games.rules.variants.transcripts import variation_name
 
 from .clubs import add_membership, create_player
 from .match_records import INDEX_TO_CUBE_OWNER
@@ -201,7 +203,9 @@ def _score(
     if result.is_money or result.length == 0:
         rules = MatchRules(length=0, crawford=False, money=_session_money_rules(result))
     else:
-        rules = MatchRules(length=result.length, crawford=match.crawford_rule)
+        rules = MatchRules(
+            length=result.length, crawford=match.crawford_rule, variant=result.variant
+        )
     state = replay_match(rules, [record for _, record in pairs])
     return state, pairs
 
@@ -397,6 +401,7 @@ def _write(
         player2=players[1],
         length=rules.length,
         crawford=rules.crawford,
+        variant=result.variant,
         rated=rated,
         status=MatchStatus.FINISHED if finished else MatchStatus.IN_PROGRESS,
         source=MatchSource.IMPORTED,
@@ -546,6 +551,8 @@ def score_sheet_transcript(match: Match) -> str | None:
             )
         )
     metadata = {"Transcriber": "Boxcars score sheet (no moves)"}
+    if match.variant != variants.DEFAULT:
+        metadata["Variation"] = variation_name(variants.get(match.variant))
     if match.played_on:
         metadata["EventDate"] = match.played_on.strftime("%Y.%m.%d")
     return export_mat(ParsedMatch(match.length, names, metadata, games))

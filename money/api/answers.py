@@ -12,9 +12,13 @@ from typing import Any
 from rest_framework.request import Request
 
 from money import rules, selectors
+from money.models import EventMoney
 from tournaments.models import Tournament
 
 from .common import is_director, money
+
+FRESH_VERSION: int = EventMoney._meta.get_field("version").default
+"""The version of an event's money before its first write (the row's starting version)."""
 
 
 def payouts_data(view: selectors.MoneyView) -> list[dict[str, Any]]:
@@ -142,13 +146,17 @@ def pool_config(pool: Any) -> dict[str, Any]:
 def money_data(request: Request, tournament: Tournament) -> tuple[dict[str, Any], str]:
     """What this reader may see of the event's money, and the ETag."""
     view = selectors.money_view(tournament)
-    etag = view.event.etag if view.event else '"0"'
+    # An event nobody has written money for has no row yet; its version is the one the
+    # row starts with when the first write creates it (issue #25: answering "0" made the
+    # first If-Match after a read always 412, the write comparing against the new row's 1).
+    version = view.event.version if view.event else FRESH_VERSION
+    etag = f'"{version}"'
     director = is_director(request, tournament)
     data: dict[str, Any] = {
         "currency": view.currency,
         "payout_unit": str(view.club.payout_unit),
         "finished": view.finished,
-        "version": view.event.version if view.event else 0,
+        "version": version,
     }
     if director or view.club.publish_payouts:
         data["registration_fee"] = str(view.event.registration_fee) if view.event else "0.00"

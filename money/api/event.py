@@ -10,6 +10,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api_fields import AsciiDecimalField
 from money import selectors, services
 
 from .answers import ledger_csv
@@ -22,7 +23,7 @@ class MoneyView(MoneyAPIView):
     """GET: the event's money (as much as the reader may see); PATCH: registration fee."""
 
     class Input(serializers.Serializer):
-        registration_fee = serializers.DecimalField(**AMOUNT)
+        registration_fee = AsciiDecimalField(**AMOUNT)
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, slug: str) -> Response:

@@ -12,6 +12,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from core.api_fields import AsciiDecimalField
 from games.rules.limits import MAX_ID
 from money import master_points, rules
 from money.models import PaidBy, PaymentMethod, Remainder
@@ -23,16 +24,16 @@ class PoolInput(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     side = serializers.BooleanField(default=False)
     paid_by = serializers.ChoiceField(choices=PaidBy.choices, default=PaidBy.EVENT)
-    fee = serializers.DecimalField(**AMOUNT, default=Decimal(0))
-    added = serializers.DecimalField(**AMOUNT, default=Decimal(0))
-    rake_percent = serializers.DecimalField(**PERCENT, default=Decimal(0))
-    rake_fixed = serializers.DecimalField(**AMOUNT, default=Decimal(0))
+    fee = AsciiDecimalField(**AMOUNT, default=Decimal(0))
+    added = AsciiDecimalField(**AMOUNT, default=Decimal(0))
+    rake_percent = AsciiDecimalField(**PERCENT, default=Decimal(0))
+    rake_fixed = AsciiDecimalField(**AMOUNT, default=Decimal(0))
     preset = serializers.ChoiceField(choices=list(rules.PRESETS), required=False)
     table = serializers.ListField(
-        child=serializers.DecimalField(**PERCENT), required=False, max_length=256
+        child=AsciiDecimalField(**PERCENT), required=False, max_length=256
     )
     remainder = serializers.ChoiceField(choices=Remainder.choices, default=Remainder.FIRST)
-    buy_back_fee = serializers.DecimalField(**AMOUNT, required=False, allow_null=True, default=None)
+    buy_back_fee = AsciiDecimalField(**AMOUNT, required=False, allow_null=True, default=None)
     buy_back_until_round = serializers.IntegerField(
         min_value=1, max_value=64, required=False, allow_null=True, default=None
     )
@@ -70,7 +71,7 @@ class MoneyEntryInput(serializers.Serializer):
 
 class PaymentInput(serializers.Serializer):
     player = serializers.IntegerField(min_value=1, max_value=MAX_ID, source="player_id")
-    amount = serializers.DecimalField(**AMOUNT)
+    amount = AsciiDecimalField(**AMOUNT)
     method = serializers.ChoiceField(choices=PaymentMethod.choices)
     note = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
 
@@ -78,11 +79,11 @@ class PaymentInput(serializers.Serializer):
 class CalcuttaInput(serializers.Serializer):
     preset = serializers.ChoiceField(choices=list(rules.PRESETS), required=False)
     table = serializers.ListField(
-        child=serializers.DecimalField(**PERCENT), required=False, max_length=256
+        child=AsciiDecimalField(**PERCENT), required=False, max_length=256
     )
-    rake_percent = serializers.DecimalField(**PERCENT, default=Decimal(0))
-    rake_fixed = serializers.DecimalField(**AMOUNT, default=Decimal(0))
-    buy_back_limit = serializers.DecimalField(**PERCENT, default=Decimal(50))
+    rake_percent = AsciiDecimalField(**PERCENT, default=Decimal(0))
+    rake_fixed = AsciiDecimalField(**AMOUNT, default=Decimal(0))
+    buy_back_limit = AsciiDecimalField(**PERCENT, default=Decimal(50))
     remainder = serializers.ChoiceField(choices=Remainder.choices, default=Remainder.FIRST)
 
     validate = PoolInput.validate
@@ -100,11 +101,11 @@ class LotInput(serializers.Serializer):
 
 class ShareInput(serializers.Serializer):
     player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    percent = serializers.DecimalField(**PERCENT)
+    percent = AsciiDecimalField(**PERCENT)
 
 
 class SaleInput(serializers.Serializer):
-    price = serializers.DecimalField(**AMOUNT)
+    price = AsciiDecimalField(**AMOUNT)
     buyers = ShareInput(many=True)
 
     def validate_buyers(self, value: list[dict[str, Any]]) -> list[tuple[int, Decimal]]:
@@ -114,20 +115,20 @@ class SaleInput(serializers.Serializer):
 
 class LotBuyBackInput(serializers.Serializer):
     entry = serializers.IntegerField(min_value=1, max_value=MAX_ID, source="entry_id")
-    percent = serializers.DecimalField(**PERCENT)
+    percent = AsciiDecimalField(**PERCENT)
 
 
 class ClubMoneyInput(serializers.Serializer):
     currency = serializers.CharField(min_length=3, max_length=3)
-    payout_unit = serializers.DecimalField(**AMOUNT)
+    payout_unit = AsciiDecimalField(**AMOUNT)
     publish_payouts = serializers.BooleanField()
     publish_calcutta = serializers.BooleanField()
 
 
 class MasterPointsInput(serializers.Serializer):
     formula = serializers.ChoiceField(choices=master_points.FORMULA_CHOICES)
-    event_weight = serializers.DecimalField(max_digits=6, decimal_places=3, min_value=Decimal(0))
-    division_weight = serializers.DecimalField(
+    event_weight = AsciiDecimalField(max_digits=6, decimal_places=3, min_value=Decimal(0))
+    division_weight = AsciiDecimalField(
         max_digits=6, decimal_places=3, min_value=Decimal(0), default=Decimal(1)
     )
 
@@ -138,14 +139,14 @@ class BracketInput(serializers.Serializer):
         min_value=2, max_value=100000, allow_null=True, required=False, default=None
     )
     points = serializers.ListField(
-        child=serializers.DecimalField(max_digits=8, decimal_places=2, min_value=Decimal(0)),
+        child=AsciiDecimalField(max_digits=8, decimal_places=2, min_value=Decimal(0)),
         min_length=1,
         max_length=64,
     )
 
 
 class ClubPointsTableInput(serializers.Serializer):
-    per_match_won = serializers.DecimalField(
+    per_match_won = AsciiDecimalField(
         max_digits=8, decimal_places=2, min_value=Decimal(0), default=Decimal(0)
     )
     brackets = BracketInput(many=True)

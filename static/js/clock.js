@@ -1,8 +1,12 @@
-/* The match clock (docs/clocks.md). The browser keeps the time; the server keeps what
-   was reported. This mirrors games/rules/clock.py: the first `delay` ms of a turn are
-   free, only what a turn uses beyond them is taken from the reserve, and a reserve that
-   reaches zero is a flag fall (overtime first when the clock says so, else the match is
-   lost).
+/* The match clock (docs/clocks.md). The browser shows the time; the server's own
+   reckoning is the truth: it charges each turn as it saw it (within a tolerance for
+   the network), accepts a flag only when its own time is spent, and answers with the
+   running turn's time by its clock (`elapsed_ms`), which this page adopts whenever it
+   takes the server's clock. This mirrors games/rules/clock.py: the first `delay` ms of
+   a turn are free, only what a turn uses beyond them is taken from the reserve, and a
+   reserve that reaches zero is a flag fall (overtime first when the clock says so, else
+   the match is lost). A player's device ends only its own player's turns (data-my-side;
+   the server refuses the opponent's), a director's device both.
 
    Time within a visit is measured with performance.now() (monotonic: a changed system
    clock does not move it); the state, with the wall-clock time the running turn
@@ -17,6 +21,8 @@
   const api = root.dataset.api;
   const matchId = root.dataset.match;
   const canRun = root.dataset.canRun === "1";
+  // 0 or 1: the side this device speaks for; null: a director's device (both sides)
+  const mySide = root.dataset.mySide ? Number(root.dataset.mySide) - 1 : null;
   const link = root.dataset.link;
   const csrf = root.dataset.csrf;
   const text = JSON.parse(document.getElementById("clock-text").textContent);
@@ -55,7 +61,7 @@
       overtimeUsed: clock.overtime_used.slice(),
       seq: clock.last_seq,
       version: clock.version,
-      turnUsed: 0,
+      turnUsed: clock.elapsed_ms || 0, // the running turn's time so far, by the server
       spanWall: clock.status === "running" ? Date.now() : null,
       queue: [],
     };
@@ -175,8 +181,14 @@
     save();
   }
 
+  function mayEnd(side) {
+    /* The first tap ends nobody's turn (either player starts the clock); after that a
+       player's device ends its own player's turns only. */
+    return mySide === null || st.status === "ready" || side === mySide;
+  }
+
   function tap(side) {
-    if (!canRun || !st) return;
+    if (!canRun || !st || !mayEnd(side)) return;
     if (st.status === "ready") {
       st.seq += 1;
       st.status = "running";
@@ -242,7 +254,7 @@
       half.classList.toggle("running", mine && st.status === "running");
       half.classList.toggle("low", mine && st.status === "running" && reserve < 30000);
       half.classList.toggle("flagged", st.status === "flagged" && st.flagged === side);
-      half.disabled = !canRun || st.status === "flagged";
+      half.disabled = !canRun || st.status === "flagged" || !mayEnd(side);
     });
     $("pause").hidden = !canRun || st.status !== "running";
     $("resume").hidden = !canRun || st.status !== "paused";

@@ -69,14 +69,14 @@ def test_the_apps_fill_the_registries_games_pages_and_seed_demo_read():
     """What the club, match and home pages show of the other apps, and what
     ``seed_demo`` seeds, is registered by those apps (games names neither)."""
     assert slots() == {
-        "club.above_players": ["tournaments.events"],
+        "club.above_players": ["core.gave_up", "tournaments.events"],
         "club.actions": ["money.master_points", "tournaments.new"],
         "club.below_players": ["chouette.open_sessions"],
         "home.side": ["tournaments.calls", "tournaments.player_events"],
         "match.analysis": ["analysis.summary"],
         "match.head": ["tournaments.event_link"],
         "match.where": ["tournaments.event_link"],
-        "player.history": ["analysis.pr_chart"],
+        "player.history": ["tournaments.past_results", "analysis.pr_chart"],
     }
     assert [name for name, _seed in demo_seeders()] == ["games", "tournaments", "chouette"]
 

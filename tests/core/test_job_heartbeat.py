@@ -39,7 +39,7 @@ def _count(job, progress):
 @pytest.fixture
 def no_enqueue(monkeypatch):
     """The broker takes the task and nobody runs it (a worker that vanished)."""
-    monkeypatch.setattr(jobs, "_enqueue", lambda job_id: None)
+    monkeypatch.setattr(jobs, "_enqueue", lambda job_id, countdown=None, **message: None)
 
 
 def _running(job: Job, *, beat_age: float, runner: str = "gone-host:4242", attempts: int = 1):
@@ -137,9 +137,10 @@ def test_a_run_whose_process_is_gone_on_this_host_is_taken_over_at_once(no_enque
     assert (job.status, job.attempts) == ("succeeded", 2)
 
 
-def test_an_unexpected_error_gives_the_job_back_for_celerys_retry(no_enqueue):
+def test_an_unexpected_error_gives_the_job_back_for_its_retry(no_enqueue):
     """Before, the job stayed "running" under a live process and every retry of the task
-    would have had to wait for the sweep; now the retry runs it at once."""
+    would have had to wait for the sweep; now it is queued again, its error kept, for
+    the retry's message (a new token, after a backoff)."""
     failures = iter([RuntimeError("flaky")])
 
     @jobs.job_handler("test.heartbeat.flaky")
@@ -149,13 +150,14 @@ def test_an_unexpected_error_gives_the_job_back_for_celerys_retry(no_enqueue):
         return {"ok": job.attempts}
 
     job, _ = jobs.start_job(kind="test.heartbeat.flaky")
-    with pytest.raises(RuntimeError):
-        jobs.run(job.pk)
+    assert jobs.run(job.pk, token=0) == "retrying"
     job.refresh_from_db()
-    assert (job.status, job.attempts, job.runner) == ("queued", 1, "")
-    assert jobs.run(job.pk) == "succeeded"  # Celery's retry of the task
+    assert (job.status, job.attempts, job.runner, job.enqueue_token) == ("queued", 1, "", 1)
+    assert job.error == {"code": "job_failed", "detail": "RuntimeError: flaky", "field": None}
+    assert jobs.run(job.pk, token=0) == "stale message"  # the first message, again
+    assert jobs.run(job.pk, token=1) == "succeeded"  # the retry's message
     job.refresh_from_db()
-    assert (job.status, job.attempts, job.result) == ("succeeded", 2, {"ok": 2})
+    assert (job.status, job.attempts, job.result, job.error) == ("succeeded", 2, {"ok": 2}, None)
 
 
 def test_a_superseded_run_cannot_write_over_its_retry(no_enqueue, settings):

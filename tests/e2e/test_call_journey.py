@@ -9,6 +9,7 @@ Pictures go to ``artifacts/e2e/calls/`` (with ``BOXCARS_UPDATE_SCREENSHOTS=1``, 
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -63,7 +64,8 @@ def test_director_checks_in_calls_a_round_and_applies_a_late_penalty(
     laptop.locator("#check-in").screenshot(path=str(folder / "check-in-dashboard.png"))
     laptop.get_by_role("button", name="Start: draw the bracket / pair round 1").click()
     laptop.get_by_role("button", name="Call Main, round 1").click()
-    laptop.get_by_text("Done.").wait_for()
+    # the director reads who the call reached by email, and who must be told in the room
+    laptop.get_by_text(re.compile(r"^Round 1 called: \d+ players emailed")).wait_for()
     assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.org", "bob@example.org"]
 
     # Eleven minutes later Bob is still not there.
@@ -78,7 +80,7 @@ def test_director_checks_in_calls_a_round_and_applies_a_late_penalty(
     laptop.get_by_text("Alice gets 2 penalty point(s)").wait_for()
     assert not LatePenalty.objects.exists()
     laptop.get_by_role("button", name="Yes, apply it").click()
-    laptop.get_by_text("Done.").wait_for()
+    laptop.get_by_text("Late penalty applied: 2 point(s).").wait_for()
     assert LatePenalty.objects.get().late_player_id == bob_entry.player_id
 
     laptop.goto(f"/matches/{pairing.match_id}/")

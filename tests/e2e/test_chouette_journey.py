@@ -70,6 +70,10 @@ def test_a_table_opens_a_chouette_records_three_games_and_settles(page_for, logi
     choose(member("Cat"), "Cube", "2")
     choose(member("Cat"), "Owner", "Box")
     choose(member("Dan"), "Cube action", "Dropped")
+    # A drop is entered as the cube offered (2), as on the match score sheet, and the
+    # card says so next to the field: Dan pays 1, the value before the double.
+    assert "For a drop: the cube offered" in member("Dan").inner_text()
+    choose(member("Dan"), "Cube", "2")
     record(2)
     phone.get_by_text("Game 2 recorded.").wait_for()
     assert phone.locator(".lineup .box").inner_text().endswith("Cat")  # the captain won
@@ -80,6 +84,7 @@ def test_a_table_opens_a_chouette_records_three_games_and_settles(page_for, logi
     choose(board, "Won by", "Gammon")
     choose(member("Dan"), "Cube", "2")
     choose(member("Ann"), "Cube action", "Box dropped")
+    choose(member("Ann"), "Cube", "2")  # Ann's double to 2, refused by the box
     choose(member("Ben"), "Owner", "Box")
     record(3)
     phone.get_by_text("Not recorded.").wait_for()

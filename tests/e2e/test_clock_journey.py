@@ -1,6 +1,8 @@
 """A match played with the clock on a phone: the players tap their halves, a reload
 resumes the clock, and a flag fall decides the match as configured (lost at once, or
-after one overtime). Playwright's fake clock moves time; nothing sleeps."""
+after one overtime). Playwright's fake clock moves the browser's time and
+``server_clock`` the server's (whose reckoning is the truth: a flag falls only when the
+server's own time is spent); nothing sleeps."""
 
 from __future__ import annotations
 
@@ -49,7 +51,7 @@ def _wait_for_reports(page) -> None:
     expect(page.locator("#clock")).to_have_attribute("data-pending", "0")
 
 
-def test_flag_fall_loses_the_match(page_for, make_match, alice, bob):
+def test_flag_fall_loses_the_match(page_for, make_match, alice, bob, server_clock):
     match = make_match(5)
     phone = page_for(PHONE, name="clock-flag-loss")
     _frozen_clock(phone)
@@ -73,6 +75,7 @@ def test_flag_fall_loses_the_match(page_for, make_match, alice, bob):
     expect(_half(phone, "Alice").locator('[data-role="time"]')).to_have_text("0:02")
 
     # Bob thinks past his delay and his reserve: his flag falls, the match is Alice's.
+    server_clock.advance(5000)
     phone.clock.fast_forward(5000)
     expect(phone.locator('[data-role="message"]')).to_have_text("Bob lost on time.")
     _wait_for_reports(phone)
@@ -86,7 +89,7 @@ def test_flag_fall_loses_the_match(page_for, make_match, alice, bob):
     expect(sheet.locator('[data-role="clock-left"]')).to_contain_text("Bob lost on time")
 
 
-def test_overtime_first_then_the_second_flag_loses(page_for, make_match, alice, bob):
+def test_overtime_first_then_the_second_flag_loses(page_for, make_match, alice, bob, server_clock):
     match = make_match(3)
     phone = page_for(PHONE, name="clock-flag-overtime")
     _frozen_clock(phone)
@@ -94,6 +97,8 @@ def test_overtime_first_then_the_second_flag_loses(page_for, make_match, alice, 
     _start_custom(phone, flag_rule="overtime")
 
     _half(phone, "Alice").click()  # Bob's time runs
+    _wait_for_reports(phone)
+    server_clock.advance(4000)
     phone.clock.fast_forward(4000)
     expect(phone.locator('[data-role="message"]')).to_contain_text("overtime")
     _wait_for_reports(phone)
@@ -101,6 +106,8 @@ def test_overtime_first_then_the_second_flag_loses(page_for, make_match, alice, 
     assert match.status == "scheduled"  # the first flag fall only gave overtime
 
     phone.get_by_role("button", name="Resume").click()
+    _wait_for_reports(phone)
+    server_clock.advance(4000)
     phone.clock.fast_forward(4000)
     expect(phone.locator('[data-role="message"]')).to_have_text("Bob lost on time.")
     _wait_for_reports(phone)

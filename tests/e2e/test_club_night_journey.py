@@ -126,7 +126,7 @@ def test_a_club_night_of_sixteen_run_from_the_pages(page_for, login, club, direc
     # Seed, start.
     desk.get_by_label("Seed").select_option("random")
     desk.get_by_role("button", name="Seed", exact=True).click()
-    desk.get_by_text("Done.").wait_for()
+    desk.get_by_text("16 entries seeded.").wait_for()
     desk.get_by_role("button", name=re.compile("^Start")).click()
     desk.get_by_role("heading", name="Ready to play").wait_for()
     assert desk.get_by_role("link", name=re.compile("^Enter the score of")).count() == 8
@@ -237,7 +237,7 @@ def test_a_club_night_of_sixteen_run_from_the_pages(page_for, login, club, direc
     row.get_by_role("button", name="Award by forfeit").click()
     desk.get_by_role("heading", name=re.compile(f"to {re.escape(one)} by forfeit")).wait_for()
     desk.get_by_role("button", name=f"Yes, award it to {one}").click()
-    desk.get_by_text("Done.").wait_for()
+    desk.get_by_text(re.compile(f"^{re.escape(one)} wins .+ by forfeit\\.$")).wait_for()
     assert desk.locator("table.ready tr", has_text=f"{one} v {two}").count() == 0
 
     # 5. The other four: final scores by score link from phones.
@@ -279,7 +279,7 @@ def test_a_club_night_of_sixteen_run_from_the_pages(page_for, login, club, direc
     desk.get_by_role("button", name="Finish the event").click()
     assert Tournament.objects.get(slug="club-night").status == "running"
     desk.get_by_role("button", name="Yes, finish the event").click()
-    desk.get_by_text("Done.").wait_for()
+    desk.get_by_text(re.compile(r" is finished: .+ wins\.$")).wait_for()
     assert Tournament.objects.get(slug="club-night").status == "finished"
 
     # The standings give the places; the overview names the winner.

@@ -46,7 +46,7 @@ def test_director_runs_a_bracket_from_registration_to_champion(page_for, login, 
     assert sorted(entries.all_inner_texts()) == sorted(NAMES)
     page.get_by_label("Seed").select_option("random")
     page.get_by_role("button", name="Seed", exact=True).click()
-    page.get_by_text("Done.").wait_for()
+    page.get_by_text("6 entries seeded.").wait_for()
     page.get_by_role("button", name=re.compile("^Start")).click()
     page.get_by_role("heading", name="Ready to play").wait_for()
     assert Tournament.objects.get(slug="club-cup").status == "running"
@@ -85,7 +85,7 @@ def test_director_runs_a_bracket_from_registration_to_champion(page_for, login, 
     page.get_by_role("button", name="Finish the event").click()
     assert Tournament.objects.get(slug="club-cup").status == "running"  # asked, not done
     page.get_by_role("button", name="Yes, finish the event").click()
-    page.get_by_text("Done.").wait_for()
+    page.get_by_text(re.compile(r"^Club Cup is finished: .+ wins\.$")).wait_for()
     assert Tournament.objects.get(slug="club-cup").status == "finished"
     page.goto("/tournaments/club-cup/bracket/")
     page.get_by_text(f"Champion: {CHAMPION}").wait_for()

@@ -52,7 +52,9 @@ def test_the_score_entry_hint_speaks_the_visitors_language(
     offline.context.add_cookies(
         [{"name": "django_language", "value": "de", "url": live_server.url}]
     )
-    offline.route("**/jsi18n/**", lambda route: route.abort())
+    # on the context, not the page: the service worker (static/js/sw.js) fetches the
+    # catalog for the page once it controls it, and only a context route sees that
+    offline.context.route("**/jsi18n/**", lambda route: route.abort())
     offline.goto(f"/matches/{match.pk}/enter/")
     offline.wait_for_selector("html[lang=de]")  # a German page, its catalog missing
     offline.locator("#points-hint", has_text="Choose who won.").wait_for()

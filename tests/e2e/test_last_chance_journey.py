@@ -97,7 +97,7 @@ def test_twenty_four_players_main_consolation_and_last_chance_play_the_last_chan
 
     page.get_by_label("Seed").select_option("random")
     page.get_by_role("button", name="Seed", exact=True).click()
-    page.get_by_text("Done.").wait_for()
+    page.get_by_text(re.compile(r"^\d+ entries seeded\.$")).wait_for()
     page.get_by_role("button", name=re.compile("^Start")).click()
     page.get_by_role("heading", name="Ready to play").wait_for()
     assert Tournament.objects.get(slug="club-open").status == "running"
@@ -147,7 +147,7 @@ def test_twenty_four_players_main_consolation_and_last_chance_play_the_last_chan
     page.goto(DASHBOARD)
     page.get_by_role("button", name="Finish the event").click()
     page.get_by_role("button", name="Yes, finish the event").click()
-    page.get_by_text("Done.").wait_for()
+    page.get_by_text(re.compile(r" is finished: .+ wins\.$")).wait_for()
     assert Tournament.objects.get(slug="club-open").status == "finished"
     page.goto("/tournaments/club-open/standings/")
     places = {

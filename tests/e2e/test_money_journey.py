@@ -151,7 +151,7 @@ def test_an_event_with_side_pool_buy_backs_and_a_calcutta_settles_from_the_pages
     page.goto(f"/tournaments/{event.slug}/director/")
     page.get_by_role("button", name="Finish the event").click()
     page.get_by_role("button", name="Yes, finish the event").click()
-    page.get_by_text("Done.").wait_for()
+    page.get_by_text(re.compile(r" is finished: .+ wins\.$")).wait_for()
 
     # The payout sheet.
     page.goto(f"{money}payout-sheet/")

@@ -133,6 +133,7 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
         ("POST", "/api/v1/matches/{pk}/clock/flag/"): {"seq": 1, "side": 1, "used_ms": 0},
         ("PATCH", "/api/v1/matches/{match_pk}/games/{number}/"): {"level": "gammon"},
         ("GET", "/api/v1/ratings/preview/"): {"player_a": a, "player_b": b, "length": 5},
+        ("POST", "/api/v1/variants/{key}/plays/"): {"dice": [3, 1]},
         # the club's private live channel (a public one is everyone(200)): directors only
         ("GET", "/live/stream/"): {"channel": f"club:{w.club.pk}"},
         ("POST", "/api/v1/clubs/{slug}/results/import/"): {
@@ -389,6 +390,9 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("PATCH", "/api/v1/players/{pk}/"): row(401, 200, 403, 403, 200, 200, 401),
     ("GET", "/api/v1/players/{pk}/ratings/"): everyone(200),
     ("GET", "/api/v1/ratings/preview/"): everyone(200),
+    # the variants and their legal plays: public reads, no account needed (docs/api.md)
+    ("GET", "/api/v1/variants/"): everyone(200),
+    ("POST", "/api/v1/variants/{key}/plays/"): everyone(200),
     ("GET", "/api/v1/tournaments/"): everyone(200),
     ("POST", "/api/v1/tournaments/"): directors_api(201),
     ("GET", "/api/v1/tournaments/{slug}/"): everyone(200),
@@ -469,6 +473,9 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/clubs/{slug}/settings/"): directors_page(200),
     ("POST", "/clubs/{slug}/settings/"): directors_form(W302),
     ("GET", "/healthz"): everyone(200),
+    # published events for search engines, and the public events index (#27)
+    ("GET", "/sitemap.xml"): everyone(200),
+    ("GET", "/tournaments/"): everyone(200),
     # the header's language picker: a cookie for anyone; a signed-in user linked to a
     # player also stores it on their own player (their emails' language, docs/languages.md)
     ("GET", "/i18n/setlang/"): everyone(302),
@@ -580,6 +587,7 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
 READ_ONLY_WRITES: set[Endpoint] = {
     ("POST", "/api/v1/matches/{pk}/score-links/"),  # signs links, stores nothing
     ("DELETE", "/api/v1/push-subscriptions/"),  # the world's accounts have no device
+    ("POST", "/api/v1/variants/{key}/plays/"),  # computes legal plays, stores nothing
 }
 """API writes whose success changes no row; every other 2xx write must show in the
 database fingerprint (so a cell cannot pass on a status alone)."""

@@ -210,6 +210,8 @@ def path_params(template: str, w: World) -> dict[str, Any]:
         "lot": 1,
     }
     params["slug"] = w.club.slug
+    if template.startswith("/api/v1/variants/"):
+        params["key"] = "standard"
     if template.startswith(("/api/v1/tournaments/", "/tournaments/")):
         params["slug"] = t.slug
     elif template.startswith("/players/"):

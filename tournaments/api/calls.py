@@ -130,10 +130,11 @@ class CallRoundView(APIView):
     @extend_schema(request=CallInputSerializer, responses={201: RoundCallSerializer(many=True)})
     @idempotent
     def post(self, request: Request, slug: str, number: int) -> Response:
+        actor = _actor(request)  # anonymous first: refused before the body is read
         data = CallInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         made = calls.call_round(
-            actor=_actor(request),
+            actor=actor,
             tournament_id=_tournament(slug).pk,
             round_number=number,
             stage=data.validated_data.get("stage"),
@@ -179,10 +180,11 @@ class LatePenaltyView(APIView):
     @extend_schema(request=LatePenaltyInputSerializer, responses={201: LatePenaltySerializer})
     @idempotent
     def post(self, request: Request, slug: str, match_id: int) -> Response:
+        actor = _actor(request)  # anonymous first: refused before the body is read
         data = LatePenaltyInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         penalty = late_penalties.apply_late_penalty(
-            actor=_actor(request),
+            actor=actor,
             tournament_id=_tournament(slug).pk,
             match_id=match_id,
             late_entry_id=data.validated_data["late_entry"],
@@ -212,13 +214,14 @@ class PushSubscriptionsView(APIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
+        actor = _actor(request)  # anonymous first: refused before the body is read
         data = PushSubscriptionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         keys = data.validated_data.get("keys")
         if not keys:
             raise serializers.ValidationError({"keys": ["The browser's p256dh and auth keys."]})
         subscription = push.subscribe_push(
-            actor=_actor(request),
+            actor=actor,
             endpoint=data.validated_data["endpoint"],
             p256dh=keys["p256dh"],
             auth=keys["auth"],
@@ -227,7 +230,8 @@ class PushSubscriptionsView(APIView):
 
     @extend_schema(request=PushSubscriptionInputSerializer, responses={204: None})
     def delete(self, request: Request) -> Response:
+        actor = _actor(request)  # anonymous first: refused before the body is read
         data = PushSubscriptionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        push.unsubscribe_push(actor=_actor(request), endpoint=data.validated_data["endpoint"])
+        push.unsubscribe_push(actor=actor, endpoint=data.validated_data["endpoint"])
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -26,6 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.actors import Actor
+from core.api_headers import IDEMPOTENCY_KEY
 from core.api_jobs import JobSerializer, job_accepted_response
 from core.idempotency import idempotent
 from core.jobs import start_job
@@ -34,7 +35,7 @@ from games.api.inputs import SLUG_PATTERN, query_text
 from games.rules import limits
 from games.services.actors import actor_for_user
 from tournaments import jobs, selectors, selectors_odds
-from tournaments.models import Entry, Round, StageKind, Tournament
+from tournaments.models import Entry, Tournament
 from tournaments.services import draws, entries, events, registration, results, rounds
 from tournaments.services.common import require_director
 
@@ -119,7 +120,10 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     # -- entries -------------------------------------------------------------------------
 
     @extend_schema(
-        methods=["POST"], request=s.EntryInputSerializer, responses={201: s.EntrySerializer}
+        methods=["POST"],
+        request=s.EntryInputSerializer,
+        responses={201: s.EntrySerializer},
+        parameters=[IDEMPOTENCY_KEY],  # read by _register_idempotent
     )
     @extend_schema(methods=["GET"], responses={200: ENTRY_LIST})
     @action(detail=True, methods=["get", "post"])
@@ -283,6 +287,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     @extend_schema(request=s.NextRoundSerializer, responses={202: None})
     @action(detail=True, methods=["post"], url_path="rounds/next")
+    @idempotent
     def next_round(self, request: Request, slug: str) -> Response:
         """Pair the next Swiss / round-robin round as a job (asking twice: one round)."""
         actor = self._actor(request)
@@ -290,7 +295,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         require_director(actor, tournament)
         data = s.NextRoundSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        number = data.validated_data.get("round") or _next_round_number(tournament)
+        number = data.validated_data.get("round") or selectors.next_round_number(tournament)
         job, _ = start_job(
             kind=jobs.PAIR_ROUND,
             params={"tournament": tournament.pk, "round": number},
@@ -303,6 +308,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     @extend_schema(request=s.RedrawSerializer, responses={202: None})
     @action(detail=True, methods=["post"])
+    @idempotent
     def redraw(self, request: Request, slug: str) -> Response:
         actor = self._actor(request)
         tournament = self._tournament(slug)
@@ -416,17 +422,6 @@ def _versioned_read(
     response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag
     return response
-
-
-def _next_round_number(tournament: Tournament) -> int:
-    kinds = [StageKind.SWISS, StageKind.ROUND_ROBIN_GROUP]
-    last = (
-        Round.objects.filter(stage__tournament=tournament, stage__kind__in=kinds)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-    )
-    return (last or 0) + 1
 
 
 def drop_map_params(tournament: Tournament) -> dict[str, Any]:

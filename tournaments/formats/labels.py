@@ -109,3 +109,31 @@ def round_title(*, stage_kind: str, round_number: int, rounds_in_stage: int) -> 
             name = STAGE_NAMES.get(stage_kind, stage_kind)
             return f"{name} {names[from_end]}"
     return f"Round {round_number}"
+
+
+#: A stage's letter in a short label (the big screen, read from across the room).
+SHORT_STAGE = {
+    "main": "M",
+    "consolation": "C",
+    "last_chance": "L",
+    "winners": "W",
+    "losers": "LB",
+    "grand_final": "GF",
+    "swiss": "R",
+    "round_robin": "G",
+    "playoff": "P",
+}
+
+
+def short_label(*, stage_kind: str, round_number: int, slot: int, group: int = 0) -> str:
+    """A slot's label in a few characters: "M1-3" (main, round 1, match 3), "C2-1"
+    (consolation), "L1-2" (last chance), "W3-1" / "LB2-4" (double elimination), "GF"
+    and "GF2" (the grand final and its deciding match), "R4-7" (Swiss round 4, board 7),
+    "G2 R1-3" (round-robin group 2). The big screen shows these, with the full label
+    (``slot_label``) as the cell's title, so a match column never wraps."""
+    if stage_kind == "grand_final":
+        return "GF" if round_number == 1 else f"GF{round_number}"
+    letter = SHORT_STAGE.get(stage_kind, stage_kind[:1].upper())
+    if stage_kind == "round_robin":
+        return f"G{group} R{round_number}-{slot + 1}"
+    return f"{letter}{round_number}-{slot + 1}"

@@ -241,6 +241,7 @@ def test_beaver_refused_when_beavers_are_off(director, table):
         ({"players": "twice"}, "player_seated_twice", "players[1]"),
         ({"stake": "0.001"}, "stake_below_cent", "stake"),
         ({"stake": "-1"}, "invalid_stake", "stake"),
+        ({"stake": "١"}, "invalid_stake", "stake"),  # Arabic-Indic one (issue #25)
         ({"rules": {"partner_threshold": 3}}, "partner_threshold", "rules.partner_threshold"),
         ({"rules": {"backgammon_value": 5}}, "backgammon_value", "rules.backgammon_value"),
         ({"rules": {"dice": 3}}, "invalid", "rules.dice"),

@@ -196,3 +196,41 @@ def test_hostile_numbers_on_the_sheet_forms_are_refused_not_a_500(director, sess
     assert browser.post(url + "leave/", {"player": value}).status_code == 404
     assert browser.post(url + "undo/", {"number": value}).status_code == 302
     assert ChouetteGame.objects.count() == 1
+
+
+def _drop_form(table, dan_cube):
+    """Game 1: the box (Ann) doubles Dan, who drops; Ben and Cat play on centred cubes
+    and the box wins the board."""
+    form = {"number": 1, "winner": "box", "level": "single", "ending": ""}
+    for name in ("Ben", "Cat", "Dan"):
+        pk = table[name].pk
+        form.update({f"m{pk}_cube": 1, f"m{pk}_action": "played", f"m{pk}_owner": ""})
+    dan = table["Dan"].pk
+    form.update({f"m{dan}_cube": dan_cube, f"m{dan}_action": "dropped"})
+    return form
+
+
+def test_the_card_takes_a_drop_as_the_cube_offered_like_match_entry(director, session, table):
+    """Issue #27: tapping 2 for a dropped first double charged the dropper 2 points; the
+    card now asks for the cube offered, says so next to the field, and charges 1."""
+    browser = _logged_in(director)
+    page = browser.get(f"/chouette/sessions/{session.pk}/").content.decode()
+    assert "For a drop: the cube offered (2 for a first double)" in page
+    response = browser.post(
+        f"/chouette/sessions/{session.pk}/record/", _drop_form(table, 2), follow=True
+    )
+    assert "Game 1 recorded." in response.content.decode()
+    dan = ChouetteGame.objects.get(session=session).members.get(player=table["Dan"])
+    assert (dan.cube, dan.action, dan.points) == (1, "dropped", -1)
+
+
+def test_a_drop_left_at_cube_1_is_refused_on_the_members_card(director, session, table):
+    response = _logged_in(director).post(
+        f"/chouette/sessions/{session.pk}/record/", _drop_form(table, 1)
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "drop_needs_cube_offered, members[2].cube" in html
+    dan_card = html[html.index('aria-label="Dan"') :]
+    assert '<p class="error">For a drop, choose the cube that was offered' in dan_card
+    assert not ChouetteGame.objects.exists()

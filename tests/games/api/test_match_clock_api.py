@@ -13,6 +13,13 @@ from games.services.score_entry import record_game
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def _server_time(server_clock):
+    """The server's clock stands still unless a test moves it (docs/clocks.md: its
+    reckoning is the truth)."""
+
+
 SECOND = 1000
 MINUTE = 60 * SECOND
 
@@ -55,9 +62,10 @@ def test_clock_brought_in_mid_match_counts_points_scored_by_both(
     assert response.json()["clock"]["scored_at_start"] == 3
 
 
-def test_turns_charge_only_beyond_the_delay(client_for, alice_user, bob_user, match):
+def test_turns_charge_only_beyond_the_delay(client_for, alice_user, bob_user, match, server_clock):
     start(client_for(alice_user), match)
     assert turn(client_for(bob_user), match, 1, 2, 0).status_code == 200  # Alice's time starts
+    server_clock.advance(20 * SECOND)
     response = turn(client_for(alice_user), match, 2, 1, 20 * SECOND)
     assert response.status_code == 200, response.content
     clock = response.json()["clock"]
@@ -66,10 +74,13 @@ def test_turns_charge_only_beyond_the_delay(client_for, alice_user, bob_user, ma
     assert clock["last_seq"] == 2
 
 
-def test_a_resent_turn_is_answered_without_charging_twice(client_for, alice_user, match):
+def test_a_resent_turn_is_answered_without_charging_twice(
+    client_for, alice_user, match, server_clock
+):
     client = client_for(alice_user)
     start(client, match)
     turn(client, match, 1, 2, 0)
+    server_clock.advance(30 * SECOND)
     first = turn(client, match, 2, 1, 30 * SECOND)
     again = turn(client, match, 2, 1, 30 * SECOND)
     assert again.status_code == 200
@@ -77,10 +88,11 @@ def test_a_resent_turn_is_answered_without_charging_twice(client_for, alice_user
     assert MatchClock.objects.get(match=match).turn_log.count() == 2
 
 
-def test_an_idempotency_key_replays_the_first_answer(client_for, alice_user, match):
+def test_an_idempotency_key_replays_the_first_answer(client_for, alice_user, match, server_clock):
     client = client_for(alice_user)
     start(client, match)
     turn(client, match, 1, 2, 0)
+    server_clock.advance(30 * SECOND)
     first = turn(client, match, 2, 1, 30 * SECOND, HTTP_IDEMPOTENCY_KEY="t-2")
     again = turn(client, match, 2, 1, 30 * SECOND, HTTP_IDEMPOTENCY_KEY="t-2")
     assert again.json() == first.json()
@@ -104,18 +116,30 @@ def test_a_seq_that_skips_one_is_a_conflict(client_for, alice_user, match):
     assert response.status_code == 409 and response.json()["code"] == "seq_gap"
 
 
-def test_a_turn_longer_than_delay_and_reserve_is_refused(client_for, alice_user, match):
+def test_a_turn_longer_than_the_server_saw_is_refused(client_for, alice_user, match, server_clock):
     client = client_for(alice_user)
     start(client, match, preset="custom", delay_ms=SECOND, reserve_ms=5 * SECOND)
     turn(client, match, 1, 2, 0)
+    server_clock.advance(3 * SECOND)
     response = turn(client, match, 2, 1, 60 * SECOND)
     assert response.status_code == 400
     assert response.json() == {
-        "code": "turn_too_long",
+        "code": "used_ms_ahead_of_server",
         "detail": response.json()["detail"],
         "field": "used_ms",
     }
     assert MatchClock.objects.get(match=match).last_seq == 1
+
+
+def test_a_turn_the_server_saw_run_out_is_a_flag_fall(client_for, alice_user, match, server_clock):
+    client = client_for(alice_user)
+    start(client, match, preset="custom", delay_ms=SECOND, reserve_ms=5 * SECOND)
+    turn(client, match, 1, 2, 0)
+    server_clock.advance(60 * SECOND)
+    response = turn(client, match, 2, 1, 60 * SECOND)
+    assert response.status_code == 200, response.content
+    assert response.json()["clock"]["status"] == "flagged"
+    assert response.json()["clock"]["flagged"] == 1
 
 
 @pytest.mark.parametrize(
@@ -186,12 +210,14 @@ def test_a_score_link_runs_the_clock(api_client, alice, match):
     assert response.status_code == 201, response.content
 
 
-def test_flag_fall_loses_the_match_by_forfeit(client_for, alice_user, bob, match):
+def test_flag_fall_loses_the_match_by_forfeit(client_for, alice_user, bob, match, server_clock):
     client = client_for(alice_user)
     start(client, match, preset="custom", delay_ms=SECOND, reserve_ms=2 * SECOND)
     turn(client, match, 1, 2, 0)
+    server_clock.advance(500)
     early = turn(client, match, 2, 1, 500, tail="flag/")
-    assert early.status_code == 409 and early.json()["code"] == "flag_not_fallen"
+    assert early.status_code == 409 and early.json()["code"] == "clock_not_expired"
+    server_clock.advance(2500)
     response = turn(client, match, 2, 1, 3 * SECOND, tail="flag/")
     assert response.status_code == 200, response.content
     assert response.json()["clock"]["status"] == "flagged"
@@ -205,7 +231,9 @@ def test_flag_fall_loses_the_match_by_forfeit(client_for, alice_user, bob, match
     assert detail["clock"]["flagged"] == 1
 
 
-def test_overtime_first_gives_the_flagged_player_more_time(client_for, alice_user, match):
+def test_overtime_first_gives_the_flagged_player_more_time(
+    client_for, alice_user, match, server_clock
+):
     client = client_for(alice_user)
     start(
         client,
@@ -217,6 +245,7 @@ def test_overtime_first_gives_the_flagged_player_more_time(client_for, alice_use
         overtime_ms=MINUTE,
     )
     turn(client, match, 1, 2, 0)
+    server_clock.advance(3 * SECOND)
     response = turn(client, match, 2, 1, 3 * SECOND, tail="flag/")
     clock = response.json()["clock"]
     assert clock["status"] == "paused" and clock["reserve_ms"][0] == MINUTE

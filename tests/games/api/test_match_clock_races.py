@@ -29,13 +29,18 @@ def _started(match, user):
 
 
 @pytest.mark.parametrize("attempt", range(2))
-def test_the_same_turn_sent_twice_at_once_counts_once(attempt, match, alice_user, bob_user):
+def test_the_same_turn_sent_twice_at_once_counts_once(
+    attempt, match, alice_user, director, server_clock
+):
     url = _started(match, alice_user)
+    server_clock.advance(1500)
     turn = {"seq": 2, "side": 1, "used_ms": 1500}
     responses = race(
         [
             lambda: _client(alice_user).post(url + "turns/", turn, format="json"),
-            lambda: _client(bob_user).post(url + "turns/", turn, format="json"),
+            # the same report from the director's device: only Alice or a director
+            # may report the end of Alice's turn
+            lambda: _client(director).post(url + "turns/", turn, format="json"),
         ]
     )
     assert sorted(r.status_code for r in responses) == [200, 200]
@@ -44,8 +49,9 @@ def test_the_same_turn_sent_twice_at_once_counts_once(attempt, match, alice_user
     assert ClockTurn.objects.filter(clock=clock).count() == 2
 
 
-def test_a_flag_and_a_turn_at_once_apply_one(match, alice_user, bob_user):
+def test_a_flag_and_a_turn_at_once_apply_one(match, alice_user, bob_user, server_clock):
     url = _started(match, alice_user)
+    server_clock.advance(3000)  # by the server's clock Alice's time has just run out
     responses = race(
         [
             lambda: _client(alice_user).post(

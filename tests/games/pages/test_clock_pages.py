@@ -45,7 +45,9 @@ def test_a_bad_link_is_refused(match):
     assert Client().get("/score/not-a-token/clock/").status_code == 403
 
 
-def test_the_score_sheet_shows_the_time_left_and_the_flag(match, director, alice_user):
+def test_the_score_sheet_shows_the_time_left_and_the_flag(
+    match, director, alice_user, server_clock
+):
     actor = actor_for_user(alice_user)
     clock_services.start_clock(
         actor=actor,
@@ -53,6 +55,7 @@ def test_the_score_sheet_shows_the_time_left_and_the_flag(match, director, alice
         request=clock_services.ClockRequest(preset=Preset.CUSTOM, delay_ms=1000, reserve_ms=2000),
     )
     clock_services.report_turn(actor=actor, match_id=match.pk, seq=1, side=1, used_ms=0)
+    server_clock.advance(3000)
     clock_services.report_flag(actor=actor, match_id=match.pk, seq=2, side=0, used_ms=3000)
     html = _page(Client(), f"/matches/{match.pk}/")
     assert "Alice 0:00 left, Bob 0:02 left" in html

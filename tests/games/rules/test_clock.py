@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from games.rules.clock import (
     MINUTE,
+    NETWORK_TOLERANCE_MS,
     PRESETS,
     SECOND,
     SKEW_ALLOWANCE_MS,
@@ -16,12 +17,14 @@ from games.rules.clock import (
     ClockStatus,
     FlagRule,
     Preset,
+    award_flag,
     charge,
     custom_settings,
     end_turn,
     new_clock,
     pause,
     preset_settings,
+    reckon_turn,
     resume,
     run_out,
     starting_reserve_ms,
@@ -156,8 +159,8 @@ def test_only_the_running_side_ends_a_turn():
 def test_flag_claim_before_the_time_is_up_is_refused():
     settings = ClockSettings(delay_ms=SECOND, reserve_ms=10 * SECOND)
     with pytest.raises(ConflictError) as error:
-        run_out(settings, running(settings), side=0, used_ms=5 * SECOND)
-    assert error.value.code == "flag_not_fallen"
+        run_out(settings, running(settings), side=0, used_ms=11 * SECOND - 1)
+    assert error.value.code == "clock_not_expired"
 
 
 def test_flag_fall_loses_under_the_loss_rule():
@@ -197,3 +200,46 @@ def test_a_ready_clock_cannot_pause():
     settings = ClockSettings(delay_ms=SECOND, reserve_ms=MINUTE)
     with pytest.raises(ConflictError):
         pause(new_clock(settings))
+
+
+@given(
+    delay=st.integers(min_value=0, max_value=MINUTE),
+    reserve=st.integers(min_value=SECOND, max_value=30 * MINUTE),
+    reported=times,
+    server=times,
+)
+def test_the_servers_reckoning_wins(delay, reserve, reported, server):
+    """A report within the tolerance of the server's elapsed time stands; a longer one
+    is refused; a shorter one is raised to the server's time less the tolerance; and
+    nothing is ever charged beyond the delay and the reserve (that is a flag fall)."""
+    settings = ClockSettings(delay_ms=delay, reserve_ms=reserve)
+    state = running(settings)
+    if reported > server + NETWORK_TOLERANCE_MS:
+        with pytest.raises(RuleViolation) as error:
+            reckon_turn(settings, state, side=0, reported_ms=reported, server_ms=server)
+        assert error.value.code == "used_ms_ahead_of_server"
+        return
+    used = reckon_turn(settings, state, side=0, reported_ms=reported, server_ms=server)
+    assert used <= delay + reserve
+    assert used >= min(server - NETWORK_TOLERANCE_MS, delay + reserve)
+    assert used == min(max(reported, server - NETWORK_TOLERANCE_MS), delay + reserve)
+    end_turn(settings, state, side=0, used_ms=used)  # never too long for the rules
+
+
+@given(reserve=st.integers(min_value=SECOND, max_value=30 * MINUTE), server=times)
+def test_a_flag_falls_exactly_when_the_servers_time_is_spent(reserve, server):
+    settings = ClockSettings(delay_ms=SECOND, reserve_ms=reserve)
+    if server < SECOND + reserve:
+        with pytest.raises(ConflictError) as error:
+            run_out(settings, running(settings), side=0, used_ms=server)
+        assert error.value.code == "clock_not_expired"
+    else:
+        assert run_out(settings, running(settings), side=0, used_ms=server).flag_fell
+
+
+def test_a_director_awards_a_flag_whatever_the_time():
+    settings = ClockSettings(delay_ms=SECOND, reserve_ms=MINUTE)
+    outcome = award_flag(settings, running(settings, side=1), side=1)
+    assert outcome.state.status == ClockStatus.FLAGGED and outcome.state.flagged == 1
+    with pytest.raises(ConflictError):
+        award_flag(settings, new_clock(settings), side=1)

@@ -64,3 +64,14 @@ def test_a_master_point_weight_too_large_is_refused_in_words(make_event, browser
     )
     assert answer.status_code == 400
     assert "is too large" in answer.content.decode()
+
+
+@pytest.mark.parametrize("value", ["١٢", "１２", "12.5\u0660"])
+def test_a_payment_in_other_digits_than_ascii_is_refused_in_words(make_event, browser, value):
+    """Issue #25: Decimal reads Arabic-Indic and full-width digits as 12."""
+    event = make_event(4)
+    player = Entry.objects.filter(tournament=event, seed=1).get().player_id
+    answer = post(browser, event, "payment", {"player": player, "amount": value, "method": "cash"})
+    assert answer.status_code == 400
+    assert "is not an amount such as 12.50" in answer.content.decode()
+    assert not Payment.objects.filter(player_id=player).exists()

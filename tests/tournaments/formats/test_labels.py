@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from tournaments.formats.labels import bracket_key_labels, slot_label
+from tournaments.formats.labels import SHORT_STAGE, bracket_key_labels, short_label, slot_label
 
 
 @pytest.mark.parametrize(
@@ -63,3 +65,38 @@ def test_bracket_columns_name_the_last_rounds():
         "Consolation final"
     )
     assert round_title(stage_kind="swiss", round_number=4, rounds_in_stage=4) == "Round 4"
+
+
+@pytest.mark.parametrize(
+    ("stage_kind", "round_number", "slot", "group", "short"),
+    [
+        ("main", 1, 2, 0, "M1-3"),
+        ("consolation", 2, 0, 0, "C2-1"),
+        ("last_chance", 1, 1, 0, "L1-2"),
+        ("winners", 3, 0, 0, "W3-1"),
+        ("losers", 2, 3, 0, "LB2-4"),
+        ("grand_final", 1, 0, 0, "GF"),
+        ("grand_final", 2, 0, 0, "GF2"),
+        ("swiss", 4, 6, 0, "R4-7"),
+        ("round_robin", 1, 2, 2, "G2 R1-3"),
+        ("playoff", 1, 0, 0, "P1-1"),
+    ],
+)
+def test_short_labels_for_the_big_screen(stage_kind, round_number, slot, group, short):
+    assert (
+        short_label(stage_kind=stage_kind, round_number=round_number, slot=slot, group=group)
+        == short
+    )
+
+
+@given(
+    st.sampled_from(sorted(SHORT_STAGE)),
+    st.integers(1, 12),
+    st.integers(0, 255),
+    st.integers(0, 16),
+)
+def test_a_short_label_is_short_and_names_its_slot(stage_kind, round_number, slot, group):
+    label = short_label(stage_kind=stage_kind, round_number=round_number, slot=slot, group=group)
+    assert len(label) <= 11 and " " not in label.replace(f"G{group} ", "")
+    if stage_kind != "grand_final":
+        assert label.endswith(f"{round_number}-{slot + 1}")

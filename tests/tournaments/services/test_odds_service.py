@@ -54,7 +54,7 @@ def test_a_burst_shares_one_queued_job(
 
     enqueued: list[int] = []
     monkeypatch.setattr(
-        job_runner, "_enqueue", lambda job_id, countdown=None: enqueued.append(job_id)
+        job_runner, "_enqueue", lambda job_id, countdown=None, **message: enqueued.append(job_id)
     )
     event = make_event(8)
     with django_capture_on_commit_callbacks(execute=True):
@@ -182,3 +182,31 @@ def test_a_finished_swiss_gives_the_standings_order(make_event, win, actor):
     assert snapshot.method == "exact"
     assert snapshot.entries[str(first)]["win"] == 1.0
     assert sorted(r["win"] for r in snapshot.entries.values()) == [0.0, 0.0, 0.0, 1.0]
+
+
+def test_odds_stay_up_to_date_through_an_edit_that_changes_no_chance(
+    make_event, win, actor, api_client, django_capture_on_commit_callbacks, monkeypatch
+):
+    """A director's edit that bumps the version but no chance (a round's clock policy,
+    a call, a table) left the odds ``up_to_date: false`` until the next result."""
+    from tournaments.services.round_clocks import allowed_policies, set_round_clock_policy
+
+    event = make_event(8)
+    with django_capture_on_commit_callbacks(execute=True):
+        win(event, "main-r1-m1", 1)
+    set_round_clock_policy(
+        actor=actor, tournament_id=event.pk, round_number=1, policy=allowed_policies()[-1]
+    )
+    event.refresh_from_db()
+    snapshot = OddsSnapshot.objects.get(tournament=event)
+    assert snapshot.version < event.version  # the edit bumped the version, no odds job
+    url = f"/api/v1/tournaments/{event.slug}/odds/"
+    assert api_client.get(url).json()["up_to_date"] is True
+    # a result asks for new odds: not up to date while its job waits in the queue
+    from core import jobs as job_runner
+
+    monkeypatch.setattr(job_runner, "_enqueue", lambda job_id, countdown=None, **message: None)
+    with django_capture_on_commit_callbacks(execute=True):
+        win(event, "main-r1-m2", 4)
+    body = api_client.get(url).json()
+    assert body["up_to_date"] is False and body["job"]["status"] == "queued"

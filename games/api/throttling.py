@@ -1,0 +1,122 @@
+"""Rate limits of score entry that fit a venue (docs/api.md, "Rate limits").
+
+At a weekend open every phone is on the same Wi-Fi, so the whole room reaches the
+server from one address: a limit per address throttles a hundred honest players
+together. So score entry is limited **per whoever enters it**: per private score link
+(its match and player) or per account and match (a token or a session), at the
+``score`` rate; a hundred links behind one address each have their own budget. The
+address is counted only for what no link or account vouches for, the **failed
+attempts**: a score link that is forged, expired or for another match, a bad API
+token, a write with no credentials. Those count against the ``score_failed`` rate per
+address, and once it is spent every score-entry write from that address is 429 with
+``Retry-After`` until the window has room again, so links cannot be guessed at speed.
+
+Both count in Django's default cache (Redis in production), like every DRF throttle,
+and fail open with it (docs/reliability.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.exceptions import (
+    AuthenticationFailed,
+    NotAuthenticated,
+    PermissionDenied,
+    Throttled,
+)
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import SimpleRateThrottle
+
+from games import score_links
+
+
+class LinkRefused(PermissionDenied):
+    """A score link that is not valid for the match it was sent to (forged, expired,
+    another match's): a failed attempt, counted per address."""
+
+
+class ScoreEntryThrottle(SimpleRateThrottle):
+    """The ``score`` rate per score link (match and player) or per account and match;
+    a request that carries neither a valid link nor an account is not counted here
+    (:class:`FailedScoreAttempts` counts it if it fails)."""
+
+    scope = "score"
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        match_id = view.kwargs.get("pk", "new") if hasattr(view, "kwargs") else "new"
+        user = request.user
+        if user is not None and user.is_authenticated:
+            ident = f"user:{user.pk}:match:{match_id}"
+        else:
+            token = score_links.token_of(request)
+            link = score_links.read_token(token) if token else None
+            if link is None:
+                return None
+            ident = f"link:{link[0]}:{link[1]}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class FailedScoreAttempts(SimpleRateThrottle):
+    """The ``score_failed`` rate per client address, counting only failed attempts:
+    :meth:`refusal` is asked before anything else, :meth:`note` after a failure."""
+
+    scope = "score_failed"
+
+    def get_rate(self) -> str | None:
+        """The configured rate; none configured (or ``None``): not limited."""
+        return self.THROTTLE_RATES.get(self.scope)
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+    def refusal(self, request: Any) -> float | None:
+        """Seconds to wait when the address has spent its failures, else None."""
+        num_requests, duration = self.parse_rate(self.rate)
+        if num_requests is None or duration is None:
+            return None
+        self.key = self.get_cache_key(request, None)
+        self.history = self.cache.get(self.key, [])
+        self.now = self.timer()
+        while self.history and self.history[-1] <= self.now - duration:
+            self.history.pop()
+        if len(self.history) >= num_requests:
+            return self.wait() or 1.0
+        return None
+
+    def note(self, request: Any) -> None:
+        """Count one failed attempt from the request's address."""
+        if self.rate is None:
+            return
+        self.refusal(request)  # loads and trims the history
+        self.throttle_success()
+
+
+#: What a failed attempt at score entry raises in a door: no account and no valid link.
+FAILURES = (AuthenticationFailed, NotAuthenticated, LinkRefused)
+
+
+class ScoreThrottling:
+    """For the score-entry viewsets (matches, clocks): writes are limited per link or
+    per account and match; failed attempts per address (module docstring)."""
+
+    throttle_scope = "score"
+
+    def get_throttles(self) -> list[Any]:
+        if self.request.method == "POST":  # type: ignore[attr-defined]
+            return [ScoreEntryThrottle()]
+        return super().get_throttles()  # type: ignore[misc]
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        if request.method == "POST":
+            wait = FailedScoreAttempts().refusal(request)
+            if wait is not None:
+                raise Throttled(wait)
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+
+    def handle_exception(self, exc: Exception) -> Response:
+        request = getattr(self, "request", None)
+        if request is not None and request.method == "POST" and isinstance(exc, FAILURES):
+            FailedScoreAttempts().note(request)
+        return super().handle_exception(exc)  # type: ignore[misc]

@@ -1,0 +1,50 @@
+"""A variant's name in ``.mat`` transcripts: the ``; [Variation "..."]`` tag.
+
+GNU Backgammon reads and writes ``Backgammon``, ``NackGammon`` and ``HyperGammon n``
+(docs/transcripts-format.md, 1.1); we write ``HyperGammon (n)`` as the variants issue
+quotes it and read both. The other variants have no gnubg name: ours is ``Boxcars
+<key>`` (e.g. ``Boxcars acey-deucey``), documented in docs/transcripts.md.
+
+The move-by-move replay (:mod:`games.rules.replay`) checks the variants that play the
+English moves with fifteen men and differ only in their start (:data:`REPLAYED`); a
+transcript of another variant is refused by name rather than checked as the English
+game.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.errors import N_
+
+from ..errors import RuleViolation
+from . import REGISTRY, Variant
+
+#: Variants whose transcripts the replay checks move by move.
+REPLAYED = frozenset({"standard", "nackgammon"})
+
+_HYPER = re.compile(r"hypergammon\s*\(?\s*([123])\s*\)?$")
+
+
+def variation_name(variant: Variant) -> str:
+    """The ``Variation`` tag written for ``variant``."""
+    return variant.gnubg_variation or f"Boxcars {variant.key}"
+
+
+def variant_of_variation(name: str | None) -> Variant:
+    """The variant a ``Variation`` tag names (no tag: the English game)."""
+    text = (name or "Backgammon").strip().lower()
+    if text in ("backgammon", "standard"):
+        return REGISTRY["standard"]
+    if text == "nackgammon":
+        return REGISTRY["nackgammon"]
+    hyper = _HYPER.match(text)
+    if hyper:
+        return REGISTRY[f"hypergammon-{hyper.group(1)}"]
+    if text.startswith("boxcars ") and text[8:] in REGISTRY:
+        return REGISTRY[text[8:]]
+    raise RuleViolation(
+        "unknown_variation",
+        N_("The transcript's Variation %(name)r is not a variant we know.", name=name),
+        "Variation",
+    )

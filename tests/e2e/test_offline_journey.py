@@ -1,0 +1,327 @@
+"""Phones offline at the venue (issue 29): the player's pages open with no network once
+visited, entries made offline wait in a queue (IndexedDB) and reach the server once
+each, in order, when the network returns; conflicts are said in words.
+
+``context.set_offline(True)`` cuts the page and its service worker off the network, as
+a basement does."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import score_links
+from games.models import Game, Match
+from games.services import score_entry
+from games.services.actors import actor_for_user
+from games.services.match_records import GameInput
+
+from .conftest import PHONE_360, pictures_folder
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def choose(page, question: str, answer: str) -> None:
+    page.get_by_role("group", name=question).get_by_role("radio", name=answer, exact=True).check()
+
+
+def controlled(page) -> None:
+    """Wait until the service worker controls the page and has kept it for offline."""
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    page.wait_for_function(
+        """async () => {
+            const names = await caches.keys();
+            for (const name of names.filter((n) => n.startsWith('boxcars-pages-'))) {
+                const cache = await caches.open(name);
+                if (await cache.match(location.origin + location.pathname)) return true;
+            }
+            return false;
+        }"""
+    )
+
+
+def games_of(match: Match) -> list[tuple[int, int, int, bool]]:
+    return [
+        (g.number, g.winner_id, g.points, g.crawford)
+        for g in Game.objects.filter(match=match).order_by("number")
+    ]
+
+
+def test_three_games_made_offline_reach_the_server_once_each_in_order(
+    page_for, login, make_match, alice, bob
+):
+    match = make_match(3)
+    phone = page_for(PHONE_360, name="offline-three-games")
+    login(phone, "alice")
+    phone.goto(f"/matches/{match.pk}/enter/")
+    controlled(phone)
+    phone.goto("/")  # visited once, the home page opens offline too
+    phone.goto(f"/matches/{match.pk}/enter/")
+
+    phone.context.set_offline(True)
+    phone.get_by_text("Offline, last updated").wait_for()
+    # Game 1: Alice wins a gammon (2-0); game 2 is the Crawford game: Bob wins single;
+    # game 3: Alice wins single, 3-1, the match is over.
+    choose(phone, "Who won?", "You (Alice)")
+    choose(phone, "Won by", "Gammon")
+    phone.get_by_role("button", name="Record game 1").click()
+    phone.get_by_text("Game 1: Alice wins 2 points (gammon).").wait_for()
+    assert phone.get_by_text("Crawford game: no doubling").is_visible()
+    choose(phone, "Who won?", "Opponent (Bob)")
+    phone.get_by_role("button", name="Record game 2").click()
+    phone.get_by_text("Game 2: Bob wins 1 point (single).").wait_for()
+    choose(phone, "Who won?", "You (Alice)")
+    phone.get_by_role("button", name="Record game 3").click()
+    phone.get_by_text("Game 3: Alice wins 1 point (single).").wait_for()
+    assert phone.locator("[data-status=waiting]").count() == 3
+    if pictures_folder("offline").name == "screenshots":
+        phone.screenshot(
+            path=str(pictures_folder("offline") / "offline-waiting-360.png"), full_page=True
+        )
+
+    # Reloaded with no network: the kept page, the entries still waiting.
+    phone.reload()
+    phone.get_by_text("Offline, last updated").wait_for()
+    phone.get_by_text("Game 3: Alice wins 1 point (single).").wait_for()
+    assert phone.locator("[data-status=waiting]").count() == 3
+    assert games_of(match) == []
+    # The home page, offline: the badge counts what waits.
+    phone.goto("/")
+    phone.get_by_text("3 waiting to send").wait_for()
+    if pictures_folder("offline").name == "screenshots":
+        phone.screenshot(path=str(pictures_folder("offline") / "offline-home-badge-360.png"))
+    phone.goto(f"/matches/{match.pk}/enter/")
+    phone.get_by_text("Game 3: Alice wins 1 point (single).").wait_for()
+
+    phone.context.set_offline(False)
+    phone.locator("[data-status=sent]").first.wait_for()
+    assert games_of(match) == [
+        (1, alice.pk, 2, False),
+        (2, bob.pk, 1, True),
+        (3, alice.pk, 1, False),
+    ]
+    assert Match.objects.get(pk=match.pk).status == "finished"
+
+
+def test_a_game_recorded_meanwhile_by_the_opponent_is_a_conflict_in_words_then_a_dispute(
+    page_for, login, make_match, alice, bob, alice_user, bob_user
+):
+    match = make_match(5)
+    score_entry.record_game(
+        actor=actor_for_user(alice_user),
+        match_id=match.pk,
+        number=1,
+        game=GameInput(
+            winner_id=alice.pk, cube=1, cube_owner="centre", ending="played", level="single"
+        ),
+    )
+    phone = page_for(PHONE_360, name="offline-conflict")
+    login(phone, "alice")
+    phone.goto(f"/matches/{match.pk}/enter/")
+    controlled(phone)
+
+    phone.context.set_offline(True)
+    choose(phone, "Who won?", "You (Alice)")
+    choose(phone, "Won by", "Gammon")
+    phone.get_by_role("button", name="Record game 2").click()
+    phone.get_by_text("Game 2: Alice wins 2 points (gammon).").wait_for()
+    # Meanwhile Bob, online, records game 2 his way.
+    score_entry.record_game(
+        actor=actor_for_user(bob_user),
+        match_id=match.pk,
+        number=2,
+        game=GameInput(
+            winner_id=bob.pk, cube=1, cube_owner="centre", ending="played", level="single"
+        ),
+    )
+
+    phone.context.set_offline(False)
+    phone.get_by_text("Game 2 was recorded differently while you were offline.").wait_for()
+    assert phone.get_by_text(
+        "The server has: Bob wins 1 point (single), entered by Bob."
+    ).is_visible()
+    assert phone.get_by_text("Your phone had: Alice wins 2 points (gammon).").is_visible()
+    assert phone.get_by_role("button", name="Keep theirs").is_visible()
+    assert phone.get_by_role("button", name="Enter mine as game 3").is_visible()
+    if pictures_folder("offline").name == "screenshots":
+        phone.locator("#offline-queue").screenshot(
+            path=str(pictures_folder("offline") / "offline-conflict-360.png")
+        )
+    assert games_of(match) == [(1, alice.pk, 1, False), (2, bob.pk, 1, False)]
+
+    queue = phone.locator("#offline-queue")
+    queue.get_by_role("button", name="Dispute", exact=True).click()
+    reason = queue.get_by_label("What is wrong with the entry?")
+    assert reason.input_value() == (
+        "Game 2: the server has Bob wins 1 point (single); "
+        "my phone had Alice wins 2 points (gammon)."
+    )
+    queue.get_by_role("button", name="Send dispute").click()
+    phone.get_by_text("The club's directors will rule").wait_for()  # the page's dispute block
+    disputed = Match.objects.get(pk=match.pk)
+    assert disputed.confirmation == "disputed"
+    dispute = disputed.disputes.get()
+    assert "Bob wins 1 point (single)" in dispute.reason
+    assert "Alice wins 2 points (gammon)" in dispute.reason
+    assert games_of(match) == [(1, alice.pk, 1, False), (2, bob.pk, 1, False)]
+
+
+def test_an_entry_whose_answer_was_lost_is_sent_again_and_held_once(
+    browser, live_server, make_match, alice
+):
+    """A flaky network: the server takes game 1 but its answer never reaches the phone;
+    the queue sends it again with the same Idempotency-Key and the server replays the
+    first answer. Through Alice's score link (no account: the link travels in the
+    X-Score-Link header), and with no service worker: the page alone sends its queue."""
+    match = make_match(5)
+    context = browser.new_context(
+        viewport=PHONE_360, base_url=live_server.url, service_workers="block"
+    )
+    try:
+        phone = context.new_page()
+        phone.set_default_timeout(15_000)
+        phone.goto(f"/score/{score_links.make_token(match, alice)}/")
+        sends: list[tuple[str, str | None, int]] = []
+
+        def flaky(route) -> None:
+            answer = route.fetch()
+            sends.append(
+                (
+                    route.request.headers.get("idempotency-key", ""),
+                    answer.headers.get("idempotent-replayed"),
+                    answer.status,
+                )
+            )
+            if len(sends) == 1:
+                route.abort("connectionreset")  # taken by the server, the answer lost
+            else:
+                route.fulfill(response=answer)
+
+        phone.route(f"**/api/v1/matches/{match.pk}/games/", flaky)
+        context.set_offline(True)
+        choose(phone, "Who won?", "You (Alice)")
+        phone.get_by_role("button", name="Record game 1").click()
+        phone.get_by_text("Game 1: Alice wins 1 point (single).").wait_for()
+        flushes = phone.evaluate("window.__boxcarsFlushes || 0")
+        context.set_offline(False)
+        phone.wait_for_function(f"(window.__boxcarsFlushes || 0) > {flushes}")
+        assert len(sends) == 1 and games_of(match) == [(1, alice.pk, 1, False)]
+        assert phone.locator("[data-status=waiting]").count() == 1  # no answer: not sent
+
+        phone.reload()  # the page opens: it sends the queue again
+        phone.get_by_text("sent (the server already had it)").wait_for()
+        assert len(sends) == 2
+        assert sends[0][0] == sends[1][0] and sends[0][0]
+        assert sends[1][1] == "true" and sends[1][2] == 201
+        assert games_of(match) == [(1, alice.pk, 1, False)]
+    finally:
+        context.close()
+
+
+def test_a_new_release_replaces_the_shell_and_reloads_the_page(
+    page_for, login, make_match, alice, settings
+):
+    settings.BOXCARS_RELEASE = "r1"
+    match = make_match(5)
+    phone = page_for(PHONE_360, name="offline-new-release")
+    login(phone, "alice")
+    phone.goto(f"/matches/{match.pk}/enter/")
+    controlled(phone)
+    assert phone.evaluate("document.documentElement.dataset.release") == "r1"
+    assert "boxcars-shell-r1" in phone.evaluate("caches.keys()")
+
+    settings.BOXCARS_RELEASE = "r2"  # a deploy
+    phone.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+    phone.wait_for_function("document.documentElement.dataset.release === 'r2'")
+    phone.wait_for_function("caches.keys().then((k) => !k.includes('boxcars-shell-r1'))")
+    names = phone.evaluate("caches.keys()")
+    assert "boxcars-shell-r2" in names
+    assert not [n for n in names if n.endswith("-r1")]
+
+
+def test_the_app_is_installable(page_for, login, make_match, alice, live_server):
+    phone = page_for(PHONE_360, name="offline-installable")
+    login(phone, "alice")
+    href = phone.get_attribute("link[rel=manifest]", "href")
+    manifest = phone.request.get(href).json()
+    assert manifest["name"] and manifest["short_name"]
+    assert manifest["start_url"].startswith("/") and manifest["scope"] == "/"
+    assert manifest["display"] == "standalone"
+    sizes = {icon["sizes"]: icon for icon in manifest["icons"]}
+    assert {"192x192", "512x512"} <= set(sizes)
+    for icon in sizes.values():
+        answer = phone.request.get(icon["src"])
+        assert answer.ok and answer.headers["content-type"] == "image/png"
+        assert answer.body()[:8] == b"\x89PNG\r\n\x1a\n"
+    scope = phone.evaluate(
+        "navigator.serviceWorker.ready.then((r) => r.scope + ' ' + r.active.scriptURL)"
+    )
+    assert scope == f"{live_server.url}/ {live_server.url}/sw.js"
+
+
+def test_an_entry_older_than_the_confirmation_is_refused_with_the_reason(
+    page_for, login, make_match, alice, bob, alice_user, director
+):
+    """Nothing stale is trusted: Bob disputes offline, the director confirms the result
+    meanwhile; on reconnect the phone reads the match first and shows the dispute as
+    refused, saying why, and sends nothing."""
+    match = make_match(1)
+    score_entry.record_game(
+        actor=actor_for_user(alice_user),
+        match_id=match.pk,
+        number=1,
+        game=GameInput(
+            winner_id=alice.pk, cube=1, cube_owner="centre", ending="played", level="single"
+        ),
+    )
+    phone = page_for(PHONE_360, name="offline-refused")
+    login(phone, "bob")
+    phone.goto(f"/matches/{match.pk}/enter/")
+    phone.get_by_text("is it right?").wait_for()
+
+    phone.context.set_offline(True)
+    phone.get_by_label("What is wrong with the entry?").fill("I won that game.")
+    phone.get_by_role("button", name="Dispute", exact=True).click()
+    phone.get_by_text("Dispute: I won that game.").wait_for()
+    score_entry.confirm_match(actor=actor_for_user(director), match_id=match.pk)
+
+    phone.context.set_offline(False)
+    phone.get_by_text(
+        "Refused: the result was confirmed before this entry reached the server; "
+        "nothing was recorded."
+    ).wait_for()
+    confirmed = Match.objects.get(pk=match.pk)
+    assert confirmed.confirmation == "confirmed" and not confirmed.disputes.exists()
+
+
+def test_a_conflicting_game_may_be_entered_as_the_next_game(
+    browser, live_server, login, make_match, alice, bob, bob_user
+):
+    """The other choice: "enter mine as game 3" sends Alice's game, with a new key,
+    against the version she has just been shown. No worker: the page alone sends."""
+    match = make_match(5)
+    context = browser.new_context(
+        viewport=PHONE_360, base_url=live_server.url, service_workers="block"
+    )
+    try:
+        phone = context.new_page()
+        phone.set_default_timeout(15_000)
+        login(phone, "alice")
+        phone.goto(f"/matches/{match.pk}/enter/")
+        context.set_offline(True)
+        choose(phone, "Who won?", "You (Alice)")
+        phone.get_by_role("button", name="Record game 1").click()
+        phone.get_by_text("Game 1: Alice wins 1 point (single).").wait_for()
+        score_entry.record_game(
+            actor=actor_for_user(bob_user),
+            match_id=match.pk,
+            number=1,
+            game=GameInput(
+                winner_id=bob.pk, cube=1, cube_owner="centre", ending="played", level="gammon"
+            ),
+        )
+        context.set_offline(False)
+        phone.get_by_role("button", name="Enter mine as game 2").click()
+        phone.locator("[data-status=sent]").first.wait_for()
+        assert games_of(match) == [(1, bob.pk, 2, False), (2, alice.pk, 1, False)]
+    finally:
+        context.close()

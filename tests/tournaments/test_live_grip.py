@@ -1,0 +1,239 @@
+"""Live streams held by Pushpin (core/live_grip.py, docs/live.md "Behind Pushpin"):
+the view answers a request Pushpin signed with GRIP instructions after the same
+channel checks, the relay publishes each notice on every channel that hears it and
+keeps the ring a reconnecting browser catches up from, and the web sees the client's
+address, not Pushpin's. The real stack (Pushpin, gunicorn, the relay) is exercised in
+tests/integration/test_live_stack.py."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from django.test import Client, override_settings
+
+from core import live, live_grip
+from tests.tournaments.conftest import pairing
+
+pytestmark = pytest.mark.django_db
+
+KEY = "test-grip-key-" + "k" * 30
+
+
+def grip_sig(key: str = KEY, *, iss: str = "pushpin", exp: float | None = None) -> str:
+    """A Grip-Sig as Pushpin makes it: an HS256 JWT signed with its sig_key."""
+
+    def part(data: dict) -> str:
+        raw = json.dumps(data).encode()
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    head = part({"typ": "JWT", "alg": "HS256"})
+    body = part({"iss": iss, "exp": int(exp if exp is not None else time.time() + 3600)})
+    signature = hmac.new(key.encode(), f"{head}.{body}".encode(), hashlib.sha256).digest()
+    return f"{head}.{body}.{base64.urlsafe_b64encode(signature).rstrip(b'=').decode()}"
+
+
+@override_settings(LIVE_GRIP_KEY=KEY)
+@pytest.mark.parametrize(
+    ("token", "valid"),
+    [
+        (grip_sig(), True),
+        (grip_sig("another-key-" + "x" * 30), False),
+        (grip_sig(exp=time.time() - 10), False),
+        (grip_sig(iss="someone"), False),
+        ("not.a.jwt", False),
+        ("", False),
+    ],
+)
+def test_only_a_signature_made_with_the_key_counts(token, valid):
+    assert live_grip.valid_signature(token) is valid
+
+
+def test_without_a_key_no_signature_counts():
+    assert live_grip.valid_signature(grip_sig()) is False
+
+
+@override_settings(LIVE_GRIP_KEY=KEY)
+def test_a_request_through_pushpin_is_answered_at_once_with_hold_instructions(make_event):
+    event = make_event(2)
+    channel = f"tournament:{event.pk}"
+    response = Client().get("/live/stream/", {"channel": channel}, headers={"Grip-Sig": grip_sig()})
+    assert response.status_code == 200
+    assert not response.streaming  # no thread waits: Pushpin holds the connection
+    assert response["Content-Type"] == "text/event-stream"
+    assert response["Grip-Hold"] == "stream"
+    assert response["Grip-Channel"] == channel
+    assert "timeout=" in response["Grip-Keep-Alive"]
+    assert response.content.decode().startswith("retry: ")
+
+
+@override_settings(LIVE_GRIP_KEY=KEY)
+def test_a_request_not_signed_by_pushpin_streams_in_process(make_event):
+    event = make_event(2)
+    forged = grip_sig("a-guessed-key-" + "g" * 30)
+    response = Client().get(
+        "/live/stream/", {"channel": f"tournament:{event.pk}"}, headers={"Grip-Sig": forged}
+    )
+    assert response.streaming
+    assert not response.has_header("Grip-Hold")
+    response.close()
+
+
+@override_settings(LIVE_GRIP_KEY=KEY)
+@pytest.mark.parametrize(
+    ("channel", "status", "code"),
+    [("nothing:1", 400, "channel_unknown"), ("tournament:999999", 404, "channel_not_found")],
+)
+def test_the_checks_come_first_behind_pushpin_too(channel, status, code):
+    response = Client().get("/live/stream/", {"channel": channel}, headers={"Grip-Sig": grip_sig()})
+    assert response.status_code == status
+    assert response.json() == {
+        "code": code,
+        "detail": response.json()["detail"],
+        "field": "channel",
+    }
+    assert not response.has_header("Grip-Hold")
+
+
+@override_settings(LIVE_GRIP_KEY=KEY)
+def test_a_clubs_channel_stays_private_behind_pushpin(make_event):
+    event = make_event(2)
+    response = Client().get(
+        "/live/stream/", {"channel": f"club:{event.club_id}"}, headers={"Grip-Sig": grip_sig()}
+    )
+    assert response.status_code == 403
+    assert response.json()["code"] == "channel_private"
+    assert not response.has_header("Grip-Hold")
+
+
+def test_behind_pushpin_the_web_sees_the_clients_address():
+    seen: list[str] = []
+
+    def app(environ, start_response):
+        seen.append(environ["REMOTE_ADDR"])
+        return []
+
+    wrapped = live_grip.ClientAddressFromProxy(app)
+    base = {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.7"}
+    with override_settings(LIVE_GRIP_KEY=KEY):
+        wrapped({**base, "HTTP_GRIP_SIG": grip_sig()}, None)
+        wrapped(base, None)  # a client setting X-Forwarded-For itself changes nothing
+        wrapped({**base, "HTTP_GRIP_SIG": grip_sig("forged-" + "f" * 40)}, None)
+    assert seen == ["203.0.113.7", "127.0.0.1", "127.0.0.1"]
+
+
+# --- the relay and the ring (Redis) ----------------------------------------------------------
+
+
+class FakePushpin:
+    """Pushpin's publish API, recording what is posted to it."""
+
+    def __init__(self) -> None:
+        self.items: list[dict] = []
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                owner.items.extend(json.loads(body)["items"])
+                self.send_response(200)
+                self.send_header("Content-Length", "9")
+                self.end_headers()
+                self.wfile.write(b"Published")
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/publish/"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def pushpin():
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("the relay and the ring need REDIS_URL")
+    fake = FakePushpin()
+    yield fake
+    fake.close()
+
+
+def test_the_relay_publishes_a_game_to_its_match_and_its_event(make_event, pushpin):
+    event = make_event(4)
+    match = pairing(event, "main-r1-m1").match
+    relay = live_grip.Relay(pushpin.url)
+    relay.deliver(live.Notice(f"match:{match.pk}", "match.1.2"))
+    relay.deliver(live.Notice(f"player:{match.player1_id}", "match.1.2"))
+    contents = {
+        item["channel"]: item["formats"]["http-stream"]["content"] for item in pushpin.items
+    }
+    assert set(contents) == {
+        f"match:{match.pk}",
+        f"tournament:{event.pk}",
+        f"player:{match.player1_id}",
+    }
+    for channel, content in contents.items():  # each under the name its followers use
+        data = json.loads(content.split("data: ", 1)[1])
+        assert data == {"channel": channel, "version": "match.1.2"}
+        assert content.startswith("id: g") and "event: changed" in content
+
+
+def test_a_match_joining_an_event_is_heard_after_the_events_notice(make_event, win, pushpin):
+    event = make_event(4)
+    relay = live_grip.Relay(pushpin.url)
+    win(event, "main-r1-m1", pairing(event, "main-r1-m1").entry1.seed)
+    assert pairing(event, "main-r2-m1").match is None
+    win(event, "main-r1-m2", pairing(event, "main-r1-m2").entry1.seed)
+    final = pairing(event, "main-r2-m1").match
+    assert final is not None
+    relay._owners[f"match:{final.pk}"] = frozenset()  # cached before it joined
+    relay.deliver(live.Notice(f"tournament:{event.pk}", "tournament.1.9"))
+    relay.deliver(live.Notice(f"match:{final.pk}", "match.2.1"))
+    assert {i["channel"] for i in pushpin.items[-2:]} == {
+        f"match:{final.pk}",
+        f"tournament:{event.pk}",
+    }
+
+
+@override_settings(LIVE_GRIP_KEY=KEY)
+def test_a_browser_reconnecting_through_pushpin_gets_what_it_missed(make_event, pushpin):
+    event = make_event(2)
+    other = make_event(2, name="Other Night")
+    relay = live_grip.Relay(pushpin.url)
+    channel = f"tournament:{event.pk}"
+    relay.deliver(live.Notice(channel, "seen"))
+    seen_id = pushpin.items[-1]["formats"]["http-stream"]["content"].split("\n")[0][4:]
+    relay.deliver(live.Notice(channel, "missed-1"))
+    relay.deliver(live.Notice(f"tournament:{other.pk}", "not-mine"))
+    relay.deliver(live.Notice(channel, "missed-2"))
+    headers = {"Grip-Sig": grip_sig(), "Last-Event-ID": seen_id}
+    body = Client().get("/live/stream/", {"channel": channel}, headers=headers).content.decode()
+    versions = [
+        json.loads(line[6:])["version"] for line in body.splitlines() if line.startswith("data: ")
+    ]
+    assert versions == ["missed-1", "missed-2"]
+
+
+@override_settings(LIVE_GRIP_KEY=KEY)
+def test_an_id_the_ring_cannot_place_gets_a_resync(make_event, pushpin):
+    event = make_event(2)
+    channel = f"tournament:{event.pk}"
+    for last_event_id in ("abc123-4", "g1-0"):  # an in-process id; one older than the ring
+        live_grip.Relay(pushpin.url).deliver(live.Notice(channel, "x"))
+        headers = {"Grip-Sig": grip_sig(), "Last-Event-ID": last_event_id}
+        body = Client().get("/live/stream/", {"channel": channel}, headers=headers).content
+        data = [
+            json.loads(line[6:]) for line in body.decode().splitlines() if line.startswith("data: ")
+        ]
+        assert data == [{"channel": channel, "version": "resync"}]
