@@ -24,6 +24,19 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _site_language_at_start():
+    """Each test starts in the site's language: a page fetched in German by an earlier
+    test in the same process leaves German active in the thread (LocaleMiddleware
+    activates, nothing deactivates), and domain messages render in the active language."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def make_user(db):
     User = get_user_model()

@@ -31,6 +31,11 @@ ANONYMOUS_DOORS: dict[tuple[str, str], tuple[int, str]] = {
         401,
         "token creation: the credential is the Basic user and password (none here: 401)",
     ),
+    ("POST", "/api/v1/variants/{key}/plays/"): (
+        400,
+        "the legal plays of a position: a public computation that writes nothing, open to "
+        "board apps without an account, so a malformed body is simply a 400",
+    ),
     ("POST", "/api/v1/tournaments/{slug}/entries/{entry_id}/check-in/"): (
         400,
         "a player's check-in link: the credential is the body's token, so the body is "

@@ -475,6 +475,9 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/healthz"): everyone(200),
     # published events for search engines, and the public events index (#27)
     ("GET", "/sitemap.xml"): everyone(200),
+    # the installable app: its manifest and service worker, the same for everyone (#29)
+    ("GET", "/manifest.webmanifest"): everyone(200),
+    ("GET", "/sw.js"): everyone(200),
     ("GET", "/tournaments/"): everyone(200),
     # the header's language picker: a cookie for anyone; a signed-in user linked to a
     # player also stores it on their own player (their emails' language, docs/languages.md)
