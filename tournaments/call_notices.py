@@ -5,8 +5,10 @@ committed. For every match of the round that is ready to play, each player gets 
 email (Django's email framework: the console backend unless ``EMAIL_URL`` names an SMTP
 server, or ``EMAIL_BACKEND`` an API provider through django-anymail) with their table,
 opponent, match length and private score link, and, if they allowed it on their
-phone and the site has VAPID keys, one web push. Both are written in the player's own
-language, else the club's (``games.languages.speaking_to``; docs/languages.md).
+phone and the site has VAPID keys, one web push (only to a push service's endpoint,
+checked again before each send, never following a redirect:
+``tournaments.push_endpoints``). Both are written in the player's own language, else
+the club's (``games.languages.speaking_to``; docs/languages.md).
 
 Exactly once per player, channel and call, even when the job is run again (a worker
 died, the sweep retried it): each notice is a :class:`CallNotice` row, written and
@@ -36,6 +38,8 @@ from games import score_links
 from games.languages import speaking_to
 from games.models import Match, Player
 from tournaments.models import CallNotice, Pairing, PairingStatus, PushSubscription, RoundCall
+from tournaments.push_endpoints import push_session
+from tournaments.services.push import endpoint_refusal
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +142,12 @@ def _send_push(seat: Seat) -> str:
     delivered = 0
     if user_id is None:  # no account, no device
         return "no device"
+    session = push_session()
     for sub in PushSubscription.objects.filter(user_id=user_id):
+        refused = endpoint_refusal(sub.endpoint)  # checked again: DNS may have changed
+        if refused:
+            errors.append(f"endpoint refused: {refused}"[:100])
+            continue
         try:
             webpush(
                 subscription_info={
@@ -149,6 +158,7 @@ def _send_push(seat: Seat) -> str:
                 vapid_private_key=settings.VAPID_PRIVATE_KEY,
                 vapid_claims={"sub": f"mailto:{settings.VAPID_CLAIMS_EMAIL}"},
                 timeout=10,
+                requests_session=session,  # never follows a redirect
             )
             delivered += 1
         except WebPushException as error:
