@@ -113,7 +113,7 @@ def push_session() -> requests.Session:
     import requests
 
     class NoRedirects(requests.Session):
-        def request(self, method: str | bytes, url: str | bytes, *args: Any, **kwargs: Any) -> Any:
+        def request(self, method: Any, url: Any, *args: Any, **kwargs: Any) -> Any:
             kwargs["allow_redirects"] = False
             return super().request(method, url, *args, **kwargs)
 

@@ -39,6 +39,7 @@ def endpoint_refusal(endpoint: str) -> str:
 def subscribe_push(*, actor: Actor, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
     """Store the device's subscription (or its new keys, when it is already this account's)."""
     _require_account(actor)
+    assert actor.user is not None  # _require_account refused an anonymous actor
     refused = endpoint_refusal(endpoint)
     if refused:
         raise RuleViolation("push_endpoint_not_allowed", refused, field="endpoint")

@@ -308,7 +308,10 @@ def test_call_pushes_once_to_players_who_allowed_it_and_forgets_gone_devices(
         player.user = make_user(f"push-{name}")
         player.save()
         PushSubscription.objects.create(
-            user=player.user, endpoint=f"https://fcm.googleapis.com/fcm/send/{name}", p256dh="k", auth="a"
+            user=player.user,
+            endpoint=f"https://fcm.googleapis.com/fcm/send/{name}",
+            p256dh="k",
+            auth="a",
         )
     sent = []
 
