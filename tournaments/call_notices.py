@@ -34,6 +34,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core import mail
 from games import score_links
 from games.languages import speaking_to
 from games.models import Match, Player
@@ -96,11 +97,14 @@ def _message(seat: Seat) -> EmailMultiAlternatives:
 
 def _email(seat: Seat) -> EmailMultiAlternatives:
     context = seat.context
-    subject = _("%(event)s: %(round)s, you play %(opponent)s") % {
-        "event": context["tournament"].name,
-        "round": context["round_name"],
-        "opponent": seat.opponent.display_name,
-    }
+    subject = mail.subject(
+        _("%(event)s: %(round)s, you play %(opponent)s")
+        % {
+            "event": context["tournament"].name,
+            "round": context["round_name"],
+            "opponent": seat.opponent.display_name,
+        }
+    )
     body = render_to_string("tournaments/email/round_called.txt", context)
     html = render_to_string("tournaments/email/round_called.html", context)
     message = EmailMultiAlternatives(subject=subject, body=body, to=[seat.player.email])
