@@ -31,7 +31,7 @@ REFUSED_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
 CONTROL_PATTERN = r"[\x01-\x1f\x7f-\x9f\u2028\u2029]"
 
 #: The message shown next to the field (and in the API's ``detail``).
-MESSAGE = "A name is one line of text: no line breaks, tabs or other control characters."
+MESSAGE = N_("A name is one line of text: no line breaks, tabs or other control characters.")
 
 CODE = "control_characters"
 
@@ -54,5 +54,5 @@ def one_line(text: str) -> str:
 def require_single_line(text: str, *, field: str) -> str:
     """``text`` unchanged, or a 400 ``control_characters`` naming ``field``."""
     if has_control_characters(text):
-        raise RuleViolation(CODE, N_(MESSAGE), field=field)
+        raise RuleViolation(CODE, MESSAGE, field=field)
     return text

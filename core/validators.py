@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext
 
 from core import text
 
@@ -11,4 +10,4 @@ from core import text
 def single_line(value: str) -> None:
     """A name or title is one line: no control characters (``core.text``)."""
     if text.has_control_characters(value):
-        raise ValidationError(gettext(text.MESSAGE), code=text.CODE)
+        raise ValidationError(str(text.MESSAGE), code=text.CODE)  # in the active language
