@@ -82,7 +82,10 @@ def public_address(address: str) -> bool:
 
 def refusal(url: str, *, allowed_hosts: Iterable[str], resolve: Resolver | None = None) -> str:
     """Why the server must not push to ``url`` ('' when it may)."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # e.g. an unclosed "[" of an IPv6 host
+        return "An endpoint must be an https:// URL."
     if parts.scheme.lower() != "https":
         return "An endpoint must be an https:// URL."
     netloc = parts.netloc
@@ -99,7 +102,7 @@ def refusal(url: str, *, allowed_hosts: Iterable[str], resolve: Resolver | None 
         return "An endpoint must be on a known web-push service (WEB_PUSH_ALLOWED_HOSTS)."
     try:
         addresses = (resolve or resolver)(host)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: UnicodeError of a name too long for IDNA
         return "An endpoint's host does not resolve."
     if not addresses or not all(public_address(a) for a in addresses):
         return "An endpoint's host must resolve to public addresses only."

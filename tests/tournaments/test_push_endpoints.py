@@ -65,3 +65,11 @@ def test_a_resolver_failure_refuses():
     assert "resolve" in refusal(
         "https://fcm.googleapis.com/x", allowed_hosts=PATTERNS, resolve=down
     )
+
+
+def test_malformed_urls_and_unresolvable_names_are_refused_not_raised():
+    def idna_fails(host):
+        raise UnicodeError("label too long")
+
+    assert refusal("https://[::1/x", allowed_hosts=PATTERNS)
+    assert refusal("https://fcm.googleapis.com/x", allowed_hosts=PATTERNS, resolve=idna_fails)
