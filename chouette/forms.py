@@ -14,6 +14,7 @@ from django import forms
 from django.db import models
 from django.utils.translation import gettext, gettext_lazy
 
+from core.validators import single_line
 from games.models import Player
 from games.rules.errors import RuleViolation
 
@@ -252,7 +253,7 @@ class OpenSessionForm(forms.Form):
     )
     stake = forms.CharField(max_length=14, initial="1.00", label=gettext_lazy("Stake per point"))
     currency = forms.CharField(max_length=3, initial="EUR")
-    label = forms.CharField(max_length=120, required=False)
+    label = forms.CharField(max_length=120, required=False, validators=[single_line])
     played_on = forms.DateField(
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
+from core.validators import single_line
 from games.models import Club, GameLevel, Player
 from games.rules import limits
 
@@ -128,7 +129,7 @@ class Session(HouseRuleFields):
     played_on = models.DateField(default=timezone.localdate)
     stake = models.DecimalField(max_digits=10, decimal_places=2, help_text="Money per point.")
     currency = models.CharField(max_length=3, default="EUR")
-    label = models.CharField(max_length=limits.MAX_LABEL, blank=True)
+    label = models.CharField(max_length=limits.MAX_LABEL, blank=True, validators=[single_line])
     profile = models.CharField(
         max_length=12, choices=RuleProfile.choices, default=RuleProfile.MODERN
     )

@@ -277,6 +277,18 @@ ANYMAIL = {
 VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
 VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
 VAPID_CLAIMS_EMAIL = env.str("VAPID_CLAIMS_EMAIL", default="boxcars@localhost")
+# The hosts a push subscription's endpoint may name (https only, never an IP address or a
+# host resolving to a private one: tournaments/push_endpoints.py). "*.push.apple.com"
+# matches every subdomain of push.apple.com; any other entry matches that host exactly.
+WEB_PUSH_ALLOWED_HOSTS = env.list(
+    "WEB_PUSH_ALLOWED_HOSTS",
+    default=[
+        "fcm.googleapis.com",  # Chrome, Edge on Android, Opera, Samsung Internet
+        "updates.push.services.mozilla.com",  # Firefox (autopush)
+        "*.push.apple.com",  # Safari (Apple Web Push)
+        "*.notify.windows.com",  # Edge on Windows (WNS)
+    ],
+)
 
 # Uploads: transcripts and result histories are small text files.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=5 * 1024 * 1024)

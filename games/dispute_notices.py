@@ -19,6 +19,7 @@ from django.db.models import QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from core import mail
 from core.events import on_event
 from games import events
 from games.languages import message_language
@@ -54,8 +55,10 @@ def tell_directors(payload: dict[str, Any]) -> None:
     for language, addresses in _by_language(directors, club).items():
         with translation.override(language):
             send_mail(
-                subject=gettext("[%(club)s] Match %(match)s is disputed")
-                % {"club": club.name, "match": match.pk},
+                subject=mail.subject(
+                    gettext("[%(club)s] Match %(match)s is disputed")
+                    % {"club": club.name, "match": match.pk}
+                ),
                 message=gettext(
                     "%(raised_by)s disputes the score entered for %(player1)s v %(player2)s "
                     "(match %(match)s).\n\nReason: %(reason)s\n\nA director of the club "

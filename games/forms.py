@@ -14,6 +14,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
 
+from core.validators import single_line
 from games.rules import limits
 from games.rules.errors import BoxcarsError
 
@@ -33,6 +34,7 @@ class WalkInForm(forms.Form):
     display_name = forms.CharField(
         label=gettext_lazy("Name"),
         max_length=limits.MAX_PLAYER_NAME,
+        validators=[single_line],
         error_messages={
             "required": gettext_lazy("A player needs a name."),
             "max_length": gettext("A name is at most %(MAX_PLAYER_NAME)s characters.")

@@ -17,6 +17,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
+from core.validators import single_line
+
 MONEY: dict[str, Any] = {
     "max_digits": 12,
     "decimal_places": 2,
@@ -108,7 +110,7 @@ class Pool(models.Model):
 
     event = models.ForeignKey(EventMoney, on_delete=models.CASCADE, related_name="pools")
     key = models.SlugField(max_length=40)
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=80, validators=[single_line])
     side = models.BooleanField(default=False)
     paid_by = models.CharField(max_length=12, choices=PaidBy.choices, default=PaidBy.EVENT)
     fee = models.DecimalField(default=Decimal(0), **MONEY)
@@ -201,7 +203,7 @@ class Lot(models.Model):
     """One lot: a player, or a group of entries sold together ("the field")."""
 
     calcutta = models.ForeignKey(Calcutta, on_delete=models.CASCADE, related_name="lots")
-    label = models.CharField(max_length=80)
+    label = models.CharField(max_length=80, validators=[single_line])
     entries = models.ManyToManyField("tournaments.Entry", related_name="+")
     order = models.PositiveSmallIntegerField(default=0)
     price = models.DecimalField(null=True, blank=True, **MONEY)

@@ -20,7 +20,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from core import access
+from core import access, csv_files
 from core.errors import N_, BoxcarsError, RuleViolation
 from core.numbers import is_ascii_number
 from games.models import Player
@@ -399,11 +399,10 @@ def public_money(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _master_points_csv(rows: list, season: str) -> str:
-    import csv
     import io
 
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv_files.writer(out)  # no cell is a live formula
     writer.writerow(["season", "rank", "player", "points", "events"])
     for rank, row in enumerate(rows, start=1):
         writer.writerow([season, rank, row.player.display_name, str(row.points), len(row.events)])

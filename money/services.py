@@ -23,6 +23,7 @@ from django.db.models import Q
 from core import access, locking
 from core.actors import Actor
 from core.errors import N_
+from core.text import require_single_line
 from games.models import Player
 from games.rules.errors import ConflictError, RuleViolation
 from money import rules
@@ -202,7 +203,7 @@ def save_pool(
         raise RuleViolation("invalid_key", N_("A pool key is letters, digits, - and _."), "key")
     if key in (rules.CALCUTTA, "registration"):
         raise RuleViolation("pool_key_taken", N_("%(key)r is reserved.", key=key), "key")
-    if not name.strip():
+    if not require_single_line(name, field="name").strip():
         raise RuleViolation("name_required", N_("A pool has a name."), "name")
     if paid_by not in PaidBy.values:
         raise RuleViolation(
@@ -546,6 +547,7 @@ def add_lot(
     expected_version: int | None = None,
 ) -> Lot:
     """A lot: one entry, or a group ("the field"); each entry is in one lot at most."""
+    require_single_line(label, field="label")
     if not entry_ids:
         raise RuleViolation("empty_lot", N_("A lot has at least one player."), "entries")
 

@@ -11,6 +11,15 @@ from games.services import match_create
 from games.services.actors import actor_for_user
 
 
+@pytest.fixture(autouse=True)
+def _push_hosts_resolve_offline(monkeypatch):
+    """No test needs the network: every host a push endpoint names resolves to one public
+    address. A test about DNS replaces ``tournaments.push_endpoints.resolver`` itself."""
+    from tournaments import push_endpoints
+
+    monkeypatch.setattr(push_endpoints, "resolver", lambda host: ["142.250.74.10"])
+
+
 @pytest.fixture
 def api_client() -> APIClient:
     return APIClient()

@@ -5,8 +5,10 @@ committed. For every match of the round that is ready to play, each player gets 
 email (Django's email framework: the console backend unless ``EMAIL_URL`` names an SMTP
 server, or ``EMAIL_BACKEND`` an API provider through django-anymail) with their table,
 opponent, match length and private score link, and, if they allowed it on their
-phone and the site has VAPID keys, one web push. Both are written in the player's own
-language, else the club's (``games.languages.speaking_to``; docs/languages.md).
+phone and the site has VAPID keys, one web push (only to a push service's endpoint,
+checked again before each send, never following a redirect:
+``tournaments.push_endpoints``). Both are written in the player's own language, else
+the club's (``games.languages.speaking_to``; docs/languages.md).
 
 Exactly once per player, channel and call, even when the job is run again (a worker
 died, the sweep retried it): each notice is a :class:`CallNotice` row, written and
@@ -32,10 +34,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core import mail
 from games import score_links
 from games.languages import speaking_to
 from games.models import Match, Player
 from tournaments.models import CallNotice, Pairing, PairingStatus, PushSubscription, RoundCall
+from tournaments.push_endpoints import push_session
+from tournaments.services.push import endpoint_refusal
 
 log = logging.getLogger(__name__)
 
@@ -92,11 +97,14 @@ def _message(seat: Seat) -> EmailMultiAlternatives:
 
 def _email(seat: Seat) -> EmailMultiAlternatives:
     context = seat.context
-    subject = _("%(event)s: %(round)s, you play %(opponent)s") % {
-        "event": context["tournament"].name,
-        "round": context["round_name"],
-        "opponent": seat.opponent.display_name,
-    }
+    subject = mail.subject(
+        _("%(event)s: %(round)s, you play %(opponent)s")
+        % {
+            "event": context["tournament"].name,
+            "round": context["round_name"],
+            "opponent": seat.opponent.display_name,
+        }
+    )
     body = render_to_string("tournaments/email/round_called.txt", context)
     html = render_to_string("tournaments/email/round_called.html", context)
     message = EmailMultiAlternatives(subject=subject, body=body, to=[seat.player.email])
@@ -138,7 +146,12 @@ def _send_push(seat: Seat) -> str:
     delivered = 0
     if user_id is None:  # no account, no device
         return "no device"
+    session = push_session()
     for sub in PushSubscription.objects.filter(user_id=user_id):
+        refused = endpoint_refusal(sub.endpoint)  # checked again: DNS may have changed
+        if refused:
+            errors.append(f"endpoint refused: {refused}"[:100])
+            continue
         try:
             webpush(
                 subscription_info={
@@ -149,6 +162,7 @@ def _send_push(seat: Seat) -> str:
                 vapid_private_key=settings.VAPID_PRIVATE_KEY,
                 vapid_claims={"sub": f"mailto:{settings.VAPID_CLAIMS_EMAIL}"},
                 timeout=10,
+                requests_session=session,  # never follows a redirect
             )
             delivered += 1
         except WebPushException as error:

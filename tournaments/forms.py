@@ -12,6 +12,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext, gettext_lazy
 
+from core.validators import single_line
 from games.models import Player
 from games.rules import limits
 from games.rules.names import name_key
@@ -195,7 +196,9 @@ class NewTournamentForm(forms.Form):
     only reads the text, and :meth:`options` builds the service's keyword arguments.
     """
 
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=limits.MAX_LABEL)
+    name = forms.CharField(
+        label=gettext_lazy("Name"), max_length=limits.MAX_LABEL, validators=[single_line]
+    )
     format = forms.ChoiceField(label=gettext_lazy("Format"), choices=TournamentFormat.choices)
     starts_on = forms.DateField(
         label=gettext_lazy("Starts on"),

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
+from core.validators import single_line
 from games.rules import limits
 
 
@@ -58,7 +59,7 @@ class Tournament(models.Model):
     """
 
     club = models.ForeignKey("games.Club", on_delete=models.PROTECT, related_name="tournaments")
-    name = models.CharField(max_length=limits.MAX_LABEL)
+    name = models.CharField(max_length=limits.MAX_LABEL, validators=[single_line])
     slug = models.SlugField(max_length=limits.MAX_TOURNAMENT_SLUG, unique=True)
     starts_on = models.DateField(null=True, blank=True)
     ends_on = models.DateField(null=True, blank=True)

@@ -14,6 +14,7 @@ from simple_history.utils import bulk_create_with_history
 from core.actors import Actor
 from core.errors import N_
 from core.numbers import is_ascii_number
+from core.text import require_single_line
 from games.models import Club
 from games.rules.errors import NotAllowed, RuleViolation
 
@@ -81,6 +82,7 @@ def open_session(
     value = _parse_stake(stake)
     if not currency or len(currency) != 3 or not currency.isalpha():
         raise RuleViolation("invalid_currency", N_("The currency is a 3-letter code."), "currency")
+    require_single_line(label, field="label")
     if rolls is not None:
         ids = list(rolls)
         players_of(club, ids, "rolls")

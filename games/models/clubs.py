@@ -10,6 +10,7 @@ from simple_history.models import HistoricalRecords
 
 from core.club_zones import default_time_zone, validate_time_zone
 from core.languages import default_language, validate_language
+from core.validators import single_line
 from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.rules import limits
 
@@ -25,7 +26,7 @@ class RatingBoost(models.TextChoices):
 class Club(models.Model):
     """A backgammon club: it runs events and chouettes and keeps its own rating list."""
 
-    name = models.CharField(max_length=limits.MAX_CLUB_NAME)
+    name = models.CharField(max_length=limits.MAX_CLUB_NAME, validators=[single_line])
     slug = models.SlugField(max_length=limits.MAX_CLUB_SLUG, unique=True)
     description = models.TextField(blank=True)
     directors = models.ManyToManyField(
@@ -73,7 +74,7 @@ class Club(models.Model):
 class Player(models.Model):
     """A person who plays: with or without an account, in any number of clubs."""
 
-    display_name = models.CharField(max_length=limits.MAX_PLAYER_NAME)
+    display_name = models.CharField(max_length=limits.MAX_PLAYER_NAME, validators=[single_line])
     slug = models.SlugField(max_length=limits.MAX_PLAYER_SLUG, unique=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from core.history import BatchedHistoricalRecords
+from core.validators import single_line
 from games.rules import limits, variants
 
 from .clubs import Club, Player
@@ -89,7 +90,7 @@ class Match(models.Model):
         help_text="The participant whose confirmation is awaited.",
     )
     version = models.PositiveIntegerField(default=1)
-    label = models.CharField(max_length=limits.MAX_LABEL, blank=True)
+    label = models.CharField(max_length=limits.MAX_LABEL, blank=True, validators=[single_line])
     table = models.PositiveSmallIntegerField(
         null=True,
         blank=True,

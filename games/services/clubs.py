@@ -17,6 +17,7 @@ from core.actors import Actor
 from core.club_zones import default_time_zone, validate_time_zone
 from core.errors import N_
 from core.languages import default_language, language_codes, validate_language
+from core.text import require_single_line
 from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.models import Club, Membership, Player
 from games.models.clubs import RatingBoost
@@ -123,6 +124,7 @@ def create_club(
     language: str | None = None,
 ) -> Club:
     """Create a club; its creator becomes its first director."""
+    require_single_line(name, field="name")
     _check_rating_policy(rating_initial, rating_boost, match_equity_table)
     time_zone = time_zone or default_time_zone()
     _check_time_zone(time_zone)
@@ -186,6 +188,8 @@ def update_club(
     list from scratch under the new policy is a separate, explicit job. A new table
     changes every winning chance shown from then on (nothing stored depends on it).
     """
+    if name is not None:
+        require_single_line(name, field="name")
     _check_rating_policy(rating_initial, rating_boost, match_equity_table)
     if time_zone is not None:
         _check_time_zone(time_zone)
@@ -232,7 +236,7 @@ def create_player(
     email: str = "",
 ) -> Player:
     """Create a player and enrol them in the given clubs (each listed once)."""
-    display_name = display_name.strip()
+    display_name = require_single_line(display_name, field="display_name").strip()
     if not display_name:
         raise RuleViolation(
             "display_name_blank", N_("A player needs a display name."), field="display_name"
@@ -329,7 +333,7 @@ def _set_clubs(player: Player, clubs: list[Club], by: Actor | None) -> None:
 
 def check_player_name(display_name: str) -> str:
     """The cleaned name, or a 400 naming ``display_name`` and the rule."""
-    name = clean_name(display_name)
+    name = clean_name(require_single_line(display_name, field="display_name"))
     if not name:
         raise RuleViolation(
             "display_name_blank", N_("A player needs a display name."), field="display_name"

@@ -9,6 +9,7 @@ from django.db import transaction
 
 from core.actors import Actor
 from core.errors import N_
+from core.text import require_single_line
 from games.models import Club, Match, Player
 from games.rules.errors import NotAllowed, RuleViolation
 from games.rules.scoring import MatchRules
@@ -42,6 +43,7 @@ def create_match(
             "same_player_twice", N_("A match needs two different players."), "player2"
         )
     MatchRules(length=length, crawford=crawford, cube_limit=cube_limit, variant=variant)  # checks
+    require_single_line(label, field="label")
     director = actor.user is not None and access.is_director(actor.user, club)
     if not director:
         if actor.player is None or actor.player.pk not in (player1.pk, player2.pk):

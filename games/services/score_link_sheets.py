@@ -21,6 +21,7 @@ from django.core.mail import EmailMessage, get_connection
 from django.urls import reverse
 from django.utils.translation import gettext
 
+from core import mail
 from core.actors import Actor
 from core.errors import N_
 from games import score_links
@@ -185,7 +186,7 @@ def _email(slip: Slip, heading: str, site_url: str) -> EmailMessage:
         + "\n"
     )
     return EmailMessage(
-        subject=gettext("%(heading)s: your match against %(opponent)s") % names,
+        subject=mail.subject(gettext("%(heading)s: your match against %(opponent)s") % names),
         body=body,
         to=[slip.player.email],
     )

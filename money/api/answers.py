@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Hashable
 from decimal import Decimal
@@ -11,6 +10,7 @@ from typing import Any
 
 from rest_framework.request import Request
 
+from core import csv_files
 from money import rules, selectors
 from money.models import EventMoney
 from tournaments.models import Tournament
@@ -180,7 +180,7 @@ def money_data(request: Request, tournament: Tournament) -> tuple[dict[str, Any]
 def ledger_csv(view: selectors.MoneyView) -> str:
     """Every line of the ledger, one row each, with each person's totals after."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv_files.writer(out)  # no cell is a live formula
     writer.writerow(["person", "pool", "kind", "amount", "note", "currency"])
     for person in view.people:
         for line in person.lines:

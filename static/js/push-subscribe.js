@@ -1,6 +1,8 @@
 /* The "Notify me on this device" button: registers push-sw.js, asks the browser for a
-   push subscription with the site's VAPID public key and posts it to the API. Shown
-   only where the browser supports push (the button starts hidden). */
+   push subscription with the site's VAPID public key and posts it to the API (which
+   accepts only a known push service's endpoint, and refuses with 409 an endpoint another
+   account holds: then this device gets a fresh one). Shown only where the browser
+   supports push (the button starts hidden). */
 (function () {
   const button = document.getElementById("push-subscribe");
   const status = document.getElementById("push-status");
@@ -18,20 +20,29 @@
     return field ? field.value : "";
   }
 
+  function post(subscription) {
+    return fetch(button.dataset.api, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify(subscription.toJSON()),
+    });
+  }
+
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
       const registration = await navigator.serviceWorker.register(button.dataset.worker);
-      const subscription = await registration.pushManager.subscribe({
-        userVisibleOnly: true,
-        applicationServerKey: keyBytes(button.dataset.key),
-      });
-      const response = await fetch(button.dataset.api, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-        body: JSON.stringify(subscription.toJSON()),
-      });
+      const options = { userVisibleOnly: true, applicationServerKey: keyBytes(button.dataset.key) };
+      let subscription = await registration.pushManager.subscribe(options);
+      let response = await post(subscription);
+      if (response.status === 409) {
+        /* This browser's endpoint belongs to another account (someone else signed in on
+           this device before): drop it and ask the push service for a fresh one. */
+        await subscription.unsubscribe();
+        subscription = await registration.pushManager.subscribe(options);
+        response = await post(subscription);
+      }
       status.textContent = response.ok ? button.dataset.done : button.dataset.failed;
       if (!response.ok) button.disabled = false;
     } catch (error) {

@@ -207,11 +207,11 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
             "late_entry": w.entry.pk
         },
         ("POST", "/api/v1/push-subscriptions/"): {
-            "endpoint": "https://push.example.org/send/matrix",
+            "endpoint": "https://fcm.googleapis.com/fcm/send/matrix",
             "keys": {"p256dh": "BPk", "auth": "xyz"},
         },
         ("DELETE", "/api/v1/push-subscriptions/"): {
-            "endpoint": "https://push.example.org/send/matrix"
+            "endpoint": "https://fcm.googleapis.com/fcm/send/matrix"
         },
         ("POST", "/tournaments/{slug}/director/calls/{call_action}/"): {
             "round": w.pairing.round_id,

@@ -11,6 +11,7 @@ from django.utils.text import slugify
 
 from core.actors import Actor
 from core.errors import N_
+from core.text import require_single_line
 from games.models import Club
 from games.rules.clock import MINUTE, SECOND, FlagRule, Preset
 from games.rules.errors import ConflictError, RuleViolation
@@ -74,6 +75,8 @@ def default_tie_breaks(format: str) -> list[str]:
 
 def check_config(config: dict[str, Any]) -> dict[str, Any]:
     """Validate a whole configuration before anything is written; returns it normalised."""
+    if isinstance(config.get("name"), str):
+        require_single_line(config["name"], field="name")
     fmt = config.get("format")
     if fmt not in TournamentFormat.values:
         raise RuleViolation(
@@ -201,7 +204,7 @@ def create_tournament(
     """A new event in draft, configured in one go (everything checked first)."""
     probe = Tournament(club=club)
     require_director(actor, probe)
-    if not name.strip():
+    if not require_single_line(name, field="name").strip():
         raise RuleViolation("name_blank", N_("The tournament needs a name."), "name")
     if slug and Tournament.objects.filter(slug=slug).exists():
         raise ConflictError(

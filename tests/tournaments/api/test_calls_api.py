@@ -127,7 +127,7 @@ def test_late_penalty_api(make_event, as_director, actor):
 
 def test_push_subscriptions_belong_to_an_account(client_for, alice_user, api_client):
     body = {
-        "endpoint": "https://push.example.org/send/abc",
+        "endpoint": "https://fcm.googleapis.com/fcm/send/abc",
         "keys": {"p256dh": "BPk", "auth": "xyz"},
     }
     assert api_client.post("/api/v1/push-subscriptions/", body, format="json").status_code == 401

@@ -76,7 +76,7 @@ def test_the_push_is_in_the_players_language(
     player.language = "da"
     player.save()
     PushSubscription.objects.create(
-        user=player.user, endpoint="https://push.example.org/da", p256dh="k", auth="a"
+        user=player.user, endpoint="https://fcm.googleapis.com/fcm/send/da", p256dh="k", auth="a"
     )
     sent = []
     monkeypatch.setattr(pywebpush, "webpush", lambda data, **kwargs: sent.append(data))

@@ -308,7 +308,10 @@ def test_call_pushes_once_to_players_who_allowed_it_and_forgets_gone_devices(
         player.user = make_user(f"push-{name}")
         player.save()
         PushSubscription.objects.create(
-            user=player.user, endpoint=f"https://push.example.org/{name}", p256dh="k", auth="a"
+            user=player.user,
+            endpoint=f"https://fcm.googleapis.com/fcm/send/{name}",
+            p256dh="k",
+            auth="a",
         )
     sent = []
 
@@ -329,5 +332,5 @@ def test_call_pushes_once_to_players_who_allowed_it_and_forgets_gone_devices(
     assert counts["pushed"] == 1 and again["pushed"] == 0
     assert len(sent) == 1 and "is called" in sent[0][1]
     assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [
-        "https://push.example.org/one"
+        "https://fcm.googleapis.com/fcm/send/one"
     ]
