@@ -11,7 +11,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0020_club_and_player_language'),
+        ('games', '0023_match_variant'),
     ]
 
     operations = [
