@@ -292,12 +292,19 @@ def push_endpoints(c: Client, w: dict[str, Any]) -> list[Row]:
     )
     owner = PushSubscription.objects.filter(endpoint=endpoint).values_list("user_id", flat=True)
     owners = list(owner)
+    if mine.status == 400 and mine.code == "push_endpoint_not_allowed":
+        # A real push host must resolve to a public address; a machine with no DNS (this
+        # workplace's) refuses it, so ownership cannot be tried here: the API test with a
+        # stubbed resolver proves it (tests/tournaments/api/test_push_endpoints_api.py).
+        verdict = NOT_RUN
+    else:
+        verdict = _verdict(owners == [w["alice_user"]])
     rows.append(
         Row(
             "3",
             f"Alice subscribes an FCM endpoint ({mine.status}); Bob posts the same endpoint",
             f"{theirs}; owner now {_owner(owners, w)}",
-            _verdict(owners == [w["alice_user"]]),
+            verdict,
         )
     )
     deleted = c.send(
