@@ -36,11 +36,6 @@ class PlayerHome:
     your_matches: list[YourMatch]
     ratings: list[Rating]
 
-    @property
-    def your_match(self) -> YourMatch | None:
-        """The match to show first (the live one, else the next)."""
-        return self.your_matches[0] if self.your_matches else None
-
 
 def your_matches(player: Player) -> list[YourMatch]:
     """Every open match of the player, in one query: a player in a Swiss and a club
