@@ -15,7 +15,9 @@ Slots and the arguments their providers receive (after the request):
                         its directors, the follow-ups that gave up, ``core.followups``).
 ``club.below_players``  (club,): sections below them (the open chouettes).
 ``match.head``          (match,): above the score in the match's header (its event).
-``match.where``         (match,): after the club's name on the home page's match card.
+``match.where``         (match,): after the club's name on the home page's match cards
+                        (a page showing many calls :func:`prefetch` first, so the
+                        panels cost one query for all the matches, not one each).
 ``home.side``           (player,): cards beside the player's match on the home page.
 ``match.analysis``      (match,): below the match's games (its analysis summary).
 ``player.history``      (player,): below the player's rating (the PR history chart).
@@ -26,12 +28,16 @@ twice in tests), as :mod:`core.listeners` does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 Provider = Callable[..., Mapping[str, Any] | None]
 """``provider(request, *args)``: the panel template's context, or None to show nothing."""
+
+Prefetcher = Callable[[Sequence[Any]], None]
+"""``prefetcher(objects)``: load in one query what the provider will need for each of
+``objects`` and keep it on them, so a list of N cards costs the same as one."""
 
 
 @dataclass(frozen=True)
@@ -40,16 +46,33 @@ class Panel:
     template: str
     provider: Provider
     order: int = 100
+    prefetcher: Prefetcher | None = None
 
 
 _slots: dict[str, dict[str, Panel]] = {}
 
 
 def register_panel(
-    slot: str, name: str, *, template: str, provider: Provider, order: int = 100
+    slot: str,
+    name: str,
+    *,
+    template: str,
+    provider: Provider,
+    order: int = 100,
+    prefetcher: Prefetcher | None = None,
 ) -> None:
     """Register (or replace) the panel called ``name`` in ``slot``; called from ``ready()``."""
-    _slots.setdefault(slot, {})[name] = Panel(name, template, provider, order)
+    _slots.setdefault(slot, {})[name] = Panel(name, template, provider, order, prefetcher)
+
+
+def prefetch(slot: str, objects: Sequence[Any]) -> None:
+    """Let the slot's panels load at once what they will show for each of ``objects``
+    (a page about to render the slot once per object calls this first)."""
+    if not objects:
+        return
+    for panel in panels_of(slot):
+        if panel.prefetcher is not None:
+            panel.prefetcher(objects)
 
 
 def panels_of(slot: str) -> list[Panel]:

@@ -111,6 +111,7 @@ class ClubSettingsForm(forms.Form):
         label=gettext_lazy("Language of emails"),
         help_text=gettext_lazy(
             "Round calls and other emails and push messages go out in it to the players "
-            "who have not picked a language of their own."
+            "who have not picked a language of their own. It leaves the pages alone: each "
+            "visitor sees them in the language of their browser or the one they chose."
         ),
     )

@@ -1,6 +1,7 @@
 """What a signed-in player's home page shows about them, in a fixed number of queries:
-their match to play now, and their ratings. (Whatever other apps add, such as the
-player's events, comes from the panels they register in :mod:`core.panels`.)"""
+every match they have to play now (in every event and outside events), and their
+ratings. (Whatever other apps add, such as the player's events, check-ins and chouette
+seat, comes from the panels they register in :mod:`core.panels`.)"""
 
 from __future__ import annotations
 
@@ -32,15 +33,17 @@ class YourMatch:
 @dataclass(frozen=True)
 class PlayerHome:
     player: Player
-    your_match: YourMatch | None
+    your_matches: list[YourMatch]
     ratings: list[Rating]
 
 
-def your_match(player: Player) -> YourMatch | None:
-    """The live match first (in progress, or awaiting this player's confirmation), else
-    the next scheduled one (the oldest: the one the evening is waiting for)."""
+def your_matches(player: Player) -> list[YourMatch]:
+    """Every open match of the player, in one query: a player in a Swiss and a club
+    night at once has a match in each, and both must show. The live ones first (in
+    progress, or awaiting this player's confirmation), then the scheduled ones, oldest
+    first (the one the evening is waiting for)."""
     now = Q(status=MatchStatus.IN_PROGRESS) | Q(confirmation=Confirmation.PENDING, awaiting=player)
-    match = (
+    matches = (
         matches_queryset()
         .filter(Q(player1=player) | Q(player2=player))
         .filter(now | Q(status=MatchStatus.SCHEDULED))
@@ -48,10 +51,11 @@ def your_match(player: Player) -> YourMatch | None:
             live=Case(When(now, then=Value(0)), default=Value(1), output_field=IntegerField())
         )
         .order_by("live", "created_at", "id")
-        .first()
     )
-    if match is None:
-        return None
+    return [_from_my_side(match, player) for match in matches]
+
+
+def _from_my_side(match: Match, player: Player) -> YourMatch:
     mine = match.side_of(player) == 0
     return YourMatch(
         match=match,
@@ -74,4 +78,4 @@ def player_home(user: User | AnonymousUser) -> PlayerHome | None:
         .select_related("rating_list__club")
         .order_by("rating_list__club__name", "rating_list_id")
     )
-    return PlayerHome(player=player, your_match=your_match(player), ratings=ratings)
+    return PlayerHome(player=player, your_matches=your_matches(player), ratings=ratings)

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from core import access
@@ -122,6 +123,38 @@ def _penalty_confirmation(
     )
 
 
+def _no_shows_confirmation(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
+    """Ask before dropping the no-shows, naming them (withdrawing is not undone with a
+    tap); None when there is nothing to ask (no one to drop, or the service refuses)."""
+    if not tournament.check_in_required:
+        return None
+    names = [entry.player.display_name for entry in check_in.no_show_entries(tournament)]
+    if not names:
+        return None
+    return render(
+        request,
+        "tournaments/confirm.html",
+        {
+            "tournament": tournament,
+            "question": ngettext(
+                "Drop %(count)d no-show from %(event)s?",
+                "Drop %(count)d no-shows from %(event)s?",
+                len(names),
+            )
+            % {"count": len(names), "event": tournament.name},
+            "consequence": _(
+                "Not checked in: %(names)s. They are withdrawn and the waitlist moves up."
+            )
+            % {"names": ", ".join(names)},
+            "button": _("Yes, drop them"),
+            "action_url": reverse(
+                "tournament-calls-action", args=[tournament.slug, "drop-no-shows"]
+            ),
+            "fields": [],
+        },
+    )
+
+
 @login_required
 @require_POST
 def director_calls_action(request: HttpRequest, slug: str, call_action: str) -> HttpResponse:
@@ -146,6 +179,10 @@ def director_calls_action(request: HttpRequest, slug: str, call_action: str) -> 
                 else _("%(player)s is no longer checked in.")
             ) % {"player": entry.player.display_name}
         elif action == "drop-no-shows":
+            if post.get("confirm") != "1":
+                asked = _no_shows_confirmation(request, tournament)
+                if asked is not None:
+                    return asked
             dropped = check_in.drop_no_shows(actor=actor, tournament_id=tournament.pk)
             names = ", ".join(e.player.display_name for e in dropped)
             done = (

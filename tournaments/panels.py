@@ -8,6 +8,7 @@ and templates know nothing of tournaments; each panel costs one query.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.http import HttpRequest
@@ -20,10 +21,14 @@ from tournaments import selectors_public
 from tournaments.models import Entry as EntryModel
 from tournaments.models import EntryStatus, Pairing, TournamentStatus
 
+_PREFETCHED = "_panel_event_pairing"
+
 
 def _pairing_of(match: Any) -> Pairing | None:
     if match is None or match.pk is None:
         return None
+    if hasattr(match, _PREFETCHED):
+        return getattr(match, _PREFETCHED)
     return (
         Pairing.objects.select_related("tournament", "round__stage")
         .filter(match_id=match.pk)
@@ -48,6 +53,18 @@ def match_event_link(
         "round_url": reverse("tournament-bracket", args=[tournament.slug]),
         "style": style,
     }
+
+
+def prefetch_pairings(matches: Sequence[Any]) -> None:
+    """The pairings of many matches in one query (the home page's match cards)."""
+    pairings = {
+        pairing.match_id: pairing
+        for pairing in Pairing.objects.select_related("tournament", "round__stage").filter(
+            match_id__in=[match.pk for match in matches]
+        )
+    }
+    for match in matches:
+        setattr(match, _PREFETCHED, pairings.get(match.pk))
 
 
 def match_event_where(request: HttpRequest | None, match: Any) -> dict[str, Any] | None:
@@ -153,6 +170,7 @@ def register() -> None:
         "tournaments.event_link",
         template="tournaments/_match_event_link.html",
         provider=match_event_where,
+        prefetcher=prefetch_pairings,
     )
     register_panel(
         "player.history",

@@ -6,7 +6,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from core import access
+from core import access, panels
 from games.forms import WalkInForm
 from games.models import Club, Player
 from games.selectors import head_to_head, matches_of_player, open_disputes
@@ -14,9 +14,14 @@ from games.selectors_home import player_home
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The clubs; and for a signed-in player, first their match, events and ratings."""
+    """The clubs; and for a signed-in player, first every match they have to play now,
+    then their check-ins, events, chouette seat and ratings."""
     clubs = Club.objects.annotate(player_count=Count("memberships")).order_by("name")
-    return render(request, "games/home.html", {"clubs": clubs, "me": player_home(request.user)})
+    me = player_home(request.user)
+    if me is not None:
+        # each card names its event: one query for all the cards, not one each
+        panels.prefetch("match.where", [ym.match for ym in me.your_matches])
+    return render(request, "games/home.html", {"clubs": clubs, "me": me})
 
 
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:

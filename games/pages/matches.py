@@ -111,7 +111,14 @@ class GameForm(forms.Form):
         help_text=gettext_lazy("For a dropped double: the value the cube was turned to."),
     )
 
-    def __init__(self, *args: Any, match: Match, side: int | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        *args: Any,
+        match: Match,
+        side: int | None = None,
+        crawford: bool = False,
+        **kwargs: Any,
+    ):
         super().__init__(*args, **kwargs)
         self.match = match
         ids = (match.player1_id, match.player2_id)
@@ -125,6 +132,19 @@ class GameForm(forms.Form):
             *[(owners[i], label) for i, label in sides],
             ("unknown", "Not noted"),
         ]
+        if crawford:
+            self._offer_no_double()
+
+    def _offer_no_double(self) -> None:
+        """The Crawford game has no cube: the form shows the cube at 1 in the centre and no
+        dropped double. Only the widgets lose the choices: a hand-made POST of a double
+        still reaches the rules, which refuse it and name the field."""
+        self.fields["cube"].widget.choices = [(1, "1")]
+        self.fields["cube_owner"].widget.choices = [("centre", "Centre")]
+        self.fields["ending"].widget.choices = [
+            (value, label) for value, label in HAND_ENTRY_ENDINGS if value != "dropped"
+        ]
+        self.fields["cube_offered"].widget = forms.HiddenInput()
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -383,14 +403,17 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
         raise Http404("Only the players of this match and its directors enter its score.")
     state = context["state"]
     side = context["side"]
-    game_form = GameForm(match=match, side=side, initial={"number": state.next_game_number})
+    crawford = state.next_game_is_crawford and bool(match.length)
+    game_form = GameForm(
+        match=match, side=side, crawford=crawford, initial={"number": state.next_game_number}
+    )
     final_form = FinalScoreForm(match=match, side=side)
     dispute_form = DisputeForm()
     if request.method == "POST":
         action = request.POST.get("action")
         try:
             if action == "game":
-                game_form = GameForm(request.POST, match=match, side=side)
+                game_form = GameForm(request.POST, match=match, side=side, crawford=crawford)
                 if game_form.is_valid():
                     data = game_form.cleaned_data
                     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.core import signing
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -176,11 +177,7 @@ def drop_no_shows(*, actor: Actor, tournament_id: int) -> list[Entry]:
             "check_in_not_required",
             _("This event does not ask players to check in: no one is a no-show."),
         )
-    dropped = list(
-        Entry.objects.filter(
-            tournament=tournament, status=EntryStatus.ACTIVE, checked_in_at__isnull=True
-        ).select_related("player")
-    )
+    dropped = list(no_show_entries(tournament))
     now = timezone.now()
     for entry in dropped:
         entry.status = EntryStatus.WITHDRAWN
@@ -191,10 +188,16 @@ def drop_no_shows(*, actor: Actor, tournament_id: int) -> list[Entry]:
     return dropped
 
 
+def no_show_entries(tournament: Tournament) -> QuerySet[Entry]:
+    """Active entries that have not checked in, with their players: whom "drop no-shows"
+    withdraws (and names first, on the dashboard's confirmation)."""
+    return Entry.objects.filter(
+        tournament=tournament, status=EntryStatus.ACTIVE, checked_in_at__isnull=True
+    ).select_related("player")
+
+
 def no_shows_left(tournament: Tournament) -> int:
     """Active entries that have not checked in (the draw waits for them to be dropped)."""
     if not tournament.check_in_required:
         return 0
-    return Entry.objects.filter(
-        tournament=tournament, status=EntryStatus.ACTIVE, checked_in_at__isnull=True
-    ).count()
+    return no_show_entries(tournament).count()

@@ -15,6 +15,9 @@ def test_a_director_sets_the_language_on_the_club_settings_page(club, director):
     page.force_login(director)
     form = page.get(f"/clubs/{club.slug}/settings/").content.decode()
     assert 'name="language"' in form and '<option value="en" selected>' in form
+    # the help says what the setting does not do: it leaves the pages' language alone
+    help_text = form[form.index('id="id_language"') :]
+    assert "It leaves the pages alone" in help_text[: help_text.index("</p>")]
     saved = page.post(
         f"/clubs/{club.slug}/settings/", {"time_zone": "Europe/Copenhagen", "language": "da"}
     )

@@ -285,3 +285,35 @@ def test_a_refusal_shows_the_rule_next_to_its_field(client, alice_user, make_mat
     fieldset = html[html.index('data-field="ending"') :]
     fieldset = fieldset[: fieldset.index("</fieldset>")]
     assert "Crawford rule" in fieldset
+
+
+def _fieldset(html: str, name: str) -> str:
+    part = html[html.index(f'data-field="{name}"') :]
+    return part[: part.index("</fieldset>")]
+
+
+def test_the_crawford_games_form_offers_no_double(client, alice_user, make_match, alice):
+    match = make_match(3)
+    client.force_login(alice_user)
+    before = client.get(f"/matches/{match.pk}/enter/").content.decode()
+    assert 'value="64"' in _fieldset(before, "cube") and 'value="dropped"' in before
+    assert _game(client, match, winner=alice.pk, level="gammon").status_code == 302  # 2-0
+    html = client.get(f"/matches/{match.pk}/enter/").content.decode()
+    assert "Crawford game: no doubling" in html
+    cubes = _fieldset(html, "cube")
+    assert 'name="cube" value="1"' in cubes
+    assert not any(f'name="cube" value="{v}"' in html for v in (2, 4, 8, 16, 32, 64))
+    assert 'value="dropped"' not in html and 'data-field="cube_offered"' not in html
+    assert 'value="player1"' not in _fieldset(html, "cube_owner")
+
+
+def test_a_hand_made_double_in_the_crawford_game_is_refused_at_the_cube(
+    client, alice_user, make_match, alice, bob
+):
+    match = make_match(3)
+    client.force_login(alice_user)
+    assert _game(client, match, winner=alice.pk, level="gammon").status_code == 302  # 2-0
+    refused = _game(client, match, number=2, winner=bob.pk, cube=2, cube_owner="player1")
+    assert refused.status_code == 400
+    assert "Crawford rule" in _fieldset(refused.content.decode(), "cube")
+    assert Game.objects.filter(match=match).count() == 1

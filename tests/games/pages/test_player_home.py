@@ -128,6 +128,95 @@ def test_player_home_costs_the_same_whatever_the_history(
         )
         event_services.open_registration(actor=actor, tournament_id=event.pk)
         entry_services.register_entry(actor=actor, tournament_id=event.pk, player_id=alice.pk)
+        # and a match to play in an event of each club, and one outside events
+        _event_with_match(actor, other, f"Night {i}", "single_elimination", alice, rival)
+        match_create.create_match(actor=actor, club=club, player1=alice, player2=rival, length=5)
     with django_assert_max_num_queries(len(captured)):
         html = client.get("/").content.decode()
     assert html.count("Event ") >= 4
+    cards = _cards(html)
+    assert len(cards) == 9 and sum(">Night " in card for card in cards) == 4
+
+
+def _event_with_match(actor, club, name, format, player, opponent, **options):
+    event = event_services.create_tournament(
+        actor=actor, club=club, name=name, format=format, **options
+    )
+    for entrant in (player, opponent):
+        entry_services.register_entry(actor=actor, tournament_id=event.pk, player_id=entrant.pk)
+    entry_services.start_tournament(actor=actor, tournament_id=event.pk)
+    return event
+
+
+def _cards(html: str) -> list[str]:
+    return [part.split("</section>")[0] for part in html.split('class="card your-match')[1:]]
+
+
+def test_every_open_match_in_every_event_and_outside_shows_with_its_entry_link(
+    club, director, alice, bob, make_match
+):
+    # a Swiss and a club night at once, and a casual match: three things to play now
+    actor = actor_for_user(director)
+    carol = club_services.create_player(display_name="Carol", clubs=[club])
+    dave = club_services.create_player(display_name="Dave", clubs=[club])
+    swiss = _event_with_match(actor, club, "Autumn Swiss", "swiss", alice, carol, swiss_rounds=3)
+    night = _event_with_match(actor, club, "Club Night", "single_elimination", alice, dave)
+    casual = make_match(5)
+    _start_a_game(casual, alice)
+    checks_in = event_services.create_tournament(
+        actor=actor, club=club, name="Winter Cup", format="swiss", swiss_rounds=2
+    )
+    event_services.configure_tournament(
+        actor=actor, tournament_id=checks_in.pk, check_in_required=True
+    )
+    event_services.open_registration(actor=actor, tournament_id=checks_in.pk)
+    entry_services.register_entry(actor=actor, tournament_id=checks_in.pk, player_id=alice.pk)
+
+    html = _home(alice.user)
+    cards = _cards(html)
+    assert len(cards) == 3
+    # the live casual match first, with its score so far
+    assert "playing now" in cards[0] and "<strong>Bob</strong>" in cards[0]
+    assert "5-point match" in cards[0] and "score 2–0" in cards[0]
+    assert f'href="/matches/{casual.pk}/enter/"' in cards[0]
+    by_opponent = {name: card for card in cards[1:] for name in ("Carol", "Dave") if name in card}
+    for name, event in (("Carol", swiss), ("Dave", night)):
+        card = by_opponent[name]
+        match = event.pairings.get(match__isnull=False).match
+        assert "Your next match" in card and f"<strong>{name}</strong>" in card
+        assert f'href="/matches/{match.pk}/enter/"' in card and "Enter the score" in card
+        assert f">{event.name}</a>" in card  # the event names the match's table
+    # the check-in due, beside the matches
+    calls = html.split('class="card your-calls"')[1].split("</section>")[0]
+    assert "Check in for Winter Cup" in calls
+
+
+def test_a_player_with_no_open_match_sees_the_empty_state(club, director, alice, make_match):
+    finished = make_match(1)  # played and entered by the director: nothing left to do
+    score_entry.record_final_score(
+        actor=actor_for_user(director), match_id=finished.pk, score=(1, 0)
+    )
+    html = _home(alice.user)
+    cards = _cards(html)
+    assert len(cards) == 1 and "No match to play right now." in cards[0]
+    assert "Enter the score" not in html and "/enter/" not in html
+
+
+def test_my_chouette_seat_shows_until_i_leave(club, director, alice, bob):
+    from chouette.services import seats as seat_services
+    from chouette.services import sessions as session_services
+
+    carol = club_services.create_player(display_name="Carol", clubs=[club])
+    dave = club_services.create_player(display_name="Dave", clubs=[club])
+    assert "Your chouette" not in _home(alice.user)
+    session = session_services.open_session(
+        actor=actor_for_user(director),
+        club=club,
+        stake="1",
+        label="Back room",
+        rolls={alice.pk: 6, bob.pk: 4, carol.pk: 2, dave.pk: 1},
+    )
+    seat = _home(alice.user).split('class="card your-chouette"')[1].split("</section>")[0]
+    assert f'href="{session.get_absolute_url()}"' in seat and "Back room" in seat
+    seat_services.leave_session(actor=actor_for_user(director), session_id=session.pk, player=alice)
+    assert "Your chouette" not in _home(alice.user)

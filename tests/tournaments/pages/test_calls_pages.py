@@ -46,8 +46,21 @@ def test_director_ticks_check_in_and_drops_no_shows(make_event, actor, browser):
         browser.post(f"/tournaments/{event.slug}/director/calls/check-in/", {"entry": entry.pk})
     page = browser.get(f"/tournaments/{event.slug}/director/").content.decode()
     assert "Drop 1 no-show" in page
-    browser.post(f"/tournaments/{event.slug}/director/calls/drop-no-shows/")
+    drop = f"/tournaments/{event.slug}/director/calls/drop-no-shows/"
+    # the button asks first, naming who would be dropped; nothing is dropped yet
+    asked = browser.post(drop)
+    assert asked.status_code == 200
+    html = asked.content.decode()
+    assert f"Drop 1 no-show from {event.name}?" in html
+    assert absent.player.display_name in html and first.player.display_name not in html
+    assert f'action="{drop}"' in html and 'name="confirm" value="1"' in html
+    assert Entry.objects.get(pk=absent.pk).status == "active"
+    done = browser.post(drop, {"confirm": "1"}, follow=True)
     assert Entry.objects.get(pk=absent.pk).status == "withdrawn"
+    assert f"1 no-show(s) dropped: {absent.player.display_name}." in done.content.decode()
+    # with no one left to drop there is nothing to ask: the dashboard says so
+    again = browser.post(drop, follow=True).content.decode()
+    assert "No no-show to drop" in again
 
 
 def test_dashboard_calls_a_round_then_shows_minutes_and_applies_a_confirmed_penalty(

@@ -192,6 +192,9 @@ def test_next_match_and_player_page_show_the_table(make_event, alice, club):
     client.force_login(alice.user)
     html = client.get(f"/tournaments/{event.slug}/").content.decode()
     assert f"Table {mine.match.table}</strong>" in html
+    # "Enter the score" goes straight to the entry form, not to the score sheet
+    assert f'<a href="/matches/{mine.match_id}/enter/">Enter the score</a>' in html
+    assert f'<a href="/matches/{mine.match_id}/">Enter the score</a>' not in html
     assert (
         f"<strong>Table {mine.match.table}</strong>"
         in Client().get(f"/players/{alice.slug}/").content.decode()
