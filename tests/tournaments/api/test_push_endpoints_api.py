@@ -35,7 +35,7 @@ def subscribe(client, endpoint, keys=KEYS):
         "https://2130706433/",
         "http://fcm.googleapis.com/fcm/send/x",  # not https
         "https://fcm.googleapis.com:6379/fcm/send/x",  # not the https port
-        "https://user:pw@fcm.googleapis.com/fcm/send/x",  # user info
+        "https://user@fcm.googleapis.com/fcm/send/x",  # user info
         "https://fcm.googleapis.com.evil.example/fcm/send/x",
         "https://evilfcm.googleapis.com/x",
         "https://push.apple.com/x",  # "*.push.apple.com" means its subdomains only
