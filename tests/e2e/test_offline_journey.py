@@ -25,8 +25,14 @@ def choose(page, question: str, answer: str) -> None:
 
 
 def controlled(page) -> None:
-    """Wait until the service worker controls the page and has kept it for offline."""
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    """Wait until the service worker controls the page and has kept it for offline.
+
+    Installing the worker caches the whole shell first; on a loaded machine (CI's three
+    browsers on two cores) that took longer than the default 15 s once, so these waits
+    get 45 s: they wait for the browser's work, they time nothing."""
+    page.wait_for_function(
+        "navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=45_000
+    )
     page.wait_for_function(
         """async () => {
             const names = await caches.keys();
@@ -35,7 +41,8 @@ def controlled(page) -> None:
                 if (await cache.match(location.origin + location.pathname)) return true;
             }
             return false;
-        }"""
+        }""",
+        timeout=45_000,
     )
 
 
