@@ -71,22 +71,33 @@ def start_job(
 
     if kind not in _handlers:
         raise ValueError(f"no handler registered for job kind {kind!r}")
-    if dedupe_key:
-        existing = Job.objects.filter(dedupe_key=dedupe_key).first()
-        if existing is not None:
-            return existing, False
-    try:
-        with transaction.atomic():
-            job = Job.objects.create(
-                kind=kind,
-                params=params or {},
-                club=club,
-                created_by=created_by if getattr(created_by, "is_authenticated", False) else None,
-                dedupe_key=dedupe_key or None,
-                lease_until=leases.lease_until(countdown or 0.0),
-            )
-    except IntegrityError:
-        return Job.objects.get(dedupe_key=dedupe_key), False
+    # A dedupe key can be taken by another transaction between our look and our
+    # insert, and released again (its handler started) between the refused insert and
+    # our second look: so look, insert, and on a refusal look again, a few times.
+    for _attempt in range(10):
+        if dedupe_key:
+            existing = Job.objects.filter(dedupe_key=dedupe_key).first()
+            if existing is not None:
+                return existing, False
+        try:
+            with transaction.atomic():
+                job = Job.objects.create(
+                    kind=kind,
+                    params=params or {},
+                    club=club,
+                    created_by=created_by
+                    if getattr(created_by, "is_authenticated", False)
+                    else None,
+                    dedupe_key=dedupe_key or None,
+                    lease_until=leases.lease_until(countdown or 0.0),
+                )
+        except IntegrityError:
+            if not dedupe_key:
+                raise
+            continue
+        break
+    else:
+        raise RuntimeError(f"job key {dedupe_key!r} kept changing hands; giving up")
     transaction.on_commit(lambda: _enqueue(job.pk, countdown or None, token=0, kind=kind))
     return job, True
 

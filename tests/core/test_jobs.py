@@ -103,3 +103,42 @@ def test_database_outage_answers_503_with_retry_after(client_for, make_user, mon
     assert response.status_code == 503
     assert response.json()["code"] == "database_unavailable"
     assert response["Retry-After"] == "5"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_key_released_while_others_ask_for_it_never_fails_them():
+    """The odds job releases its key when it starts, while results keep asking for it:
+    an asker whose insert was refused (the key taken) may find the key gone again on its
+    second look (CI saw ``Job.DoesNotExist`` there). Sixteen askers race a releaser,
+    three times; every asker gets a job holding or having held the key, none an error."""
+    import threading
+
+    from tests.races import race
+
+    stop = threading.Event()
+
+    def release():
+        from django.db import connection
+
+        try:
+            while not stop.wait(0.002):  # a job starting every 2 ms: far above real rates
+                Job.objects.filter(dedupe_key="odds:race").update(dedupe_key=None)
+        finally:
+            connection.close()
+
+    releaser = threading.Thread(target=release)
+    releaser.start()
+    try:
+        asks = [
+            (lambda: jobs.start_job(kind="test.count", params={"n": 0}, dedupe_key="odds:race"))
+            for _ in range(16)
+        ]
+        results = [race(asks, capture_errors=True) for _ in range(3)]
+    finally:
+        stop.set()
+        releaser.join()
+    flat = [r for batch in results for r in batch]
+    assert not [r for r in flat if isinstance(r, Exception)], flat
+    assert {job.kind for job, _ in flat} == {"test.count"}
+    assert Job.objects.filter(kind="test.count").count() == sum(1 for _, made in flat if made)
