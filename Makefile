@@ -53,8 +53,13 @@ serve: $(STAMP) messages
 	  (apt-get update -qq && apt-get install -y -qq pushpin)
 	exec deploy/serve.sh
 
+# Parallel by default (pytest-xdist): three processes on this 2-core machine, since the
+# browser journeys spend much of their time waiting on pages. TEST_PROCESSES=0 runs in
+# one process; the worker and fault tests, which share one Redis, go to one process of
+# the three (`--dist loadgroup`, see tests/conftest.py).
+TEST_PROCESSES ?= 3
 test: $(STAMP) messages
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadgroup $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -123,9 +123,19 @@ def _celery_eager_unless_integration(request):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Skip ``postgres`` tests on SQLite: their point is real row locks and concurrency."""
+    """Skip ``postgres`` tests on SQLite: their point is real row locks and concurrency.
+
+    The tests that start a Celery worker or break services share one Redis and one
+    worker database: under pytest-xdist (``make test`` runs three processes, with
+    ``--dist loadgroup``) they all go to one process, one at a time, so a plain
+    ``make test`` on PostgreSQL runs the whole suite safely.
+    """
     from django.conf import settings
 
+    one_at_a_time = pytest.mark.xdist_group("worker-and-faults")
+    for item in items:
+        if item.get_closest_marker("integration") or item.get_closest_marker("faults"):
+            item.add_marker(one_at_a_time)
     if "postgresql" in settings.DATABASES["default"]["ENGINE"]:
         return
     skip = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL)")
