@@ -134,6 +134,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.boo
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"server_side_binding": True, "prepare_threshold": 5}
     )
+# The hand-tuned hot path (core/fast_path.py: statements compiled once, audit rows in
+# bulk, PostgreSQL's shared row locks) reaches into Django's internals for speed. Off,
+# every write goes through the plain ORM. On by default on PostgreSQL, where the
+# benchmarks measured it; off on SQLite, so the suite runs both ways in CI and a
+# Django upgrade that breaks the fast path shows in one run and not the other.
+FAST_PATH = env.bool(
+    "FAST_PATH", default=DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default under concurrent writers (docs/operations.md): WAL lets
     # readers go on while one writes, the busy timeout makes a writer wait for the lock

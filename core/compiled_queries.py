@@ -31,6 +31,8 @@ from django.db.models.query import get_related_populators  # type: ignore[attr-d
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 
+from core import fast_path
+
 M = TypeVar("M", bound=models.Model)
 
 _MARKER_BASE = -7_340_000_000_000_000_000
@@ -80,6 +82,8 @@ class CompiledQuery(Generic[M]):
 
     def rows(self, *, using: str = DEFAULT_DB_ALIAS, **values: Any) -> list[M]:
         """The rows for ``values`` (one per name), as model instances."""
+        if not fast_path.enabled():
+            return list(self._build(**values).using(using))
         compiled = self._compiled.get(using) or self._compile(using)
         connection = connections[using]
         if compiled.for_update and connection.get_autocommit():

@@ -46,6 +46,7 @@ from simple_history.signals import (
     pre_create_historical_record,
 )
 
+from core import fast_path
 from core.compiled_writes import update_statement
 
 
@@ -233,10 +234,20 @@ def _history_model(model: type[models.Model], manager_name: str) -> type[models.
 
 @contextmanager
 def history_in_bulk() -> Iterator[HistoryBatch]:
-    """Keep the historical rows of the saves inside; insert them together at the end."""
+    """Keep the historical rows of the saves inside; insert them together at the end.
+
+    With ``settings.FAST_PATH`` off each save writes its own row as simple-history does,
+    and the block's :meth:`HistoryBatch.also` is an ORM ``update`` at its end."""
     outer = _batch.get()
     if outer is not None:  # nested: the outermost block writes them
         yield outer
+        return
+    if not fast_path.enabled():
+        plain = HistoryBatch()
+        yield plain
+        if plain.update is not None:
+            model, pk, values = plain.update
+            model._default_manager.filter(pk=pk).update(**values)
         return
     batch = HistoryBatch()
     token = _batch.set(batch)

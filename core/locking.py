@@ -34,7 +34,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from django.db import connection, models
 
-from core import compiled_writes, live
+from core import compiled_writes, fast_path, live
 from core.errors import N_, RuleViolation, StaleVersionError
 
 
@@ -141,6 +141,9 @@ def share_row(model: type[models.Model], pk: Any) -> None:
     """
     if connection.vendor != "postgresql":
         return
+    if not fast_path.enabled():  # the ORM has no FOR KEY SHARE: the stronger lock it has
+        list(model._default_manager.select_for_update(no_key=True).filter(pk=pk).values("pk"))
+        return
     table = connection.ops.quote_name(model._meta.db_table)
     column = connection.ops.quote_name(model._meta.pk.column)
     with connection.cursor() as cursor:
@@ -154,13 +157,8 @@ def try_share_row(model: type[models.Model], pk: Any) -> bool:
     holders, so it never waits for them."""
     if connection.vendor != "postgresql":
         return True
-    table = connection.ops.quote_name(model._meta.db_table)
-    column = connection.ops.quote_name(model._meta.pk.column)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT 1 FROM {table} WHERE {column} = %s FOR NO KEY UPDATE SKIP LOCKED", [pk]
-        )
-        return cursor.fetchone() is not None
+    held = model._default_manager.select_for_update(no_key=True, skip_locked=True)
+    return bool(list(held.filter(pk=pk).values("pk")))
 
 
 def check_version(row: Versioned, expected: int | None, *, noun: str) -> None:
