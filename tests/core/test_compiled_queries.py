@@ -33,6 +33,12 @@ from tests.factories import (
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _fast_path(settings):
+    """These tests are of the fast path itself: on whatever the database's default."""
+    settings.FAST_PATH = True
+
+
 def _fields(obj) -> dict:
     return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
 

@@ -21,6 +21,13 @@ from tests.factories import MatchFactory
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def _fast_path(settings):
+    """These tests are of the fast path itself: on whatever the database's default."""
+    settings.FAST_PATH = True
+
+
 _SKIP = {"id", "number", "created_at", "history_id", "history_date"}
 
 

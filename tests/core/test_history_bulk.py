@@ -19,6 +19,13 @@ from tests.factories import MatchFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def _fast_path(settings):
+    """These tests are of the fast path itself: on whatever the database's default."""
+    settings.FAST_PATH = True
+
+
 SKIP = {"history_id", "history_date"}
 IDS = (
     *("id", "match_id", "club_id", "player1_id", "player2_id", "winner_id"),
