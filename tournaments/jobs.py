@@ -14,12 +14,7 @@ from django.contrib.auth import get_user_model
 from core.jobs import Progress, job_handler
 from core.models import Job
 from games.services.actors import Actor, actor_for_user
-
-PAIR_ROUND = "tournaments.pair_round"
-REDRAW = "tournaments.redraw"
-DROP_MAP = "tournaments.drop_map"
-ODDS = "tournaments.odds"
-NOTIFY_CALL = "tournaments.notify_call"  # started by tournaments.services.calls
+from tournaments.job_kinds import DROP_MAP, NOTIFY_CALL, ODDS, PAIR_ROUND, REDRAW
 
 
 def _actor(job: Job) -> Actor:

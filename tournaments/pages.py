@@ -322,10 +322,9 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
     drop_map = None
     drop_map_note = ""
     if tournament.is_elimination and tournament.format == TournamentFormat.SINGLE_ELIMINATION:
-        from .api.views import drop_map_params
         from .formats.errors import FormatError
 
-        params = drop_map_params(tournament)
+        params = selectors.drop_map_params(tournament)
         if params["entries"] <= draws.LARGE_EVENT:
             try:
                 drop_map = draws.labelled_drop_map(**params)

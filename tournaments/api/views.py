@@ -332,7 +332,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         actor = self._actor(request)
         tournament = self._tournament(slug)
         require_director(actor, tournament)
-        params = drop_map_params(tournament)
+        params = selectors.drop_map_params(tournament)
         if params["entries"] > draws.LARGE_EVENT:
             job, _ = start_job(
                 kind=jobs.DROP_MAP,
@@ -422,21 +422,3 @@ def _versioned_read(
     response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag
     return response
-
-
-def drop_map_params(tournament: Tournament) -> dict[str, Any]:
-    from tournaments.models import Entry as EntryModel
-
-    count = (
-        len(tournament.bracket_order)
-        or EntryModel.objects.filter(tournament=tournament, status="active").count()
-    )
-    return {
-        "format": tournament.format,
-        "entries": max(count, 2),
-        "consolation_from": tournament.consolation_from,
-        "last_chance_from": tournament.last_chance_from,
-        "grand_final_reset": tournament.grand_final_reset,
-        "feed_orders": tournament.feed_orders,
-        "last_chance_drawn": tournament.drawn_last_chance_from,
-    }

@@ -42,8 +42,6 @@ from tournaments.models import (
     PairingStatus,
     StageKind,
     Tournament,
-    TournamentFormat,
-    TournamentStatus,
 )
 from tournaments.selectors import (
     entry_rows,
@@ -52,6 +50,7 @@ from tournaments.selectors import (
     results_from_pairings,
     standings,
 )
+from tournaments.selectors_odds import odds_supported
 
 from .brackets import bracket_graph, bracket_pairings, derive_state
 from .match_chance import in_progress_chance
@@ -88,19 +87,6 @@ def _start(tournament_id: int) -> None:
 def release_request(*, job_id: int, tournament_id: int) -> None:
     """The job is starting: the next result must start a job of its own (see the module)."""
     Job.objects.filter(pk=job_id, dedupe_key=dedupe_key(tournament_id)).update(dedupe_key=None)
-
-
-def odds_supported(tournament: Tournament) -> str | None:
-    """Why the odds of this event cannot be computed, or None if they can."""
-    if tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
-        return "The odds are computed once the event has started."
-    if tournament.is_elimination:
-        return None if tournament.bracket_order else "The bracket is not drawn yet."
-    if tournament.format == TournamentFormat.SWISS:
-        if tournament.swiss_rounds is None or tournament.max_losses is not None:
-            return "Odds are computed for a Swiss with a fixed number of rounds."
-        return None
-    return "Odds are computed for elimination and Swiss events."
 
 
 @dataclass(frozen=True)
