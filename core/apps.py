@@ -30,4 +30,8 @@ class CoreConfig(AppConfig):
         # migrates (make run, compose's migrate, a bare checkout) serves translated pages.
         post_migrate.connect(catalogs.compile_stale, sender=self, dispatch_uid="catalogs")
         followups.register()  # the club page's panel of follow-ups that gave up
+        # The outbox and the jobs send their tasks by name (core.enqueue): register them
+        # in every process, not only in a worker that autodiscovers them.
+        from core import tasks  # noqa: F401
+
         request_started.connect(embedded.start_if_embedded, dispatch_uid="embedded-sweep")

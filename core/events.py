@@ -25,11 +25,6 @@ H = TypeVar("H", bound=Handler)
 
 _handlers: dict[str, list[Handler]] = defaultdict(list)
 
-#: Enqueueing on commit tries briefly (a pooled connection gone stale after a broker
-#: restart is replaced on the retry), then gives up: the request has committed and
-#: must answer, and the periodic sweep re-enqueues what was not sent.
-ENQUEUE_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.1}
-
 
 def on_event(kind: str) -> Callable[[H], H]:
     """Register an after-commit handler for an event kind (idempotent handlers only)."""
@@ -48,9 +43,8 @@ def handlers_for(kind: str) -> list[Handler]:
 
 def emit(kind: str, **payload: Any) -> None:
     """Record an event in the current transaction and enqueue its handling on commit."""
-    from . import leases
+    from . import enqueue, leases
     from .models import DomainEvent
-    from .outbox import enqueue
 
     event = DomainEvent.objects.create(kind=kind, payload=payload, lease_until=leases.lease_until())
-    transaction.on_commit(lambda: enqueue(event.pk, token=0, kind=kind))
+    transaction.on_commit(lambda: enqueue.send_event(event.pk, token=0, kind=kind))

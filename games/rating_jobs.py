@@ -23,12 +23,9 @@ from core import jobs
 from core.events import on_event
 from core.models import Job
 from games import events
+from games.job_kinds import RECOMPUTE_ALL, RECOMPUTE_FROM, RECOMPUTE_LIST
 from games.models import Club
 from games.services import ratings as rating_services
-
-RECOMPUTE_FROM = "ratings.recompute_from"
-RECOMPUTE_LIST = "ratings.recompute"
-RECOMPUTE_ALL = "ratings.recompute_all"
 
 
 @on_event(events.MATCH_FINISHED)

@@ -18,12 +18,13 @@ from typing import Any
 from core.errors import N_
 from core.jobs import Progress, job_handler
 from core.models import Job
+from games.job_kinds import IMPORT_TRANSCRIPTS
 from games.models import Club
 from games.rules.errors import RuleViolation
 from games.services import transcripts as transcript_services
 from games.services.actors import actor_for_user
 
-KIND = "matches.import"
+KIND = IMPORT_TRANSCRIPTS
 
 
 def pack_files(files: list[tuple[str, str]]) -> str:

@@ -34,7 +34,7 @@ from core.locking import expected_version
 from games.api.inputs import SLUG_PATTERN, query_text
 from games.rules import limits
 from games.services.actors import actor_for_user
-from tournaments import jobs, selectors, selectors_odds
+from tournaments import job_kinds, selectors, selectors_odds
 from tournaments.models import Entry, Tournament
 from tournaments.services import draws, entries, events, registration, results, rounds
 from tournaments.services.common import require_director
@@ -297,7 +297,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         data.is_valid(raise_exception=True)
         number = data.validated_data.get("round") or selectors.next_round_number(tournament)
         job, _ = start_job(
-            kind=jobs.PAIR_ROUND,
+            kind=job_kinds.PAIR_ROUND,
             params={"tournament": tournament.pk, "round": number},
             club=tournament.club,
             created_by=request.user,
@@ -316,7 +316,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         data = s.RedrawSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         job, _ = start_job(
-            kind=jobs.REDRAW,
+            kind=job_kinds.REDRAW,
             params={"tournament": tournament.pk, **data.validated_data},
             club=tournament.club,
             created_by=request.user,
@@ -335,7 +335,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         params = selectors.drop_map_params(tournament)
         if params["entries"] > draws.LARGE_EVENT:
             job, _ = start_job(
-                kind=jobs.DROP_MAP,
+                kind=job_kinds.DROP_MAP,
                 params=params,
                 club=tournament.club,
                 created_by=request.user,

@@ -35,6 +35,7 @@ from tournaments.formats import odds as pure
 from tournaments.formats.bracket_engine import MatchStatus as SlotStatus
 from tournaments.formats.places import DEFAULT_PRIZE_ORDER
 from tournaments.formats.schedule import match_length
+from tournaments.job_kinds import ODDS
 from tournaments.models import (
     Entry,
     EntryStatus,
@@ -55,7 +56,7 @@ from tournaments.selectors_odds import odds_supported
 from .brackets import bracket_graph, bracket_pairings, derive_state
 from .match_chance import in_progress_chance
 
-ODDS_JOB = "tournaments.odds"
+ODDS_JOB = ODDS
 EXACT_UP_TO = 16
 """Enumerate exactly when at most this many matches are undecided (65,536 outcomes)."""
 
