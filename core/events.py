@@ -26,12 +26,18 @@ H = TypeVar("H", bound=Handler)
 _handlers: dict[str, list[Handler]] = defaultdict(list)
 
 
+def register_event_handler(kind: str, handler: Handler) -> None:
+    """Register an after-commit handler for an event kind (idempotent handlers only);
+    the apps call it from their ``wiring.py``. Registering a handler twice keeps one."""
+    if handler not in _handlers[kind]:
+        _handlers[kind].append(handler)
+
+
 def on_event(kind: str) -> Callable[[H], H]:
-    """Register an after-commit handler for an event kind (idempotent handlers only)."""
+    """:func:`register_event_handler` as a decorator (the tests' own handlers)."""
 
     def register(handler: H) -> H:
-        if handler not in _handlers[kind]:
-            _handlers[kind].append(handler)
+        register_event_handler(kind, handler)
         return handler
 
     return register

@@ -43,9 +43,17 @@ Handler = Callable[[Job, Progress], dict[str, Any]]
 _handlers: dict[str, Handler] = {}
 
 
+def register_job_handler(kind: str, fn: Handler) -> None:
+    """Register (or replace) the handler of a job kind; the apps call it from their
+    ``wiring.py``."""
+    _handlers[kind] = fn
+
+
 def job_handler(kind: str) -> Callable[[Handler], Handler]:
+    """:func:`register_job_handler` as a decorator (the tests' own jobs)."""
+
     def register(fn: Handler) -> Handler:
-        _handlers[kind] = fn
+        register_job_handler(kind, fn)
         return fn
 
     return register

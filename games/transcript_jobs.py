@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from core.errors import N_
-from core.jobs import Progress, job_handler
+from core.jobs import Progress
 from core.models import Job
 from games.job_kinds import IMPORT_TRANSCRIPTS
 from games.models import Club
@@ -50,7 +50,6 @@ def import_params(
     }
 
 
-@job_handler(KIND)
 def import_transcripts_job(job: Job, progress: Progress) -> dict[str, Any]:
     """Import (or check) every file of the upload; the result lists each file's outcome."""
     params = job.params
