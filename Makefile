@@ -65,6 +65,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/core/test_import_cycles.py \
+	  tests/core/test_import_layers.py
 	$(BIN)/mypy .
 
 format: $(STAMP)

@@ -9,12 +9,7 @@ class AnalysisConfig(AppConfig):
     verbose_name = "Match analysis"
 
     def ready(self) -> None:
-        from . import (
-            jobs,  # noqa: F401 - registers the job and the import's hook
-            panels,
-        )
+        """Register everything ``analysis`` plugs into the core: ``analysis/wiring.py``."""
+        from analysis import wiring
 
-        panels.register()
-        from . import club_zones
-
-        club_zones.register()
+        wiring.register()

@@ -2,23 +2,21 @@
 
 The automatic request listens to ``match.finished`` (the outbox event every import of a
 finished match writes) so that ``games`` knows nothing of the analysis: when the club
-analyses automatically and the match has a transcript, the job starts.
+analyses automatically and the match has a transcript, the job starts. Both are
+registered by ``analysis/wiring.py``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from core.events import on_event
-from core.jobs import Progress, job_handler
+from core.jobs import Progress
 from core.models import Job
-from games import events
 from games.models import Match
 
 from . import services
 
 
-@job_handler(services.JOB_KIND)
 def analyse_match_job(job: Job, progress: Progress) -> dict[str, Any]:
     """Analyse the match and answer with its figures (the full result is on the API)."""
     analysis = services.analyse_match(
@@ -35,8 +33,6 @@ def analyse_match_job(job: Job, progress: Progress) -> dict[str, Any]:
     }
 
 
-@on_event(events.MATCH_FINISHED)
-@on_event(events.MATCH_TRANSCRIPT_ATTACHED)
 def analyse_imported_match(payload: dict[str, Any]) -> None:
     match_id = payload.get("match_id")
     if match_id is None:

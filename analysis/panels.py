@@ -1,6 +1,6 @@
 """What the analysis app shows on pages ``games`` owns (see :mod:`core.panels`): the
 match page's analysis summary and the player page's PR history chart. Registered by
-``AnalysisConfig.ready()``, so ``games`` templates never name this app.
+``analysis/wiring.py``, so ``games`` templates never name this app.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from analysis.job_kinds import ANALYSE_MATCH
 from core import access
 from core.errors import N_, NotAllowed, RuleViolation
 from core.jobs import start_job
@@ -32,7 +33,7 @@ from .models import (
     SupersededAnalysis,
 )
 
-JOB_KIND = "analysis.match"
+JOB_KIND = ANALYSE_MATCH
 
 
 def settings_for(club: Club) -> ClubAnalysisSettings:

@@ -6,14 +6,7 @@ class ChouetteConfig(AppConfig):
     name = "chouette"
 
     def ready(self) -> None:
-        """Register the page panels (the club page's open sessions) and the demo seeder."""
-        from core.demo import register_demo_seeder
+        """Register everything ``chouette`` plugs into the core: ``chouette/wiring.py``."""
+        from chouette import wiring
 
-        from . import panels
-
-        panels.register()
-        register_demo_seeder("chouette", "chouette.demo.seed")
-
-        from . import club_zones
-
-        club_zones.register()
+        wiring.register()

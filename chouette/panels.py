@@ -1,6 +1,6 @@
 """What the chouette app shows on the pages ``games`` owns (see :mod:`core.panels`): the
 club page's open sessions and, on a player's home, the chouettes they sit in.
-Registered by ``ChouetteConfig.ready()``.
+Registered by ``chouette/wiring.py``.
 
 A panel rather than a context variable keeps the dependency one way: ``games`` views
 and templates know nothing of chouettes.

@@ -1,6 +1,6 @@
 """The demo seeders ``manage.py seed_demo`` runs: each app adds its own demo content.
 
-An app registers its seeder from ``AppConfig.ready()`` by dotted path (imported only
+An app registers its seeder from its ``wiring.py`` by dotted path (imported only
 when the command runs, so a server never loads demo code); ``seed_demo`` creates the
 demo club, its director and players, then calls every seeder in registration order
 (``INSTALLED_APPS`` order: the matches before the tournament and the chouette) as

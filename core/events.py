@@ -25,18 +25,19 @@ H = TypeVar("H", bound=Handler)
 
 _handlers: dict[str, list[Handler]] = defaultdict(list)
 
-#: Enqueueing on commit tries briefly (a pooled connection gone stale after a broker
-#: restart is replaced on the retry), then gives up: the request has committed and
-#: must answer, and the periodic sweep re-enqueues what was not sent.
-ENQUEUE_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.1}
+
+def register_event_handler(kind: str, handler: Handler) -> None:
+    """Register an after-commit handler for an event kind (idempotent handlers only);
+    the apps call it from their ``wiring.py``. Registering a handler twice keeps one."""
+    if handler not in _handlers[kind]:
+        _handlers[kind].append(handler)
 
 
 def on_event(kind: str) -> Callable[[H], H]:
-    """Register an after-commit handler for an event kind (idempotent handlers only)."""
+    """:func:`register_event_handler` as a decorator (the tests' own handlers)."""
 
     def register(handler: H) -> H:
-        if handler not in _handlers[kind]:
-            _handlers[kind].append(handler)
+        register_event_handler(kind, handler)
         return handler
 
     return register
@@ -48,9 +49,8 @@ def handlers_for(kind: str) -> list[Handler]:
 
 def emit(kind: str, **payload: Any) -> None:
     """Record an event in the current transaction and enqueue its handling on commit."""
-    from . import leases
+    from . import enqueue, leases
     from .models import DomainEvent
-    from .outbox import enqueue
 
     event = DomainEvent.objects.create(kind=kind, payload=payload, lease_until=leases.lease_until())
-    transaction.on_commit(lambda: enqueue(event.pk, token=0, kind=kind))
+    transaction.on_commit(lambda: enqueue.send_event(event.pk, token=0, kind=kind))

@@ -64,7 +64,8 @@ _scopes: dict[str, Scope] = {}
 
 
 def register_scope(name: str, scope: Scope) -> None:
-    """Register (or replace) a way of naming an anonymous caller; called from ``ready()``."""
+    """Register (or replace) a way of naming an anonymous caller; called from an
+    app's ``wiring.py``."""
     _scopes[name] = scope
 
 

@@ -17,7 +17,6 @@ current one does nothing. The queue of each kind is in :mod:`core.queues`.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import socket
@@ -32,7 +31,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from core import broker, leases, queues
+from core import broker, enqueue, leases
 from core.errors import BoxcarsError
 from core.models import Job, JobStatus
 
@@ -44,9 +43,17 @@ Handler = Callable[[Job, Progress], dict[str, Any]]
 _handlers: dict[str, Handler] = {}
 
 
+def register_job_handler(kind: str, fn: Handler) -> None:
+    """Register (or replace) the handler of a job kind; the apps call it from their
+    ``wiring.py``."""
+    _handlers[kind] = fn
+
+
 def job_handler(kind: str) -> Callable[[Handler], Handler]:
+    """:func:`register_job_handler` as a decorator (the tests' own jobs)."""
+
     def register(fn: Handler) -> Handler:
-        _handlers[kind] = fn
+        register_job_handler(kind, fn)
         return fn
 
     return register
@@ -102,31 +109,10 @@ def start_job(
     return job, True
 
 
-def task_id(job_id: int, token: int) -> str:
-    """The id of the message of the job's ``token``: how the sweep finds it in the broker."""
-    return f"job-{job_id}-{token}"
-
-
 def _enqueue(job_id: int, countdown: float | None = None, *, token: int, kind: str) -> None:
     """Hand a job to the broker, on its kind's queue; if the broker is down the job
     stays queued, its lease ended, and the sweep (``sweep_queued_jobs``) sends it."""
-    from core.events import ENQUEUE_RETRY_POLICY
-    from core.tasks import run_job
-
-    try:
-        run_job.apply_async(
-            (job_id, token),
-            countdown=countdown,
-            task_id=task_id(job_id, token),
-            queue=queues.for_job(kind),
-            retry_policy=ENQUEUE_RETRY_POLICY,
-        )
-    except Exception as exc:
-        logger.warning("could not enqueue job %s (%r); the sweep will retry", job_id, exc)
-        with contextlib.suppress(DatabaseError):
-            Job.objects.filter(pk=job_id, enqueue_token=token, status=JobStatus.QUEUED).update(
-                lease_until=timezone.now()
-            )
+    enqueue.send_job(job_id, countdown, token=token, kind=kind)
 
 
 def sweep_queued_jobs(*, older_than_seconds: float = 60) -> int:
@@ -155,7 +141,7 @@ def sweep_queued_jobs(*, older_than_seconds: float = 60) -> int:
     sent = 0
     for job_id, token, kind in overdue:
         current = Job.objects.filter(pk=job_id, status=JobStatus.QUEUED, enqueue_token=token)
-        if waiting is not None and task_id(job_id, token) in waiting:
+        if waiting is not None and enqueue.job_task_id(job_id, token) in waiting:
             current.update(lease_until=leases.lease_until())  # still queued: wait on
             continue
         if current.update(enqueue_token=token + 1, lease_until=leases.lease_until()):

@@ -5,7 +5,7 @@ This replaces a Django signal. The match services call :func:`announce_result_ch
 explicitly, after their write and under their lock, and each registered listener runs
 there and then: what a listener writes (a tournament's bracket) commits or fails with
 the result itself. Listeners register once, at start-up
-(``TournamentsConfig.ready()``), under a name, so a second registration of the same
+(``tournaments/wiring.py``), under a name, so a second registration of the same
 name replaces the first rather than running twice.
 
 What counts as a result is decided once, by :meth:`Outcome.differs_from`: the status
@@ -77,7 +77,7 @@ _listeners: dict[str, ResultListener] = {}
 
 
 def register_result_listener(name: str, listener: ResultListener) -> None:
-    """Register (or replace) the listener called ``name``; called from ``ready()``."""
+    """Register (or replace) the listener called ``name``; called from an app's ``wiring.py``."""
     _listeners[name] = listener
 
 

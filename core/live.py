@@ -66,7 +66,7 @@ _kinds: dict[str, ChannelKind] = {}
 def register_channel_kind(
     name: str, can_follow: Callable[[Any, int], bool | None], *, private: bool = False
 ) -> None:
-    """Register (or replace) a channel kind; called from an app's ``ready()``."""
+    """Register (or replace) a channel kind; called from an app's ``wiring.py``."""
     _kinds[name] = ChannelKind(name, can_follow, private)
 
 
@@ -96,7 +96,7 @@ _row_channels: dict[str, dict[str, Callable[[Any], Iterable[str]]]] = {}
 def register_row_channels(
     model_label: str, name: str, channels_of: Callable[[Any], Iterable[str]]
 ) -> None:
-    """Say which channels a write of a ``model_label`` row touches (from ``ready()``).
+    """Say which channels a write of a ``model_label`` row touches (from an app's ``wiring.py``).
 
     Several apps may register for one model under different names (``games`` names a
     match's own channels, ``tournaments`` the event a match belongs to); registering a
@@ -123,7 +123,7 @@ _members: dict[str, Callable[[int], set[str]]] = {}
 
 def register_channel_members(kind: str, members_of: Callable[[int], set[str]]) -> None:
     """Let a channel of ``kind`` also hear the notices of other channels, e.g. an event
-    the notices of its matches (from ``ready()``).
+    the notices of its matches (from an app's ``wiring.py``).
 
     Resolved by the stream (when it starts, and again after each notice of the channel
     itself, since the members change only by a write of the owner), never by the write

@@ -1,9 +1,9 @@
 """Handling outbox events exactly once, giving up cleanly, and sweeping up the ones
 whose message was lost (never the ones still waiting).
 
-* :func:`enqueue` sends an event's message on its kind's queue (:mod:`core.queues`),
-  named ``event-<id>-<token>``; if the broker is down the event's lease ends at once
-  and the sweep sends it when it can.
+* :func:`core.enqueue.send_event` sends an event's message on its kind's queue
+  (:mod:`core.queues`), named ``event-<id>-<token>``; if the broker is down the event's
+  lease ends at once and the sweep sends it when it can.
 * :func:`handle_event` runs the handlers under the row lock. A handler that raises
   leaves nothing behind (a savepoint); the event is retried after a backoff
   (``OUTBOX_RETRY_BACKOFF`` doubling) with a new token, and after
@@ -19,43 +19,19 @@ whose message was lost (never the ones still waiting).
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from core import broker, events, leases, queues
+from core import broker, events, leases
+from core import enqueue as core_enqueue
 from core.models import DomainEvent
 
 logger = logging.getLogger(__name__)
-
-
-def task_id(event_id: int, token: int) -> str:
-    return f"event-{event_id}-{token}"
-
-
-def enqueue(event_id: int, *, token: int, kind: str, countdown: float | None = None) -> None:
-    """Send the event's message; if that fails its lease ends, for the next sweep."""
-    from core.tasks import handle_event as handle_event_task
-
-    try:
-        handle_event_task.apply_async(
-            (event_id, token),
-            countdown=countdown,
-            task_id=task_id(event_id, token),
-            queue=queues.for_event(kind),
-            retry_policy=events.ENQUEUE_RETRY_POLICY,
-        )
-    except Exception as exc:  # the broker is down (or, eager, the database was busy)
-        logger.warning("could not enqueue event %s (%r); the sweep will retry", event_id, exc)
-        with contextlib.suppress(DatabaseError):
-            DomainEvent.objects.filter(
-                pk=event_id, enqueue_token=token, handled_at__isnull=True
-            ).update(lease_until=timezone.now())
 
 
 def handle_event(*, event_id: int, token: int | None = None) -> str:
@@ -107,7 +83,9 @@ def handle_event(*, event_id: int, token: int | None = None) -> str:
         return "failed"
     if retry_in is not None:
         if not leases.is_eager():  # eager: the in-process sweep runs it once it is due
-            enqueue(event.pk, token=event.enqueue_token, kind=event.kind, countdown=retry_in)
+            core_enqueue.send_event(
+                event.pk, token=event.enqueue_token, kind=event.kind, countdown=retry_in
+            )
         return "retrying"
     return "handled"
 
@@ -140,11 +118,11 @@ def sweep_events(*, older_than_seconds: float = 30) -> int:
     sent = 0
     for event_id, token, kind in overdue:
         current = DomainEvent.objects.filter(_pending(), pk=event_id, enqueue_token=token)
-        if waiting is not None and task_id(event_id, token) in waiting:
+        if waiting is not None and core_enqueue.event_task_id(event_id, token) in waiting:
             current.update(lease_until=leases.lease_until())
             continue
         if current.update(enqueue_token=token + 1, lease_until=leases.lease_until()):
-            enqueue(event_id, token=token + 1, kind=kind)
+            core_enqueue.send_event(event_id, token=token + 1, kind=kind)
             sent += 1
     return sent
 
@@ -166,6 +144,6 @@ def retry_failed_event(event_id: int) -> bool:
         event.lease_until = leases.lease_until()
         event.save(update_fields=["failed_at", "attempts", "enqueue_token", "lease_until"])
         token, kind = event.enqueue_token, event.kind
-        transaction.on_commit(lambda: enqueue(event_id, token=token, kind=kind))
+        transaction.on_commit(lambda: core_enqueue.send_event(event_id, token=token, kind=kind))
     logger.info("failed event %s retried", event_id)
     return True

@@ -3,7 +3,7 @@
 The club page lists the club's events and chouettes, the match page links back to
 the round a match belongs to, the home page shows a player's events: ``games`` owns
 those pages but knows nothing of ``tournaments`` or ``chouette``. So a page names
-*slots*, and apps register *panels* for them in their ``AppConfig.ready()``: a
+*slots*, and apps register *panels* for them in their ``wiring.py``: a
 template and a context provider. The page renders ``{% panels "slot" arg ... %}``
 (``core/templatetags/panels.py``): each registered panel of the slot, in order,
 rendered with what its provider returns; a provider returning None shows nothing.
@@ -61,7 +61,8 @@ def register_panel(
     order: int = 100,
     prefetcher: Prefetcher | None = None,
 ) -> None:
-    """Register (or replace) the panel called ``name`` in ``slot``; called from ``ready()``."""
+    """Register (or replace) the panel called ``name`` in ``slot``; called from an
+    app's ``wiring.py``."""
     _slots.setdefault(slot, {})[name] = Panel(name, template, provider, order, prefetcher)
 
 

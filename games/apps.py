@@ -7,17 +7,7 @@ class GamesConfig(AppConfig):
     verbose_name = "Games, matches and ratings"
 
     def ready(self) -> None:
-        # registers the rating event handlers and jobs, the "matches.import" job, and
-        # the handler telling directors about a dispute
-        from core.demo import register_demo_seeder
-        from core.idempotency import register_scope
+        """Register everything ``games`` plugs into the core: ``games/wiring.py``."""
+        from games import wiring
 
-        from . import dispute_notices, live, rating_jobs, score_links, transcript_jobs  # noqa: F401
-
-        register_scope("games.score_link", score_links.idempotency_scope)
-        register_demo_seeder("games", "games.demo.seed")
-        live.register()
-
-        from . import club_zones
-
-        club_zones.register()
+        wiring.register()

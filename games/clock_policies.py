@@ -2,7 +2,7 @@
 
 The policy is an event's (and its round's) setting, but ``games`` knows nothing of
 events. So an app that groups matches registers a *provider* in its
-``AppConfig.ready()`` (tournaments does: ``tournaments/clocks.py``); the clock service
+``wiring.py`` (tournaments does: ``tournaments/clocks.py``); the clock service
 asks it for a match and falls back to :data:`DEFAULT_POLICY` for a match of no event
 (clocks allowed, the USBGF preset, a flag fall loses). Registering a provider under a
 name a second time replaces it, as :mod:`core.listeners` does.

@@ -6,7 +6,7 @@ directors who have an address (Django's email framework; the console backend unl
 ``EMAIL_BACKEND`` says otherwise), each in their language (their player's, else the
 club's: docs/languages.md), and stamps the dispute ``directors_notified_at``, so
 the dashboard can list open disputes and whether the directors were told. Handling an
-event twice sends nothing the second time.
+event twice sends nothing the second time. Registered by ``games/wiring.py``.
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from core import mail
-from core.events import on_event
-from games import events
 from games.languages import message_language
 from games.models import Club, Dispute
 
@@ -38,7 +36,6 @@ def _by_language(directors: QuerySet[User], club: Club) -> dict[str, list[str]]:
     return dict(sorted(groups.items()))
 
 
-@on_event(events.MATCH_DISPUTED)
 def tell_directors(payload: dict[str, Any]) -> None:
     """Email the club's directors about dispute ``payload["dispute_id"]``, once."""
     dispute = (

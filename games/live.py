@@ -39,7 +39,7 @@ def match_channels(match: Match) -> Iterable[str]:
 
 
 def register() -> None:
-    """Called from ``GamesConfig.ready()``."""
+    """Called from ``games/wiring.py``."""
     live.register_channel_kind("match", _exists(Match))
     live.register_channel_kind("player", _exists(Player))
     live.register_channel_kind("club", _directs_club, private=True)

@@ -9,7 +9,7 @@
 * ``ratings.recompute`` (a director's request) and ``ratings.recompute_all`` (the
   nightly beat task) recompute lists from scratch; the job result reports drift.
 
-Registered at startup by ``GamesConfig.ready``.
+Registered at start-up by ``games.wiring``.
 """
 
 from __future__ import annotations
@@ -20,23 +20,16 @@ from celery import shared_task
 from django.utils import timezone
 
 from core import jobs
-from core.events import on_event
 from core.models import Job
-from games import events
+from games.job_kinds import RECOMPUTE_ALL, RECOMPUTE_FROM
 from games.models import Club
 from games.services import ratings as rating_services
 
-RECOMPUTE_FROM = "ratings.recompute_from"
-RECOMPUTE_LIST = "ratings.recompute"
-RECOMPUTE_ALL = "ratings.recompute_all"
 
-
-@on_event(events.MATCH_FINISHED)
 def apply_finished_match(payload: dict[str, Any]) -> None:
     rating_services.apply_match(match_id=payload["match_id"])
 
 
-@on_event(events.MATCH_RESULT_CHANGED)
 def recompute_after_result_change(payload: dict[str, Any]) -> None:
     jobs.start_job(
         kind=RECOMPUTE_FROM,
@@ -45,8 +38,7 @@ def recompute_after_result_change(payload: dict[str, Any]) -> None:
     )
 
 
-@jobs.job_handler(RECOMPUTE_FROM)
-def _recompute_from(job: Job, progress: jobs.Progress) -> dict[str, Any]:
+def recompute_from_job(job: Job, progress: jobs.Progress) -> dict[str, Any]:
     return {
         "lists": rating_services.recompute_after_change(
             match_id=job.params["match_id"], progress=progress
@@ -54,14 +46,12 @@ def _recompute_from(job: Job, progress: jobs.Progress) -> dict[str, Any]:
     }
 
 
-@jobs.job_handler(RECOMPUTE_LIST)
-def _recompute_list(job: Job, progress: jobs.Progress) -> dict[str, Any]:
+def recompute_list_job(job: Job, progress: jobs.Progress) -> dict[str, Any]:
     report = rating_services.recompute_list(rating_list_id=job.params["list"], progress=progress)
     return report.as_dict()
 
 
-@jobs.job_handler(RECOMPUTE_ALL)
-def _recompute_all(job: Job, progress: jobs.Progress) -> dict[str, Any]:
+def recompute_all_job(job: Job, progress: jobs.Progress) -> dict[str, Any]:
     reports = rating_services.recompute_all_lists(progress=progress)
     return {
         "lists": reports,

@@ -44,7 +44,7 @@ def token_of(request: Any) -> str | None:
 
 def idempotency_scope(request: Any) -> str | None:
     """Whose ``Idempotency-Key`` a score link's request carries: its match and player
-    (registered with :func:`core.idempotency.register_scope` by ``GamesConfig.ready``)."""
+    (registered with :func:`core.idempotency.register_scope` by ``games/wiring.py``)."""
     token = token_of(request)
     link = read_token(token) if token else None
     if link is not None:

@@ -138,3 +138,15 @@ def disputed_match_ids(match_ids: Iterable[int | None]) -> set[int]:
             "match_id", flat=True
         )
     )
+
+
+def can_undo_final_score(match: Match, side: int | None) -> bool:
+    """Whether the player on ``side`` (0, 1; None: not a player) may take back the final
+    score they entered: a score-only result still awaiting the opponent's confirmation
+    (the service, ``score_entry.undo_last_game``, checks the same under the lock)."""
+    return bool(
+        match.final_score_only
+        and match.confirmation == Confirmation.PENDING
+        and side is not None
+        and match.awaiting_id == (match.player1_id, match.player2_id)[1 - side]
+    )

@@ -16,14 +16,15 @@ import json
 from typing import Any
 
 from core.errors import N_
-from core.jobs import Progress, job_handler
+from core.jobs import Progress
 from core.models import Job
+from games.job_kinds import IMPORT_TRANSCRIPTS
 from games.models import Club
 from games.rules.errors import RuleViolation
 from games.services import transcripts as transcript_services
 from games.services.actors import actor_for_user
 
-KIND = "matches.import"
+KIND = IMPORT_TRANSCRIPTS
 
 
 def pack_files(files: list[tuple[str, str]]) -> str:
@@ -49,7 +50,6 @@ def import_params(
     }
 
 
-@job_handler(KIND)
 def import_transcripts_job(job: Job, progress: Progress) -> dict[str, Any]:
     """Import (or check) every file of the upload; the result lists each file's outcome."""
     params = job.params

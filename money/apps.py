@@ -7,8 +7,7 @@ class MoneyConfig(AppConfig):
     verbose_name = "Event money"
 
     def ready(self) -> None:
-        """Register the money pages' club time zone and the club page's link."""
-        from . import club_zones, panels
+        """Register everything ``money`` plugs into the core: ``money/wiring.py``."""
+        from money import wiring
 
-        club_zones.register()
-        panels.register()
+        wiring.register()

@@ -23,13 +23,12 @@ from django.utils.translation import gettext as _
 from core import access, csv_files
 from core.errors import N_, BoxcarsError, RuleViolation
 from core.numbers import is_ascii_number
-from games.models import Player
 from games.services.actors import actor_for_user
 from money import rules, selectors, services
-from money.api.answers import ledger_csv
 from money.master_points import FORMULA_CHOICES
 from money.models import PaidBy, PaymentMethod, Remainder
-from tournaments.models import Entry, EntryStatus, Tournament
+from money.renderings import calcutta_data, ledger_csv
+from tournaments.models import EntryStatus, Tournament
 
 FIELD_WORDS = {
     "fee": "Entry fee",
@@ -248,9 +247,7 @@ AUCTION_ACTIONS = {"calcutta", "lot", "sale", "lot-buy-back"}
 
 def _context(tournament: Tournament) -> dict[str, Any]:
     view = selectors.money_view(tournament)
-    entries = list(
-        Entry.objects.filter(tournament=tournament).select_related("player").order_by("seed", "pk")
-    )
+    entries = list(selectors.event_entries(tournament))
     by_player = {p.player.pk: p for p in view.people if p.player}
     rows = []
     for entry in entries:
@@ -278,7 +275,7 @@ def _context(tournament: Tournament) -> dict[str, Any]:
         "paid_by": PaidBy.choices,
         "remainders": Remainder.choices,
         "methods": PaymentMethod.choices,
-        "players": Player.objects.filter(clubs=tournament.club).order_by("display_name"),
+        "players": selectors.club_players(tournament.club),
         "free_entries": [e for e in entries if e.pk not in in_lot],
         "lots": _lots(view),
         "is_director": True,
@@ -289,11 +286,10 @@ def _context(tournament: Tournament) -> dict[str, Any]:
 
 def _event_master_points(tournament: Tournament) -> dict[str, Any]:
     from money.master_points import event_points
-    from money.models import EventMasterPoints
 
-    setting = EventMasterPoints.objects.filter(tournament=tournament).first()
+    setting = selectors.event_master_points_setting(tournament)
     points = event_points(tournament, setting) if setting else {}
-    names = dict(Player.objects.filter(pk__in=points).values_list("pk", "display_name"))
+    names = selectors.player_names(points)
     return {
         "setting": setting,
         "points": sorted(((names[p], v) for p, v in points.items()), key=lambda r: -r[1]),
@@ -303,8 +299,6 @@ def _event_master_points(tournament: Tournament) -> dict[str, Any]:
 def _lots(view: selectors.MoneyView) -> list[dict[str, Any]]:
     if view.calcutta is None:
         return []
-    from money.api.answers import calcutta_data
-
     data = calcutta_data(view) or {"lots": []}
     lots = {lot.pk: lot for lot in view.calcutta.lots.all()}
     return [{**row, "lot": lots[row["id"]]} for row in data["lots"]]
@@ -495,7 +489,6 @@ def club_points_table(request: HttpRequest, slug: str) -> HttpResponse:
 
     from games.models import Club
     from money import master_points
-    from money.models import ClubPointsTable
 
     club = get_object_or_404(Club, slug=slug)
     director = access.is_site_admin(request.user) or access.is_director(request.user, club)
@@ -532,7 +525,7 @@ def club_points_table(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Saved."))
             return redirect(request.path)
-    versions = list(ClubPointsTable.objects.filter(club=club).order_by("-version"))
+    versions = selectors.club_points_tables(club)
     current = versions[0] if versions else None
     rows = [
         {
@@ -618,9 +611,7 @@ def _award_groups(request: HttpRequest) -> list[list[int]] | None:
 
 def _award_pools(tournament: Tournament) -> list[dict[str, Any]]:
     view = selectors.money_view(tournament)
-    names = dict(
-        Entry.objects.filter(tournament=tournament).values_list("pk", "player__display_name")
-    )
+    names = selectors.entry_names(tournament)
     pools = []
     for pool in view.pools:
         order = pool.award_order or []
@@ -670,9 +661,7 @@ def award_order(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "tournament": tournament,
             "pools": _award_pools(tournament),
-            "entries": Entry.objects.filter(tournament=tournament)
-            .select_related("player")
-            .order_by("seed", "pk"),
+            "entries": selectors.event_entries(tournament),
             "error": error,
         },
         status=400 if error else 200,

@@ -1,6 +1,6 @@
 """What the money app shows on the pages ``games`` owns (see :mod:`core.panels`): a
 link from the club page to the club's master-points leaderboard, which was reachable
-only from an event's money page. Registered by ``MoneyConfig.ready()``."""
+only from an event's money page. Registered by ``money/wiring.py``."""
 
 from __future__ import annotations
 

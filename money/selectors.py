@@ -11,15 +11,25 @@ would unbalance the ledger is refused before anything is stored.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from games.models import Player
+from django.db.models import QuerySet
+
+from games.models import Club, Player
 from money import rules
-from money.models import Calcutta, ClubMoney, EventMoney, PaymentMethod, Pool
+from money.models import (
+    Calcutta,
+    ClubMoney,
+    ClubPointsTable,
+    EventMasterPoints,
+    EventMoney,
+    PaymentMethod,
+    Pool,
+)
 from tournaments.models import Entry, EntryStatus, Tournament, TournamentStatus
 from tournaments.selectors import standings_table
 
@@ -348,3 +358,39 @@ def money_view(tournament: Tournament) -> MoneyView:
         transfers=transfers,
         finished=tournament.status == TournamentStatus.FINISHED,
     )
+
+
+# --- what the money pages list beside the ledger --------------------------------------
+
+
+def event_entries(tournament: Tournament) -> QuerySet[Entry]:
+    """The event's entries with their players, in seed order (the pages' player lists)."""
+    return (
+        Entry.objects.filter(tournament=tournament).select_related("player").order_by("seed", "pk")
+    )
+
+
+def entry_names(tournament: Tournament) -> dict[int, str]:
+    """Each entry's player name, by entry id."""
+    return dict(
+        Entry.objects.filter(tournament=tournament).values_list("pk", "player__display_name")
+    )
+
+
+def club_players(club: Club) -> QuerySet[Player]:
+    """The club's players by name (who may buy a Calcutta lot)."""
+    return Player.objects.filter(clubs=club).order_by("display_name")
+
+
+def player_names(player_ids: Iterable[int]) -> dict[int, str]:
+    return dict(Player.objects.filter(pk__in=player_ids).values_list("pk", "display_name"))
+
+
+def event_master_points_setting(tournament: Tournament) -> EventMasterPoints | None:
+    """The event's master-points setting, if a director chose one."""
+    return EventMasterPoints.objects.filter(tournament=tournament).first()
+
+
+def club_points_tables(club: Club) -> list[ClubPointsTable]:
+    """Every version of the club's points table, newest first."""
+    return list(ClubPointsTable.objects.filter(club=club).order_by("-version"))

@@ -1,6 +1,6 @@
 """Telling each player of a called round where to sit: email and web push.
 
-Run by the notifying job of a call (``tournaments.jobs.NOTIFY_CALL``), after the call
+Run by the notifying job of a call (``tournaments.job_kinds.NOTIFY_CALL``), after the call
 committed. For every match of the round that is ready to play, each player gets one
 email (Django's email framework: the console backend unless ``EMAIL_URL`` names an SMTP
 server, or ``EMAIL_BACKEND`` an API provider through django-anymail) with their table,

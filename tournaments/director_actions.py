@@ -21,7 +21,7 @@ from core.actors import Actor
 from core.jobs import start_job
 from games.services.tables import set_table
 
-from . import jobs, room, selectors
+from . import job_kinds, room, selectors
 from .models import Pairing, Tournament
 from .services import calls, entries, events, registration, results, round_clocks
 
@@ -88,7 +88,7 @@ def _next_round(request: HttpRequest, t: Tournament, actor: Actor, post: Post) -
     _directors_only(request, t)
     number = selectors.next_round_number(t)
     start_job(
-        kind=jobs.PAIR_ROUND,
+        kind=job_kinds.PAIR_ROUND,
         params={"tournament": t.pk, "round": number},
         club=t.club,
         created_by=request.user,

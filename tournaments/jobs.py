@@ -1,7 +1,8 @@
 """Long tournament jobs (core.jobs): pair the next round, redraw, drop-map preview.
 
 Each handler takes ids from ``job.params`` and calls one service; pairing is idempotent
-(the service returns an existing round), so a redelivered job changes nothing.
+(the service returns an existing round), so a redelivered job changes nothing. The
+kinds are in :mod:`tournaments.job_kinds`; ``tournaments/wiring.py`` registers the handlers.
 """
 
 from __future__ import annotations
@@ -11,15 +12,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from core.jobs import Progress, job_handler
+from core.jobs import Progress
 from core.models import Job
 from games.services.actors import Actor, actor_for_user
-
-PAIR_ROUND = "tournaments.pair_round"
-REDRAW = "tournaments.redraw"
-DROP_MAP = "tournaments.drop_map"
-ODDS = "tournaments.odds"
-NOTIFY_CALL = "tournaments.notify_call"  # started by tournaments.services.calls
 
 
 def _actor(job: Job) -> Actor:
@@ -27,7 +22,6 @@ def _actor(job: Job) -> Actor:
     return actor_for_user(user)
 
 
-@job_handler(PAIR_ROUND)
 def pair_round(job: Job, progress: Progress) -> dict[str, Any]:
     from tournaments.services.rounds import pair_next_round
 
@@ -43,7 +37,6 @@ def pair_round(job: Job, progress: Progress) -> dict[str, Any]:
     return asdict(outcome)
 
 
-@job_handler(REDRAW)
 def redraw(job: Job, progress: Progress) -> dict[str, Any]:
     from tournaments.services.draws import redraw_bracket
 
@@ -57,7 +50,6 @@ def redraw(job: Job, progress: Progress) -> dict[str, Any]:
     return result
 
 
-@job_handler(DROP_MAP)
 def drop_map(job: Job, progress: Progress) -> dict[str, Any]:
     from tournaments.services.draws import drop_map_preview_for
 
@@ -67,7 +59,6 @@ def drop_map(job: Job, progress: Progress) -> dict[str, Any]:
     return result
 
 
-@job_handler(ODDS)
 def odds(job: Job, progress: Progress) -> dict[str, Any]:
     from tournaments.services.odds import compute_odds, release_request
 
@@ -80,7 +71,6 @@ def odds(job: Job, progress: Progress) -> dict[str, Any]:
     return {"snapshot": snapshot.pk, "version": snapshot.version, "method": snapshot.method}
 
 
-@job_handler(NOTIFY_CALL)
 def notify_call(job: Job, progress: Progress) -> dict[str, Any]:
     """Email (and push) a called round's players; each notice once (call_notices)."""
     from tournaments.call_notices import send_call_notices

@@ -39,7 +39,7 @@ def match_tournaments(match_id: int) -> set[str]:
 
 
 def register() -> None:
-    """Called from ``TournamentsConfig.ready()``."""
+    """Called from ``tournaments/wiring.py``."""
     live.register_channel_kind("tournament", _tournament_exists)
     live.register_row_channels("tournaments.Tournament", "tournaments.event", tournament_channels)
     live.register_channel_members("tournament", tournament_matches)

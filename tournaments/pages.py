@@ -26,7 +26,7 @@ from games.services.actors import actor_for_user
 from . import (
     call_pages,
     director_actions,
-    jobs,
+    job_kinds,
     odds_chart,
     registration_pages,
     room,
@@ -314,7 +314,7 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
     labels = room.pairing_labels(view)
     entered = {e.player_id for e in view.entries.values()}
     job = (
-        Job.objects.filter(kind=jobs.PAIR_ROUND, params__tournament=tournament.pk)
+        Job.objects.filter(kind=job_kinds.PAIR_ROUND, params__tournament=tournament.pk)
         .order_by("-pk")
         .first()
     )
@@ -322,10 +322,9 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
     drop_map = None
     drop_map_note = ""
     if tournament.is_elimination and tournament.format == TournamentFormat.SINGLE_ELIMINATION:
-        from .api.views import drop_map_params
         from .formats.errors import FormatError
 
-        params = drop_map_params(tournament)
+        params = selectors.drop_map_params(tournament)
         if params["entries"] <= draws.LARGE_EVENT:
             try:
                 drop_map = draws.labelled_drop_map(**params)

@@ -1,6 +1,6 @@
 """What the tournaments app shows on the pages ``games`` owns (see :mod:`core.panels`):
 the club page's events and "New tournament" button, the match page's way back to its
-round, the home page's events. Registered by ``TournamentsConfig.ready()``.
+round, the home page's events. Registered by ``tournaments/wiring.py``.
 
 Panels rather than context variables keep the dependency one way: ``games`` views
 and templates know nothing of tournaments; each panel costs one query.

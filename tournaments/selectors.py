@@ -364,7 +364,7 @@ def _elimination_places(
     tournament: Tournament, pairings: list[PairingRow], order: list[int]
 ) -> Places[int]:
     """Finishing places from the bracket graph and the recorded winners (no query)."""
-    from tournaments.services.brackets import bracket_graph
+    from tournaments.selectors_graph import bracket_graph
 
     graph = bracket_graph(tournament)
     winners = {
@@ -422,7 +422,7 @@ def bracket_champion(view: BracketView) -> int | None:
     if not tournament.bracket_order:
         return None
     from tournaments.formats.bracket_graph import WinnerOf
-    from tournaments.services.brackets import bracket_graph
+    from tournaments.selectors_graph import bracket_graph
 
     graph = bracket_graph(tournament)
     source = graph.stage_winners[graph.champion_stage]
@@ -450,3 +450,23 @@ def next_round_number(tournament: Tournament) -> int:
         .first()
     )
     return (last or 0) + 1
+
+
+def drop_map_params(tournament: Tournament) -> dict[str, Any]:
+    """What the drop-map preview of the event is built from: its format, its wiring and
+    its entries (the drawn order, else the active entries; at least two)."""
+    from tournaments.models import Entry as EntryModel
+
+    count = (
+        len(tournament.bracket_order)
+        or EntryModel.objects.filter(tournament=tournament, status="active").count()
+    )
+    return {
+        "format": tournament.format,
+        "entries": max(count, 2),
+        "consolation_from": tournament.consolation_from,
+        "last_chance_from": tournament.last_chance_from,
+        "grand_final_reset": tournament.grand_final_reset,
+        "feed_orders": tournament.feed_orders,
+        "last_chance_drawn": tournament.drawn_last_chance_from,
+    }

@@ -15,13 +15,16 @@ from datetime import datetime
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
+from tournaments.check_in_links import check_in_token
 from tournaments.formats.late_penalty import LatePenalty as Due
-from tournaments.formats.late_penalty import minutes_until_next_point, penalty_to_apply
+from tournaments.formats.late_penalty import (
+    minutes_since,
+    minutes_until_next_point,
+    penalty_to_apply,
+)
 from tournaments.models import Entry, EntryStatus, LatePenalty, Pairing, RoundCall, Tournament
 
 from .room import RoomMatch
-from .services.check_in import check_in_token
-from .services.late_penalties import minutes_since
 
 
 @dataclass(frozen=True)

@@ -11,16 +11,28 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from core.models import Job, JobStatus
-from tournaments.jobs import ODDS
-from tournaments.models import OddsSnapshot, Tournament
+from tournaments.job_kinds import ODDS
+from tournaments.models import OddsSnapshot, Tournament, TournamentFormat, TournamentStatus
 from tournaments.selectors import EntryRow, entry_rows
-from tournaments.services.odds import odds_supported
 
 HISTORY_LIMIT = 200
 """Snapshots the chart reads at most (the latest ones)."""
 
 LEADERS = 5
 """Entries the chart follows: the best chances in the latest snapshot."""
+
+
+def odds_supported(tournament: Tournament) -> str | None:
+    """Why the odds of this event cannot be computed, or None if they can."""
+    if tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
+        return "The odds are computed once the event has started."
+    if tournament.is_elimination:
+        return None if tournament.bracket_order else "The bracket is not drawn yet."
+    if tournament.format == TournamentFormat.SWISS:
+        if tournament.swiss_rounds is None or tournament.max_losses is not None:
+            return "Odds are computed for a Swiss with a fixed number of rounds."
+        return None
+    return "Odds are computed for elimination and Swiss events."
 
 
 @dataclass(frozen=True)

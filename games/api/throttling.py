@@ -30,6 +30,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 
 from games import score_links
+from games.score_attempts import FailedScoreAttempts
 
 
 class LinkRefused(PermissionDenied):
@@ -56,41 +57,6 @@ class ScoreEntryThrottle(SimpleRateThrottle):
                 return None
             ident = f"link:{link[0]}:{link[1]}"
         return self.cache_format % {"scope": self.scope, "ident": ident}
-
-
-class FailedScoreAttempts(SimpleRateThrottle):
-    """The ``score_failed`` rate per client address, counting only failed attempts:
-    :meth:`refusal` is asked before anything else, :meth:`note` after a failure."""
-
-    scope = "score_failed"
-
-    def get_rate(self) -> str | None:
-        """The configured rate; none configured (or ``None``): not limited."""
-        return self.THROTTLE_RATES.get(self.scope)
-
-    def get_cache_key(self, request: Any, view: Any) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
-
-    def refusal(self, request: Any) -> float | None:
-        """Seconds to wait when the address has spent its failures, else None."""
-        num_requests, duration = self.parse_rate(self.rate)
-        if num_requests is None or duration is None:
-            return None
-        self.key = self.get_cache_key(request, None)
-        self.history = self.cache.get(self.key, [])
-        self.now = self.timer()
-        while self.history and self.history[-1] <= self.now - duration:
-            self.history.pop()
-        if len(self.history) >= num_requests:
-            return self.wait() or 1.0
-        return None
-
-    def note(self, request: Any) -> None:
-        """Count one failed attempt from the request's address."""
-        if self.rate is None:
-            return
-        self.refusal(request)  # loads and trims the history
-        self.throttle_success()
 
 
 #: What a failed attempt at score entry raises in a door: no account and no valid link.

@@ -24,7 +24,12 @@ from games.pages.score_links import guess_refusal, note_failed_guess
 from games.rules import limits
 from games.rules.errors import BoxcarsError, NotAllowed
 from games.rules.scoring import check_final_score
-from games.selectors import can_enter_next_game, match_disputes, match_sheet_queryset
+from games.selectors import (
+    can_enter_next_game,
+    can_undo_final_score,
+    match_disputes,
+    match_sheet_queryset,
+)
 from games.selectors_chances import chances_of
 from games.services import match_corrections, match_records, match_results, score_entry
 from games.services import match_disputes as dispute_services
@@ -156,12 +161,10 @@ class GameForm(forms.Form):
                     "cube_offered", "Say which cube was offered: the value it was turned to."
                 )
                 return data
-            data["cube"] = offered // 2  # the doubler wins the cube before the double
             winner_side = 0 if data.get("winner") == self.match.player1_id else 1
-            data["cube_owner"] = (
-                "centre" if data["cube"] == 1 else ("player1", "player2")[winner_side]
+            data["cube"], data["cube_owner"], data["level"] = match_records.dropped_double(
+                offered, winner_side
             )
-            data["level"] = "single"  # a drop ends the game single
         elif data.get("cube") and not data.get("cube_owner"):
             data["cube_owner"] = match_records.default_cube_owner(data["cube"])
         return data
@@ -469,13 +472,8 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
             context["rule_error"] = error
         match = _load(match.pk)
         context.update(_sheet_context(match, actor))
-    can_undo_final = (
-        match.final_score_only
-        and match.confirmation == Confirmation.PENDING
-        and side is not None
-        and match.awaiting_id == (match.player1_id, match.player2_id)[1 - side]
-    )
-    if can_undo_final:
+    can_undo_final = can_undo_final_score(match, side)
+    if side is not None and can_undo_final:
         mine, theirs = (match.score1, match.score2)[side], (match.score1, match.score2)[1 - side]
         context["undo_final_label"] = f"Undo final score: you {mine}, opponent {theirs}"
     context.update(

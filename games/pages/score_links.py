@@ -17,9 +17,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 
-from games.api.throttling import FailedScoreAttempts
 from games.models import Club, Match
 from games.rules.errors import BoxcarsError, NotAllowed
+from games.score_attempts import FailedScoreAttempts
 from games.services import score_link_sheets
 from games.services.actors import actor_for_user
 

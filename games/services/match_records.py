@@ -34,6 +34,18 @@ def default_cube_owner(cube: int) -> str:
     return "centre" if cube == 1 else "unknown"
 
 
+def dropped_double(offered: int, winner_side: int) -> tuple[int, str, str]:
+    """(cube, cube owner, level) of a game ended by a dropped double, from the cube the
+    player saw offered (turned to ``offered``) and the winner's side (0 or 1).
+
+    The rules record a drop at the value before the double (the doubler wins the cube
+    as it stood), owned by the doubler, the winner, once it is above 1; a drop ends the
+    game single.
+    """
+    cube = offered // 2
+    return cube, "centre" if cube == 1 else ("player1", "player2")[winner_side], "single"
+
+
 @dataclass(frozen=True)
 class GameInput:
     """A game as a client describes it; ``points`` optional, checked when given."""

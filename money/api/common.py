@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from core import access, api_headers
 from core.actors import Actor
 from games.services.actors import actor_for_user
-from money import rules
+from money.renderings import money as money  # re-exported: the endpoints' amounts
 from tournaments.models import Tournament
 
 
@@ -45,10 +45,6 @@ PERCENT: dict[str, Any] = {
     "min_value": Decimal(0),
     "max_value": Decimal(100),
 }
-
-
-def money(cents: int) -> str:
-    return str(rules.from_cents(cents))
 
 
 def get_tournament(slug: str) -> Tournament:

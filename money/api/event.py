@@ -12,8 +12,8 @@ from rest_framework.response import Response
 
 from core.api_fields import AsciiDecimalField
 from money import selectors, services
+from money.renderings import ledger_csv
 
-from .answers import ledger_csv
 from .common import AMOUNT, MoneyAPIView, get_tournament, request_actor
 from .serializers import ClubMoneyInput, EntrantsInput, PaymentInput
 from .writing import EVENT_MONEY, endpoint, money_response

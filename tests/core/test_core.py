@@ -104,12 +104,13 @@ def test_a_panel_whose_provider_returns_none_shows_nothing(rf):
 @pytest.mark.parametrize(
     "name", ["handle_event", "sweep_events", "run_job", "sweep_queued_jobs", "sweep_stalled_jobs"]
 )
-def test_tasks_queued_under_their_old_games_names_still_resolve(name):
-    import core.tasks  # noqa: F401 - registers the tasks (a worker autodiscovers them)
+def test_the_tasks_have_their_core_names_only(name):
+    """Registered at start-up (``CoreConfig.ready``: the outbox and the jobs send them by
+    name); the old ``games.tasks.*`` aliases are retired (core migration 0003)."""
     from config.celery import app
 
     assert f"core.tasks.{name}" in app.tasks
-    assert f"games.tasks.{name}" in app.tasks  # a message queued before the move runs
+    assert f"games.tasks.{name}" not in app.tasks
     for entry in app.conf.beat_schedule.values():
         assert not entry["task"].startswith("games.tasks."), entry
 

@@ -34,7 +34,7 @@ from core.locking import expected_version
 from games.api.inputs import SLUG_PATTERN, query_text
 from games.rules import limits
 from games.services.actors import actor_for_user
-from tournaments import jobs, selectors, selectors_odds
+from tournaments import job_kinds, selectors, selectors_odds
 from tournaments.models import Entry, Tournament
 from tournaments.services import draws, entries, events, registration, results, rounds
 from tournaments.services.common import require_director
@@ -297,7 +297,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         data.is_valid(raise_exception=True)
         number = data.validated_data.get("round") or selectors.next_round_number(tournament)
         job, _ = start_job(
-            kind=jobs.PAIR_ROUND,
+            kind=job_kinds.PAIR_ROUND,
             params={"tournament": tournament.pk, "round": number},
             club=tournament.club,
             created_by=request.user,
@@ -316,7 +316,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         data = s.RedrawSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         job, _ = start_job(
-            kind=jobs.REDRAW,
+            kind=job_kinds.REDRAW,
             params={"tournament": tournament.pk, **data.validated_data},
             club=tournament.club,
             created_by=request.user,
@@ -332,10 +332,10 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         actor = self._actor(request)
         tournament = self._tournament(slug)
         require_director(actor, tournament)
-        params = drop_map_params(tournament)
+        params = selectors.drop_map_params(tournament)
         if params["entries"] > draws.LARGE_EVENT:
             job, _ = start_job(
-                kind=jobs.DROP_MAP,
+                kind=job_kinds.DROP_MAP,
                 params=params,
                 club=tournament.club,
                 created_by=request.user,
@@ -422,21 +422,3 @@ def _versioned_read(
     response = HttpResponse(body, content_type="application/json")
     response["ETag"] = etag
     return response
-
-
-def drop_map_params(tournament: Tournament) -> dict[str, Any]:
-    from tournaments.models import Entry as EntryModel
-
-    count = (
-        len(tournament.bracket_order)
-        or EntryModel.objects.filter(tournament=tournament, status="active").count()
-    )
-    return {
-        "format": tournament.format,
-        "entries": max(count, 2),
-        "consolation_from": tournament.consolation_from,
-        "last_chance_from": tournament.last_chance_from,
-        "grand_final_reset": tournament.grand_final_reset,
-        "feed_orders": tournament.feed_orders,
-        "last_chance_drawn": tournament.drawn_last_chance_from,
-    }

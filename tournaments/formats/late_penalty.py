@@ -22,6 +22,7 @@ Pure: no Django.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from .errors import FormatError
 
@@ -89,3 +90,9 @@ def penalty_to_apply(minutes_late: int, match_length: int, already_applied: int)
 def minutes_until_next_point(minutes_late: int) -> int:
     """Minutes until the next penalty point falls due (for the dashboard)."""
     return MINUTES_PER_POINT - minutes_late % MINUTES_PER_POINT
+
+
+def minutes_since(called_at: datetime, now: datetime) -> int:
+    """Whole minutes from the call to ``now`` (never negative): the lateness the
+    penalty counts."""
+    return max(0, int((now - called_at).total_seconds() // 60))

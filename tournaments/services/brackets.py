@@ -17,7 +17,6 @@ replaced.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -37,13 +36,6 @@ from tournaments.formats.bracket_engine import (
 from tournaments.formats.bracket_engine import MatchStatus as SlotStatus
 from tournaments.formats.bracket_graph import BracketGraph, LoserOf, WinnerOf
 from tournaments.formats.bracket_graph import Stage as GraphStage
-from tournaments.formats.double_elimination import build_double_elimination
-from tournaments.formats.elimination import (
-    DEFAULT_FEED_ORDERS,
-    FeedOrder,
-    build_single_elimination,
-)
-from tournaments.formats.round_robin import build_playoff
 from tournaments.formats.schedule import match_length
 from tournaments.models import (
     Entry,
@@ -57,6 +49,7 @@ from tournaments.models import (
     Tournament,
     TournamentFormat,
 )
+from tournaments.selectors_graph import bracket_graph
 
 from .common import system_actor
 from .tables import assign_tables
@@ -79,47 +72,6 @@ _STATUS = {
     SlotStatus.EMPTY: PairingStatus.EMPTY,
     SlotStatus.NOT_NEEDED: PairingStatus.NOT_NEEDED,
 }
-
-
-@lru_cache(maxsize=64)
-def _cached_graph(
-    fmt: str,
-    entries: int,
-    consolation_from: tuple[int, ...],
-    last_chance_from: tuple[int, ...],
-    reset: bool,
-    feed_orders: tuple[str, ...],
-    last_chance_drawn: tuple[int, ...] = (),
-) -> BracketGraph:
-    orders = tuple(FeedOrder(o) for o in feed_orders) or DEFAULT_FEED_ORDERS
-    if fmt == TournamentFormat.SINGLE_ELIMINATION:
-        return build_single_elimination(
-            entries,
-            consolation_from=consolation_from,
-            last_chance_from=last_chance_from,
-            feed_orders=orders,
-            last_chance_drawn=last_chance_drawn,
-        )
-    if fmt == TournamentFormat.DOUBLE_ELIMINATION:
-        return build_double_elimination(entries, reset=reset, feed_orders=orders)
-    return build_playoff(entries)
-
-
-def bracket_graph(tournament: Tournament, entries: int | None = None) -> BracketGraph:
-    """The pure graph of the tournament's bracket (the playoff for a round robin).
-
-    Once drawn, a bracket keeps the last-chance wiring it was drawn with
-    (``drawn_last_chance_from``), so its stored slots always match the graph.
-    """
-    return _cached_graph(
-        tournament.format,
-        entries if entries is not None else len(tournament.bracket_order),
-        tuple(tournament.consolation_from or ()),
-        tuple(tournament.last_chance_from or ()),
-        tournament.grand_final_reset,
-        tuple(tournament.feed_orders or ()),
-        tuple(tournament.drawn_last_chance_from or ()),
-    )
 
 
 def stage_kind(tournament: Tournament, stage: GraphStage) -> str:

@@ -4,7 +4,7 @@ A director calls a round (``call_round``), or, with ``auto_call_rounds``, it is 
 when the round before it in the same stage is complete (``call_due_rounds``, run by
 the ``tournaments.follow_up`` result listener right after the bracket's, and by the
 pairing job for Swiss and round-robin rounds). A call stores a :class:`RoundCall` and
-starts one notifying job per call (``tournaments.jobs.NOTIFY_CALL``) on commit, which
+starts one notifying job per call (``tournaments.job_kinds.NOTIFY_CALL``) on commit, which
 emails and pushes each player their table, opponent, length and private score link
 (``tournaments.call_notices``): nothing is sent unless the call commits.
 """
@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from core.actors import Actor
 from core.jobs import start_job
 from games.rules.errors import ConflictError, RuleViolation
-from tournaments.jobs import NOTIFY_CALL
+from tournaments.job_kinds import NOTIFY_CALL
 from tournaments.models import (
     Pairing,
     PairingStatus,

@@ -11,7 +11,6 @@ transaction under the tournament's lock.
 
 from __future__ import annotations
 
-from django.core import signing
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -20,35 +19,14 @@ from django.utils.translation import gettext as _
 from core import access
 from core.actors import Actor
 from games.rules.errors import ConflictError, NotAllowed, RuleViolation
+from tournaments.check_in_links import check_in_token as check_in_token  # re-exported
+from tournaments.check_in_links import read_check_in_token
 from tournaments.formats import waitlist
 from tournaments.models import Entry, EntryStatus, Tournament, TournamentStatus
 
 from .common import bump, lock_tournament, require_director, require_status
 
-CHECK_IN_SALT = "boxcars.check-in"
-#: A check-in link lasts as long as an event's registration reasonably does.
-CHECK_IN_MAX_AGE = 60 * 60 * 24 * 60
-
 BEFORE_THE_DRAW = (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION)
-
-
-# --- check-in links -------------------------------------------------------------------
-
-
-def check_in_token(entry: Entry) -> str:
-    """The entry's private check-in link token (signed; stores nothing)."""
-    return signing.dumps({"e": entry.pk, "t": entry.tournament_id}, salt=CHECK_IN_SALT)
-
-
-def read_check_in_token(token: str) -> tuple[int, int] | None:
-    """(tournament id, entry id) of a valid token; None for a forged or expired one."""
-    try:
-        data = signing.loads(token, salt=CHECK_IN_SALT, max_age=CHECK_IN_MAX_AGE)
-    except signing.BadSignature:
-        return None
-    if not isinstance(data, dict) or "e" not in data or "t" not in data:
-        return None
-    return int(data["t"]), int(data["e"])
 
 
 # --- the waitlist ---------------------------------------------------------------------

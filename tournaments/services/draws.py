@@ -23,8 +23,9 @@ from tournaments.models import (
     TournamentFormat,
     TournamentStatus,
 )
+from tournaments.selectors_graph import _cached_graph
 
-from .brackets import _cached_graph, draw_bracket
+from .brackets import draw_bracket
 from .common import (
     bump,
     lock_unstarted_matches_then_tournament,

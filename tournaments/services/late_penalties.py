@@ -31,16 +31,10 @@ from games.rules.errors import ConflictError, RuleViolation
 from games.services.match_results import forfeit_match
 from games.services.penalties import award_penalty_points
 from tournaments.formats.late_penalty import LatePenalty as Due
-from tournaments.formats.late_penalty import penalty_to_apply
+from tournaments.formats.late_penalty import minutes_since, penalty_to_apply
 from tournaments.models import Entry, LatePenalty, Pairing, RoundCall, Tournament
 
 from .common import require_director
-
-
-def minutes_since(called_at: datetime, now: datetime | None = None) -> int:
-    """Whole minutes since the call (never negative)."""
-    seconds = ((now or timezone.now()) - called_at).total_seconds()
-    return max(0, int(seconds // 60))
 
 
 def applied_points(match_id: int, late_player_id: int) -> int:
@@ -95,7 +89,7 @@ def quote_late_penalty(
     late = entries.pop(late_entry_id)
     opponent = next(iter(entries.values()))
     due = penalty_to_apply(
-        minutes_since(call.called_at, now),
+        minutes_since(call.called_at, now or timezone.now()),
         pairing.match.length,
         applied_points(match_id, late.player_id),
     )

@@ -35,6 +35,7 @@ from tournaments.formats import odds as pure
 from tournaments.formats.bracket_engine import MatchStatus as SlotStatus
 from tournaments.formats.places import DEFAULT_PRIZE_ORDER
 from tournaments.formats.schedule import match_length
+from tournaments.job_kinds import ODDS
 from tournaments.models import (
     Entry,
     EntryStatus,
@@ -42,8 +43,6 @@ from tournaments.models import (
     PairingStatus,
     StageKind,
     Tournament,
-    TournamentFormat,
-    TournamentStatus,
 )
 from tournaments.selectors import (
     entry_rows,
@@ -52,11 +51,12 @@ from tournaments.selectors import (
     results_from_pairings,
     standings,
 )
+from tournaments.selectors_odds import odds_supported
 
 from .brackets import bracket_graph, bracket_pairings, derive_state
 from .match_chance import in_progress_chance
 
-ODDS_JOB = "tournaments.odds"
+ODDS_JOB = ODDS
 EXACT_UP_TO = 16
 """Enumerate exactly when at most this many matches are undecided (65,536 outcomes)."""
 
@@ -88,19 +88,6 @@ def _start(tournament_id: int) -> None:
 def release_request(*, job_id: int, tournament_id: int) -> None:
     """The job is starting: the next result must start a job of its own (see the module)."""
     Job.objects.filter(pk=job_id, dedupe_key=dedupe_key(tournament_id)).update(dedupe_key=None)
-
-
-def odds_supported(tournament: Tournament) -> str | None:
-    """Why the odds of this event cannot be computed, or None if they can."""
-    if tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
-        return "The odds are computed once the event has started."
-    if tournament.is_elimination:
-        return None if tournament.bracket_order else "The bracket is not drawn yet."
-    if tournament.format == TournamentFormat.SWISS:
-        if tournament.swiss_rounds is None or tournament.max_losses is not None:
-            return "Odds are computed for a Swiss with a fixed number of rounds."
-        return None
-    return "Odds are computed for elimination and Swiss events."
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from typing import Any
 
 from core import access
 from core.errors import N_
+from games.job_kinds import RECOMPUTE_LIST
 from games.models import Club
 from games.rules.errors import NotAllowed
 
@@ -23,7 +24,7 @@ def request_recompute(*, user: Any, club: Club) -> tuple[Any, bool]:
     rating_list = club_list(club)
     pending = (
         Job.objects.filter(
-            kind="ratings.recompute",
+            kind=RECOMPUTE_LIST,
             params__list=rating_list.pk,
             status__in=[JobStatus.QUEUED, JobStatus.RUNNING],
         )
@@ -33,5 +34,5 @@ def request_recompute(*, user: Any, club: Club) -> tuple[Any, bool]:
     if pending is not None:
         return pending, False
     return jobs.start_job(
-        kind="ratings.recompute", params={"list": rating_list.pk}, club=club, created_by=user
+        kind=RECOMPUTE_LIST, params={"list": rating_list.pk}, club=club, created_by=user
     )

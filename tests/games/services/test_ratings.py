@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core.models import Job
-from games import rating_jobs
+from games import job_kinds, rating_jobs
 from games.models import Match, Rating, RatingChange, RatingList
 from games.rules import fibs
 from games.services import clubs as club_services
@@ -134,7 +134,7 @@ def test_a_correction_gives_the_same_ratings_as_recomputing_from_scratch(
     actor = actor_for_user(director)
     with django_capture_on_commit_callbacks(execute=True):
         match_corrections.correct_final_score(actor=actor, match_id=first.pk, score=(2, 5))
-    job = Job.objects.get(kind=rating_jobs.RECOMPUTE_FROM)
+    job = Job.objects.get(kind=job_kinds.RECOMPUTE_FROM)
     assert job.status == "succeeded" and job.done == 5 and job.total == 5
     club_list = rating_services.club_list(club)
     corrected = ratings_of(club_list)
@@ -215,7 +215,7 @@ def test_nightly_job_reports_drift_and_repairs_it(
     Rating.objects.filter(player=a).update(rating=1234.0)
     with django_capture_on_commit_callbacks(execute=True):
         rating_jobs.nightly_recompute()
-    job = Job.objects.get(kind=rating_jobs.RECOMPUTE_ALL)
+    job = Job.objects.get(kind=job_kinds.RECOMPUTE_ALL)
     assert job.status == "succeeded"
     assert job.result["drifted_lists"] == 2
     assert job.result["max_drift"] == pytest.approx(1500 + 4 * 5**0.5 * 0.5 * 5 - 1234.0)

@@ -21,13 +21,13 @@ from hypothesis import strategies as st
 
 from games.services import clubs as club_services
 from tests.tournaments.conftest import play_out
+from tournaments import selectors_graph
 from tournaments.formats import elimination
 from tournaments.formats.bracket_graph import Stage
 from tournaments.formats.elimination import build_single_elimination
 from tournaments.formats.errors import FormatError
 from tournaments.formats.seeding import bracket_size
 from tournaments.models import PairingStatus, StageKind, Tournament, TournamentStatus
-from tournaments.services import brackets
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
 
@@ -93,15 +93,15 @@ def test_the_drawn_rounds_are_taken_as_they_are():
 @pytest.fixture
 def old_wiring(monkeypatch):
     """Draw as the code did before the rule (and forget graphs cached either way)."""
-    brackets._cached_graph.cache_clear()
+    selectors_graph._cached_graph.cache_clear()
     monkeypatch.setattr(elimination, "last_chance_rounds", literal_rounds)
 
     def today() -> None:
         monkeypatch.undo()
-        brackets._cached_graph.cache_clear()
+        selectors_graph._cached_graph.cache_clear()
 
     yield today
-    brackets._cached_graph.cache_clear()
+    selectors_graph._cached_graph.cache_clear()
 
 
 def test_an_event_drawn_with_the_old_wiring_plays_to_the_end(make_event, win, actor, old_wiring):

@@ -1,0 +1,40 @@
+"""Everything ``tournaments`` plugs into ``core`` and ``games``, in one place
+(``TournamentsConfig.ready`` calls :func:`register`).
+
+A match's result reaches the bracket through the two result listeners, in this
+order, inside the result's transaction (``core.listeners``); the long jobs pair rounds,
+redraw, preview drop maps, compute odds and tell the players of a call (``core.jobs``);
+the event's pages show on the games' pages through panels, follow live channels, keep
+the club's time zone; a tournament match's clock follows the event's policy.
+``docs/development.md`` ("The wiring") draws the paths; ``tests/core/wiring.txt`` lists
+every registration.
+"""
+
+from __future__ import annotations
+
+from core.demo import register_demo_seeder
+from core.jobs import register_job_handler
+from core.listeners import register_result_listener
+from games.clock_policies import register_clock_policy
+from tournaments import club_zones, job_kinds, jobs, live, panels
+from tournaments.clocks import tournament_clock_policy
+from tournaments.services.results import follow_up_result, record_match_result
+
+
+def register() -> None:
+    # Inside a result's transaction: the bracket first, then what the event shares (the
+    # version, tables, round statuses, calls, odds) as the transaction's last work.
+    register_result_listener("tournaments.bracket", record_match_result)
+    register_result_listener("tournaments.follow_up", follow_up_result)
+    # Long jobs.
+    register_job_handler(job_kinds.PAIR_ROUND, jobs.pair_round)
+    register_job_handler(job_kinds.REDRAW, jobs.redraw)
+    register_job_handler(job_kinds.DROP_MAP, jobs.drop_map)
+    register_job_handler(job_kinds.ODDS, jobs.odds)
+    register_job_handler(job_kinds.NOTIFY_CALL, jobs.notify_call)
+    # Pages.
+    panels.register()  # the club, match, home and player pages' event panels
+    live.register()  # tournament: channels; an event hears its matches
+    club_zones.register()  # event pages in the club's zone
+    register_clock_policy("tournaments", tournament_clock_policy)
+    register_demo_seeder("tournaments", "tournaments.demo.seed")
