@@ -71,7 +71,10 @@ SENT_BODY = inline_serializer(
 )
 ADDRESSES = inline_serializer(
     "FederationAddresses",
-    {key: serializers.EmailField(allow_blank=True, required=False) for key in FederationExport},
+    {
+        key: serializers.EmailField(allow_blank=True, required=False)
+        for key in FederationExport.values
+    },
 )
 
 
