@@ -92,7 +92,7 @@ def options(params: Any) -> services.Options:
     """The ABT choices from a query string or form (400 naming the field when bad)."""
     division = params.get("division") or "open"
     places_text = params.get("places") or str(abt.DEFAULT_PLACES)
-    if not places_text.isdigit() or len(places_text) > 3:
+    if not (places_text.isascii() and places_text.isdigit()) or len(places_text) > 3:
         raise RuleViolation("invalid_places", N_("Places is a whole number."), "places")
     return services.Options(division=division[:20], places=int(places_text))
 

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 
 ZIP = "application/zip"
 CSV = "text/csv; charset=utf-8"
-BUNDLES = (FederationExport.BMAB, FederationExport.WBIF)
+MAX_EMAIL = 254
 
 
 @dataclass(frozen=True)
@@ -239,6 +239,8 @@ def set_addresses(*, actor: Actor, club: Club, addresses: dict[str, str]) -> dic
         email = (value or "").strip()
         if email:
             try:
+                if len(email) > MAX_EMAIL or "\x00" in email:
+                    raise ValidationError("too long or NUL")
                 validate_email(email)
             except ValidationError:
                 raise RuleViolation(

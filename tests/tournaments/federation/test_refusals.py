@@ -36,8 +36,15 @@ def test_strangers_and_bad_choices_are_refused(make_event, win, actor, client_fo
     assert unknown.status_code == 400 and unknown.json()["field"] == "export"
     division = director.get(API.format(slug=event.slug, export="abt"), {"division": "masters"})
     assert division.status_code == 400 and division.json()["code"] == "unknown_division"
-    places = director.get(API.format(slug=event.slug, export="abt"), {"places": "x"})
-    assert places.status_code == 400 and places.json()["field"] == "places"
+    for bad_places in ("x", "\u00b2", "0", "17"):
+        places = director.get(API.format(slug=event.slug, export="abt"), {"places": bad_places})
+        assert places.status_code == 400 and places.json()["field"] == "places"
+    long = director.put(
+        f"/api/v1/clubs/{event.club.slug}/federation-addresses/",
+        {"ukbgf": "a" * 250 + "@uk.example"},
+        format="json",
+    )
+    assert long.status_code == 400 and long.json()["field"] == "ukbgf"
     bad = director.put(
         f"/api/v1/clubs/{event.club.slug}/federation-addresses/",
         {"wbgf": "not an address"},
