@@ -181,7 +181,9 @@ class FederationAddressesView(APIView):
         club = get_object_or_404(Club, slug=slug)
         actor = _actor(request)
         services.require_club_director(actor, club)
-        body = request.data if isinstance(request.data, dict) else None
+        data = request.data
+        body = data.dict() if hasattr(data, "dict") else data  # a form: one value per key
+        body = body if isinstance(body, dict) else None
         if body is None or not all(isinstance(v, str) for v in body.values()):
             raise RuleViolation(
                 "invalid_body", N_("Send an object of export names and addresses."), "body"
