@@ -274,6 +274,7 @@ def send_export(
     """
     with translation.override("en"):  # the bodies read English
         built = build_export(actor=actor, tournament=tournament, export=export, options=options)
+        label = str(FederationExport(built.key).label)
     to = addresses_of(tournament.club)[built.key]
     if not to:
         raise ConflictError(
@@ -281,7 +282,6 @@ def send_export(
             N_("The club has no address for this export: set one in the federation addresses."),
             "export",
         )
-    label = FederationExport(built.key).label
     message = EmailMessage(
         subject=mail.subject(f"{label}: {tournament.name} ({tournament.club.name})"),
         body=_body(tournament, built),
