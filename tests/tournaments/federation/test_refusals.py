@@ -3,8 +3,11 @@ shows through the API (the 32-player event is in test_finished_event.py)."""
 
 from __future__ import annotations
 
+import smtplib
+
 import pytest
 from django.core import mail
+from django.core.mail.backends.base import BaseEmailBackend
 
 from games.models import Match
 
@@ -13,6 +16,13 @@ from .conftest import build_finished
 pytestmark = pytest.mark.django_db
 
 API = "/api/v1/tournaments/{slug}/federation/{export}/"
+
+
+class RefusingBackend(BaseEmailBackend):
+    """A mail server that refuses every message."""
+
+    def send_messages(self, email_messages):
+        raise smtplib.SMTPException("550 refused")
 
 
 def test_only_a_finished_event_is_exported(make_event, client_for, director):
@@ -57,7 +67,7 @@ def test_strangers_and_bad_choices_are_refused(make_event, win, actor, client_fo
 
 
 def test_a_small_cheap_short_event_fails_each_wbgf_check(
-    make_event, win, actor, client_for, director
+    make_event, win, actor, client_for, director, settings
 ):
     event, _ids = build_finished(
         make_event, win, actor, n=8, fee="20", pool="", match_lengths={"default": 5}
@@ -75,6 +85,14 @@ def test_a_small_cheap_short_event_fails_each_wbgf_check(
     assert {e["reason"] for e in wbif["excluded"]} == {"forfeit", "too_short"}
     bmab = client_for(director).get(API.format(slug=event.slug, export="bmab")).json()["summary"]
     assert len(bmab["files"]) == 2  # BMAB takes short matches; WBIF does not
+    client_for(director).put(
+        f"/api/v1/clubs/{event.club.slug}/federation-addresses/",
+        {"wbgf": "results@wbgf.example"},
+        format="json",
+    )
+    settings.EMAIL_BACKEND = "tests.tournaments.federation.test_refusals.RefusingBackend"
+    refused = client_for(director).post(API.format(slug=event.slug, export="wbgf") + "send/")
+    assert refused.status_code == 409 and refused.json()["code"] == "mail_failed"
 
 
 def test_a_friendly_event_has_no_rated_match(make_event, win, actor, client_for, director):
