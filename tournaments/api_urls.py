@@ -5,6 +5,7 @@ from rest_framework.routers import DefaultRouter
 
 from .api import calls, round_clocks
 from .api.views import TournamentViewSet
+from .federation import api as federation
 
 router = DefaultRouter()
 router.register("tournaments", TournamentViewSet, basename="tournament")
@@ -34,6 +35,26 @@ urlpatterns = [
         f"{SLUG}/matches/<int:match_id>/late-penalty/",
         calls.LatePenaltyView.as_view(),
         name="tournament-late-penalty",
+    ),
+    path(
+        f"{SLUG}/federation/<slug:export>/",
+        federation.FederationExportView.as_view(),
+        name="tournament-federation-export",
+    ),
+    path(
+        f"{SLUG}/federation/<slug:export>/file/",
+        federation.FederationFileView.as_view(),
+        name="tournament-federation-file",
+    ),
+    path(
+        f"{SLUG}/federation/<slug:export>/send/",
+        federation.FederationSendView.as_view(),
+        name="tournament-federation-send",
+    ),
+    path(
+        "clubs/<slug:slug>/federation-addresses/",
+        federation.FederationAddressesView.as_view(),
+        name="club-federation-addresses",
     ),
     path("push-subscriptions/", calls.PushSubscriptionsView.as_view(), name="push-subscriptions"),
     *router.urls,

@@ -438,3 +438,7 @@ class PushSubscription(models.Model):
 
     def __str__(self) -> str:
         return f"push subscription {self.pk} of {self.user_id}"
+
+
+# The federation exports' club addresses live beside their code (tournaments/federation/).
+from .federation.models import FederationAddress, FederationExport  # noqa: E402, F401

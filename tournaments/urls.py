@@ -3,6 +3,7 @@
 from django.urls import path
 
 from . import call_pages, link_pages, pages, public_pages, registration_pages
+from .federation import pages as federation_pages
 
 urlpatterns = [
     path("", public_pages.tournament_index, name="tournament-index"),
@@ -45,6 +46,26 @@ urlpatterns = [
         "<slug:slug>/director/rounds/<int:round_id>/links/",
         link_pages.round_links,
         name="tournament-round-links",
+    ),
+    path(
+        "<slug:slug>/director/federation/",
+        federation_pages.federation_page,
+        name="tournament-federation",
+    ),
+    path(
+        "<slug:slug>/director/federation/addresses/",
+        federation_pages.federation_addresses,
+        name="tournament-federation-addresses",
+    ),
+    path(
+        "<slug:slug>/director/federation/<slug:export>/file/",
+        federation_pages.federation_file,
+        name="tournament-federation-download",
+    ),
+    path(
+        "<slug:slug>/director/federation/<slug:export>/send/",
+        federation_pages.federation_send,
+        name="tournament-federation-send-page",
     ),
     path(
         "<slug:slug>/director/<slug:action>/",

@@ -269,6 +269,8 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
         ("POST", "/accounts/login/"): {"username": "nobody", "password": "wrong"},
         ("POST", "/i18n/setlang/"): {"language": "de", "next": "/"},
         ("POST", "/clubs/{slug}/settings/"): {"time_zone": "Europe/Copenhagen"},
+        ("PUT", "/api/v1/clubs/{slug}/federation-addresses/"): {"wbgf": "r@wbgf.example"},
+        ("POST", "/tournaments/{slug}/director/federation/addresses/"): {"ukbgf": "r@uk.example"},
     }
     key = (method, template)
     if key == ("POST", "/api/v1/matches/import/"):
@@ -470,6 +472,16 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/clubs/{slug}/import/"): directors_page(200),
     ("POST", "/clubs/{slug}/import/"): directors_form(W302),
     # the club's settings (its time zone): its directors only; others see no page
+    ("GET", "/api/v1/clubs/{slug}/federation-addresses/"): directors_api(200),
+    ("PUT", "/api/v1/clubs/{slug}/federation-addresses/"): directors_api(200),
+    # the world's event is running: the exports wait for it to finish (409)
+    ("GET", "/api/v1/tournaments/{slug}/federation/{export}/"): directors_api(409),
+    ("GET", "/api/v1/tournaments/{slug}/federation/{export}/file/"): directors_api(409),
+    ("POST", "/api/v1/tournaments/{slug}/federation/{export}/send/"): directors_api(409),
+    ("GET", "/tournaments/{slug}/director/federation/"): directors_page(200),
+    ("POST", "/tournaments/{slug}/director/federation/addresses/"): directors_form(W302),
+    ("GET", "/tournaments/{slug}/director/federation/{export}/file/"): directors_page(302),
+    ("POST", "/tournaments/{slug}/director/federation/{export}/send/"): directors_form(R302),
     ("GET", "/clubs/{slug}/settings/"): directors_page(200),
     ("POST", "/clubs/{slug}/settings/"): directors_form(W302),
     ("GET", "/healthz"): everyone(200),

@@ -1,0 +1,31 @@
+"""A player as the exports name them: the id keeps two namesakes apart, the name is shown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Person:
+    id: int
+    name: str
+
+
+def place_labels(places: list[list[Person]]) -> list[tuple[int, str, Person]]:
+    """Every placed person with their place and its label, best first.
+
+    ``places`` are groups of tied people, best first: a group of two starting at rank 3
+    is "3–4" for both, and the next group starts at rank 5 (the standard competition
+    ranking the bodies read: two semi-final losers are both third, nobody is fourth).
+    """
+    rows: list[tuple[int, str, Person]] = []
+    rank = 1
+    for group in places:
+        members = sorted(group)
+        if not members:
+            continue
+        last = rank + len(members) - 1
+        label = str(rank) if last == rank else f"{rank}-{last}"
+        rows.extend((rank, label, person) for person in members)
+        rank = last + 1
+    return rows
