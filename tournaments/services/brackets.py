@@ -28,6 +28,7 @@ from core.locking import lock_rows, share_row, try_lock_row, try_share_row
 from games.models import Match, MatchStatus
 from games.rules.errors import ConflictError
 from games.services import match_create, match_results
+from tournaments.formats import registry as format_registry
 from tournaments.formats.bracket_engine import (
     BracketState,
     MatchState,
@@ -37,12 +38,7 @@ from tournaments.formats.bracket_engine import (
 from tournaments.formats.bracket_engine import MatchStatus as SlotStatus
 from tournaments.formats.bracket_graph import BracketGraph, LoserOf, WinnerOf
 from tournaments.formats.bracket_graph import Stage as GraphStage
-from tournaments.formats.double_elimination import build_double_elimination
-from tournaments.formats.elimination import (
-    DEFAULT_FEED_ORDERS,
-    FeedOrder,
-    build_single_elimination,
-)
+from tournaments.formats.registry import GraphOptions
 from tournaments.formats.round_robin import build_playoff
 from tournaments.formats.schedule import match_length
 from tournaments.models import (
@@ -55,7 +51,6 @@ from tournaments.models import (
     Stage,
     StageKind,
     Tournament,
-    TournamentFormat,
 )
 
 from .common import system_actor
@@ -91,18 +86,13 @@ def _cached_graph(
     feed_orders: tuple[str, ...],
     last_chance_drawn: tuple[int, ...] = (),
 ) -> BracketGraph:
-    orders = tuple(FeedOrder(o) for o in feed_orders) or DEFAULT_FEED_ORDERS
-    if fmt == TournamentFormat.SINGLE_ELIMINATION:
-        return build_single_elimination(
-            entries,
-            consolation_from=consolation_from,
-            last_chance_from=last_chance_from,
-            feed_orders=orders,
-            last_chance_drawn=last_chance_drawn,
-        )
-    if fmt == TournamentFormat.DOUBLE_ELIMINATION:
-        return build_double_elimination(entries, reset=reset, feed_orders=orders)
-    return build_playoff(entries)
+    # a format without a bracket of its own (a Swiss) answers the drop map of a
+    # plain knockout, as a playoff of its entries would be
+    build = format_registry.spec(fmt).graph or (lambda count, _: build_playoff(count))
+    options = GraphOptions(
+        consolation_from, last_chance_from, reset, feed_orders, last_chance_drawn
+    )
+    return build(entries, options)
 
 
 def bracket_graph(tournament: Tournament, entries: int | None = None) -> BracketGraph:
@@ -123,7 +113,7 @@ def bracket_graph(tournament: Tournament, entries: int | None = None) -> Bracket
 
 
 def stage_kind(tournament: Tournament, stage: GraphStage) -> str:
-    if tournament.format == TournamentFormat.ROUND_ROBIN and stage == GraphStage.MAIN:
+    if not tournament.is_elimination and stage == GraphStage.MAIN:  # a playoff after rounds
         return StageKind.PLAYOFF
     return StageKind(stage.value)
 
