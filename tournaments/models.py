@@ -33,6 +33,7 @@ class TournamentFormat(models.TextChoices):
     SINGLE_ELIMINATION = "single_elimination", gettext_lazy("Single elimination")
     DOUBLE_ELIMINATION = "double_elimination", gettext_lazy("Double elimination")
     SWISS = "swiss", gettext_lazy("Swiss")
+    N_LIVES = "n_lives", gettext_lazy("N lives Swiss")
     ROUND_ROBIN = "round_robin", gettext_lazy("Round robin")
 
 

@@ -235,6 +235,35 @@ def test_round_robin_takes_groups_and_playoff_and_its_default_tie_breaks(desk, c
     assert event.match_lengths == {"default": 5, "rounds": {"playoff": {"-1": 9}}}
 
 
+def test_n_lives_takes_its_lives_and_playoff_and_ignores_the_swiss_rounds(desk, club):
+    event = create(
+        desk,
+        club,
+        {
+            "name": "Three Lives",
+            "format": "n_lives",
+            "max_losses": "3",
+            "playoff_qualifiers": "8",
+            "bye_is_win": "on",
+            "swiss_rounds": "5",  # a fixed-rounds Swiss's: ignored
+            "length_playoff_final": "11",
+        },
+    )
+    assert (event.format, event.max_losses, event.playoff_qualifiers) == ("n_lives", 3, 8)
+    assert event.swiss_rounds is None and event.bye_is_win is True
+    assert event.tie_breaks[:2] == ["match_wins", "buchholz"]
+    assert event.match_lengths == {"default": 5, "rounds": {"playoff": {"-1": 11}}}
+
+
+def test_n_lives_without_a_playoff_is_told_next_to_the_field(desk, club):
+    fields = {"name": "No Playoff", "format": "n_lives", "max_losses": "3"}
+    response = desk.post(url(club), {**fields, "playoff_qualifiers": "0", "bye_is_win": "on"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "at least 2 players" in field_error(html, "playoff_qualifiers")
+    assert not Tournament.objects.filter(name="No Playoff").exists()
+
+
 def test_per_round_lengths_are_played_by_the_rounds(desk, club, director):
     event = create(
         desk,
