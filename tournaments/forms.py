@@ -16,6 +16,7 @@ from core.validators import single_line
 from games.models import Player
 from games.rules import limits
 from games.rules.names import name_key
+from tournaments.formats import registry as format_registry
 from tournaments.formats.elimination import FeedOrder
 from tournaments.formats.schedule import MAX_LENGTH
 from tournaments.formats.standings import TieBreak
@@ -79,23 +80,10 @@ class RegisterPlayersForm(forms.Form):
 # -- creating an event ------------------------------------------------------------------
 
 #: The stages of each format whose rounds can have their own match length, as the
-#: schedule (``tournaments.formats.schedule``) names them, with the legend shown.
+#: schedule (``tournaments.formats.schedule``) names them, with the legend shown; the
+#: formats declare them (``tournaments.formats.registry``).
 FORMAT_STAGES: dict[str, tuple[tuple[str, str], ...]] = {
-    TournamentFormat.SINGLE_ELIMINATION: (
-        (StageKind.MAIN, "Main draw"),
-        (StageKind.CONSOLATION, "Consolation"),
-        (StageKind.LAST_CHANCE, "Last chance"),
-    ),
-    TournamentFormat.DOUBLE_ELIMINATION: (
-        (StageKind.WINNERS, "Winners' bracket"),
-        (StageKind.LOSERS, "Losers' bracket"),
-        (StageKind.GRAND_FINAL, "Grand final"),
-    ),
-    TournamentFormat.SWISS: ((StageKind.SWISS, "Swiss"),),
-    TournamentFormat.ROUND_ROBIN: (
-        (StageKind.ROUND_ROBIN_GROUP, "Group rounds"),
-        (StageKind.PLAYOFF, "Playoff"),
-    ),
+    f.key: f.stages for f in format_registry.specs()
 }
 
 _KNOCKOUT_ROUNDS = (("1", "1", "Round 1"), ("2", "2", "Round 2"), ("3", "3", "Round 3"))
@@ -124,30 +112,19 @@ STAGE_ROUNDS: dict[str, tuple[tuple[str, str, str], ...]] = {
     StageKind.PLAYOFF: _KNOCKOUT_END,
 }
 
-_FROM_THE_END = (
-    "Quarter-finals, semi-finals and final count from the end, so they fit any number "
-    "of players; a round given by number comes first."
-)
-LENGTHS_HELP = {
-    TournamentFormat.SINGLE_ELIMINATION: _FROM_THE_END,
-    TournamentFormat.DOUBLE_ELIMINATION: _FROM_THE_END
-    + " The deciding match is played only after a grand-final reset.",
-    TournamentFormat.SWISS: "The last round counts from the end (the number of Swiss rounds).",
-    TournamentFormat.ROUND_ROBIN: "The last round counts from the end of each group; "
-    + _FROM_THE_END.lower(),
-}
+LENGTHS_HELP = {f.key: f.lengths_help for f in format_registry.specs()}
 
 #: The options of each format (beyond those every event has); the rest are ignored.
-FORMAT_OPTIONS: dict[str, tuple[str, ...]] = {
-    TournamentFormat.SINGLE_ELIMINATION: (
-        "consolation_from",
-        "last_chance_from",
-        "feed_orders",
-        "prize_order",
-    ),
-    TournamentFormat.DOUBLE_ELIMINATION: ("grand_final_reset", "feed_orders"),
-    TournamentFormat.SWISS: ("swiss_rounds", "max_losses", "tie_breaks", "bye_is_win"),
-    TournamentFormat.ROUND_ROBIN: ("groups", "playoff_qualifiers", "tie_breaks", "bye_is_win"),
+FORMAT_OPTIONS: dict[str, tuple[str, ...]] = {f.key: f.options for f in format_registry.specs()}
+#: The create page's groups of format options, by the fields they hold (the template
+#: shows a group for the formats that read one of its fields).
+OPTION_FIELDSETS: dict[str, tuple[str, ...]] = {
+    "consolation": ("consolation_from", "last_chance_from", "prize_order"),
+    "grand_final": ("grand_final_reset",),
+    "drop_ins": ("feed_orders",),
+    "rounds": ("swiss_rounds", "max_losses"),
+    "groups": ("groups", "playoff_qualifiers"),
+    "tie_breaks": ("tie_breaks", "bye_is_win"),
 }
 TIE_BREAK_NAMES = {
     TieBreak.MATCH_WINS: "Match wins",
@@ -405,7 +382,7 @@ class NewTournamentForm(forms.Form):
                     "format": fmt,
                     "label": label,
                     "stages": stages,
-                    "help": LENGTHS_HELP[TournamentFormat(fmt)],
+                    "help": LENGTHS_HELP[fmt],
                 }
             )
         return out
@@ -442,21 +419,33 @@ class NewTournamentForm(forms.Form):
         }
         if data.get("random_seed") is not None:
             options["random_seed"] = data["random_seed"]
+        defaults = format_registry.spec(fmt).option_defaults
         for option in FORMAT_OPTIONS[fmt]:
             value = data.get(option)
-            if option == "groups" and value is None:
-                value = 1
-            if option == "playoff_qualifiers" and value is None:
-                value = 0
-            options[option] = value
+            options[option] = defaults.get(option) if value is None else value
         return options
+
+    def fieldset_formats(self) -> dict[str, str]:
+        """For each group of options (and the preview), the formats it serves, as the
+        template's ``data-formats`` (the page's script shows the chosen format's)."""
+        served = {
+            name: " ".join(f for f, options in FORMAT_OPTIONS.items() if set(fields) & set(options))
+            for name, fields in OPTION_FIELDSETS.items()
+        }
+        served["preview"] = " ".join(
+            f.key for f in format_registry.specs() if f.preview is not None
+        )
+        return served
 
     def preview_params(self) -> dict[str, Any] | None:
         """The arguments of ``draws.event_preview``; None while a field it reads is
         wrong (the errors say which) or for a format without a preview."""
         data = self.cleaned_data
         fmt = data.get("format")
-        if fmt not in FORMAT_OPTIONS or fmt == TournamentFormat.ROUND_ROBIN:
+        if fmt not in FORMAT_OPTIONS:
+            return None
+        preview = format_registry.spec(fmt).preview
+        if preview is None:
             return None
         needed = {"format", "length", "preview_entries"} | (
             self.fields_of(fmt) - {f"tie_break_{n}" for n in range(1, TIE_BREAK_SLOTS + 1)}
@@ -468,15 +457,9 @@ class NewTournamentForm(forms.Form):
             "entries": data.get("preview_entries") or 16,
             "match_lengths": self.schedule(),
         }
-        if fmt == TournamentFormat.SWISS:
-            params["swiss_rounds"] = data.get("swiss_rounds")
-            return params
-        params["feed_orders"] = data.get("feed_orders") or []
-        if fmt == TournamentFormat.SINGLE_ELIMINATION:
-            params["consolation_from"] = data.get("consolation_from") or []
-            params["last_chance_from"] = data.get("last_chance_from") or []
-        else:
-            params["grand_final_reset"] = data.get("grand_final_reset", True)
+        for option, default in preview.items():
+            value = data.get(option, default)
+            params[option] = default if isinstance(default, list) and not value else value
         return params
 
     def field_for(self, error_field: str | None) -> str | None:

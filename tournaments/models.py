@@ -11,6 +11,8 @@ computed, never stored.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -19,12 +21,19 @@ from simple_history.models import HistoricalRecords
 
 from core.validators import single_line
 from games.rules import limits
+from tournaments.formats import registry as format_registry
+from tournaments.formats.registry import FormatSpec
 
 
 class TournamentFormat(models.TextChoices):
+    """The formats' keys and names, as stored; each is declared in
+    :mod:`tournaments.formats.catalog` (``tests/tournaments/formats/test_registry.py``
+    checks the two agree)."""
+
     SINGLE_ELIMINATION = "single_elimination", gettext_lazy("Single elimination")
     DOUBLE_ELIMINATION = "double_elimination", gettext_lazy("Double elimination")
     SWISS = "swiss", gettext_lazy("Swiss")
+    N_LIVES = "n_lives", gettext_lazy("N lives Swiss")
     ROUND_ROBIN = "round_robin", gettext_lazy("Round robin")
 
 
@@ -128,11 +137,18 @@ class Tournament(models.Model):
         return f'"{self.version}"'
 
     @property
+    def format_spec(self) -> FormatSpec:
+        """The format's declaration (``tournaments.formats.registry``)."""
+        return format_registry.spec(self.format)
+
+    def format_options(self) -> dict[str, Any]:
+        """The options the format reads, as its pure parts take them."""
+        return {name: getattr(self, name) for name in self.format_spec.options}
+
+    @property
     def is_elimination(self) -> bool:
-        return self.format in (
-            TournamentFormat.SINGLE_ELIMINATION,
-            TournamentFormat.DOUBLE_ELIMINATION,
-        )
+        """A bracket drawn at the start (elimination), not rounds paired one by one."""
+        return self.format_spec.is_bracket
 
 
 class EntryStatus(models.TextChoices):

@@ -42,7 +42,6 @@ from .models import (
     PairingStatus,
     StageKind,
     Tournament,
-    TournamentFormat,
     TournamentStatus,
 )
 from .services import draws, events
@@ -321,7 +320,7 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
     ready, rounds_in_play = room.matches_in_play(view), room.rounds_in_play(view)
     drop_map = None
     drop_map_note = ""
-    if tournament.is_elimination and tournament.format == TournamentFormat.SINGLE_ELIMINATION:
+    if tournament.format_spec.drop_map:
         from .formats.errors import FormatError
 
         params = selectors.drop_map_params(tournament)

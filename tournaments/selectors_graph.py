@@ -10,15 +10,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from tournaments.formats import registry as format_registry
 from tournaments.formats.bracket_graph import BracketGraph
-from tournaments.formats.double_elimination import build_double_elimination
-from tournaments.formats.elimination import (
-    DEFAULT_FEED_ORDERS,
-    FeedOrder,
-    build_single_elimination,
-)
+from tournaments.formats.registry import GraphOptions
 from tournaments.formats.round_robin import build_playoff
-from tournaments.models import Tournament, TournamentFormat
+from tournaments.models import Tournament
 
 
 @lru_cache(maxsize=64)
@@ -31,18 +27,13 @@ def _cached_graph(
     feed_orders: tuple[str, ...],
     last_chance_drawn: tuple[int, ...] = (),
 ) -> BracketGraph:
-    orders = tuple(FeedOrder(o) for o in feed_orders) or DEFAULT_FEED_ORDERS
-    if fmt == TournamentFormat.SINGLE_ELIMINATION:
-        return build_single_elimination(
-            entries,
-            consolation_from=consolation_from,
-            last_chance_from=last_chance_from,
-            feed_orders=orders,
-            last_chance_drawn=last_chance_drawn,
-        )
-    if fmt == TournamentFormat.DOUBLE_ELIMINATION:
-        return build_double_elimination(entries, reset=reset, feed_orders=orders)
-    return build_playoff(entries)
+    # a format without a bracket of its own (a Swiss) answers the drop map of a
+    # plain knockout, as a playoff of its entries would be
+    build = format_registry.spec(fmt).graph or (lambda count, _: build_playoff(count))
+    options = GraphOptions(
+        consolation_from, last_chance_from, reset, feed_orders, last_chance_drawn
+    )
+    return build(entries, options)
 
 
 def bracket_graph(tournament: Tournament, entries: int | None = None) -> BracketGraph:

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from core.models import Job, JobStatus
 from tournaments.job_kinds import ODDS
-from tournaments.models import OddsSnapshot, Tournament, TournamentFormat, TournamentStatus
+from tournaments.models import OddsSnapshot, Tournament, TournamentStatus
 from tournaments.selectors import EntryRow, entry_rows
 
 HISTORY_LIMIT = 200
@@ -26,13 +26,12 @@ def odds_supported(tournament: Tournament) -> str | None:
     """Why the odds of this event cannot be computed, or None if they can."""
     if tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
         return "The odds are computed once the event has started."
+    format_spec = tournament.format_spec
+    if format_spec.odds is None:
+        return "Odds are computed for elimination and Swiss events."
     if tournament.is_elimination:
         return None if tournament.bracket_order else "The bracket is not drawn yet."
-    if tournament.format == TournamentFormat.SWISS:
-        if tournament.swiss_rounds is None or tournament.max_losses is not None:
-            return "Odds are computed for a Swiss with a fixed number of rounds."
-        return None
-    return "Odds are computed for elimination and Swiss events."
+    return format_spec.odds_unsupported(tournament.format_options())
 
 
 @dataclass(frozen=True)

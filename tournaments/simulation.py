@@ -23,7 +23,8 @@ from games.models import MatchStatus
 from games.services import clubs as club_services
 from games.services import match_records, score_entry
 from games.services.actors import actor_for_user
-from tournaments.models import Pairing, PairingStatus, Tournament, TournamentFormat
+from tournaments.formats import registry as format_registry
+from tournaments.models import Pairing, PairingStatus, Tournament
 
 from .selectors import pairings_queryset, standings
 from .services import entries as entry_services
@@ -55,8 +56,8 @@ def _win_probability(rating_a: float, rating_b: float) -> float:
 
 def simulate_event(options: SimulationOptions) -> dict[str, Any]:
     """Run the event; returns the report the command prints."""
-    if options.format not in TournamentFormat.values:
-        raise ValueError(f"format must be one of {', '.join(TournamentFormat.values)}")
+    if options.format not in format_registry.format_keys():
+        raise ValueError(f"format must be one of {', '.join(format_registry.format_keys())}")
     started = time.perf_counter()
     report: dict[str, Any] = {}
     try:
@@ -83,13 +84,17 @@ def _run(options: SimulationOptions) -> dict[str, Any]:
         for i in range(options.players)
     ]
     rating = {p.pk: rng.gauss(1500, 200) for p in players}
-    config: dict[str, Any] = {"match_lengths": {"default": options.match_length}}
-    if options.format == TournamentFormat.SWISS:
+    format_spec = format_registry.spec(options.format)
+    # the format's usual options, as the create page gives them when left blank
+    config: dict[str, Any] = {
+        **format_spec.option_defaults,
+        "match_lengths": {"default": options.match_length},
+    }
+    if "swiss_rounds" in format_spec.options:
         config["swiss_rounds"] = options.rounds or max(1, math.ceil(math.log2(options.players)))
-    single = options.format == TournamentFormat.SINGLE_ELIMINATION
-    if options.consolation and single:
+    if options.consolation and "consolation_from" in format_spec.options:
         config["consolation_from"] = [1, 2] if options.players > 4 else [1]
-    if options.last_chance and single:
+    if options.last_chance and "last_chance_from" in format_spec.options:
         config["last_chance_from"] = [1]
     tournament = event_services.create_tournament(
         actor=actor,
@@ -177,10 +182,9 @@ def _report(tournament: Tournament, options: SimulationOptions) -> dict[str, Any
     else:
         table = standings(tournament)
         champion = table[0].entry.player_id if table else None
-    if tournament.format == TournamentFormat.ROUND_ROBIN:
-        playoff = [m for m in matches if m["stage"] == "playoff"]
-        if playoff:
-            champion = playoff[-1]["winner"]
+    playoff = [m for m in matches if m["stage"] == "playoff"]
+    if playoff:  # the rounds were followed by a playoff: its winner is the champion
+        champion = playoff[-1]["winner"]
     return {
         "format": options.format,
         "players": options.players,

@@ -100,6 +100,22 @@ def test_swiss_runs_the_asked_rounds_without_rematches():
     assert_once_per_round(report)
 
 
+def test_n_lives_puts_players_out_after_three_losses_and_crowns_a_playoff_winner():
+    report = simulate("--format", "n_lives", "--players", "20", "--seed", "7")
+    losses: Counter[int] = Counter()
+    for m in sorted(report["matches"], key=lambda m: (m["stage"] != "swiss", m["round"])):
+        players = [p for p in (m["player1"], m["player2"]) if p is not None]
+        if m["stage"] == "swiss":  # nobody plays on after the third loss
+            assert all(losses[p] < 3 for p in players), m
+        if not m["bye"]:
+            losses[m["player1"] if m["winner"] == m["player2"] else m["player2"]] += 1
+    playoff = [m for m in report["matches"] if m["stage"] == "playoff"]
+    assert playoff and report["champion"] == playoff[-1]["winner"]
+    entered = {p for m in playoff for p in (m["player1"], m["player2"]) if p is not None}
+    assert 2 <= len(entered) <= 4  # the default playoff: four contenders at most
+    assert_once_per_round(report)
+
+
 def test_round_robin_pairs_everyone_with_everyone_once():
     report = simulate("--format", "round_robin", "--players", "5")
     pairs = Counter(

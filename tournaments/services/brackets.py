@@ -47,7 +47,6 @@ from tournaments.models import (
     Stage,
     StageKind,
     Tournament,
-    TournamentFormat,
 )
 from tournaments.selectors_graph import bracket_graph
 
@@ -75,7 +74,7 @@ _STATUS = {
 
 
 def stage_kind(tournament: Tournament, stage: GraphStage) -> str:
-    if tournament.format == TournamentFormat.ROUND_ROBIN and stage == GraphStage.MAIN:
+    if not tournament.is_elimination and stage == GraphStage.MAIN:  # a playoff after rounds
         return StageKind.PLAYOFF
     return StageKind(stage.value)
 

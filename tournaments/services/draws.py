@@ -11,6 +11,7 @@ from core.errors import N_
 from games.models import MatchStatus
 from games.rules.errors import ConflictError
 from games.services import match_results
+from tournaments.formats import registry as format_registry
 from tournaments.formats.bracket_graph import playable_matches
 from tournaments.formats.drop_maps import drop_map_preview, feed_note
 from tournaments.formats.labels import STAGE_NAMES, bracket_key_labels, round_title
@@ -20,7 +21,6 @@ from tournaments.models import (
     SeedingMethod,
     Stage,
     StageKind,
-    TournamentFormat,
     TournamentStatus,
 )
 from tournaments.selectors_graph import _cached_graph
@@ -163,7 +163,10 @@ def event_preview(
     """
     schedule = check_schedule(match_lengths)
     rounds: list[dict[str, Any]] = []
-    if format == TournamentFormat.SWISS:
+    format_spec = format_registry.spec(format)
+    if format_spec.preview is None:
+        return {"entries": entries, "rounds": [], "drop_map": None}
+    if format_spec.rounds == "swiss":
         count = swiss_rounds or 0
         for number in range(1, count + 1):
             rounds.append(
@@ -175,8 +178,6 @@ def event_preview(
                 }
             )
         return {"entries": entries, "rounds": rounds, "drop_map": None}
-    if format not in (TournamentFormat.SINGLE_ELIMINATION, TournamentFormat.DOUBLE_ELIMINATION):
-        return {"entries": entries, "rounds": [], "drop_map": None}
     graph = _cached_graph(
         format,
         entries,

@@ -13,7 +13,6 @@ from games.rules.errors import ConflictError, RuleViolation
 from games.services import clubs as club_services
 from games.services import match_results
 from tournaments.formats.bracket_engine import derive_bracket_state
-from tournaments.formats.round_robin import snake_groups
 from tournaments.formats.seeding import seed_by_random_draw, seed_by_rating, seed_manually
 from tournaments.models import (
     Entry,
@@ -21,10 +20,7 @@ from tournaments.models import (
     Pairing,
     PairingStatus,
     SeedingMethod,
-    Stage,
-    StageKind,
     Tournament,
-    TournamentFormat,
     TournamentStatus,
 )
 from tournaments.selectors import ratings_for_seeding
@@ -67,7 +63,7 @@ def register_entry(*, actor: Actor, tournament_id: int, player_id: int) -> Entry
     )
     club_services.add_membership(club=tournament.club, player=player)
     late = tournament.status == TournamentStatus.RUNNING
-    if late and tournament.format == TournamentFormat.ROUND_ROBIN:
+    if late and not tournament.format_spec.late_entries:
         raise ConflictError(
             "late_entry_closed", N_("A round robin takes no late entries."), "player"
         )
@@ -211,14 +207,10 @@ def start_tournament(
     tournament.save(update_fields=["status"])
     if tournament.is_elimination:
         draw_bracket(tournament, order)
-    elif tournament.format == TournamentFormat.SWISS:
-        Stage.objects.create(tournament=tournament, kind=StageKind.SWISS)
     else:
-        groups = snake_groups(order, tournament.groups)
-        for index in range(len(groups)):
-            Stage.objects.create(
-                tournament=tournament, kind=StageKind.ROUND_ROBIN_GROUP, group=index + 1, order=0
-            )
+        from .rounds import ROUND_ENGINES
+
+        ROUND_ENGINES[str(tournament.format_spec.rounds)].start(tournament, order)
     bump(tournament)
     if not tournament.is_elimination:
         from .rounds import pair_next_round

@@ -15,16 +15,16 @@ from core.text import require_single_line
 from games.models import Club
 from games.rules.clock import MINUTE, SECOND, FlagRule, Preset
 from games.rules.errors import ConflictError, RuleViolation
+from tournaments.formats import registry as format_registry
 from tournaments.formats.elimination import FeedOrder
 from tournaments.formats.places import parse_prize_order
 from tournaments.formats.schedule import check_schedule
-from tournaments.formats.standings import ROUND_ROBIN_TIE_BREAKS, SWISS_TIE_BREAKS, TieBreak
+from tournaments.formats.standings import TieBreak
 from tournaments.models import (
     ClockPolicy,
     PairingStatus,
     SeedingMethod,
     Tournament,
-    TournamentFormat,
     TournamentStatus,
 )
 
@@ -66,11 +66,7 @@ CLOCK_FIELDS = {"clock_policy", "clock_preset", "clock_flag_rule", "clock_overti
 
 
 def default_tie_breaks(format: str) -> list[str]:
-    if format == TournamentFormat.ROUND_ROBIN:
-        return [t.value for t in ROUND_ROBIN_TIE_BREAKS]
-    if format == TournamentFormat.SWISS:
-        return [t.value for t in SWISS_TIE_BREAKS]
-    return [TieBreak.MATCH_WINS.value, TieBreak.POINTS_DIFFERENCE.value]
+    return list(format_registry.spec(format).tie_breaks)
 
 
 def check_config(config: dict[str, Any]) -> dict[str, Any]:
@@ -78,12 +74,7 @@ def check_config(config: dict[str, Any]) -> dict[str, Any]:
     if isinstance(config.get("name"), str):
         require_single_line(config["name"], field="name")
     fmt = config.get("format")
-    if fmt not in TournamentFormat.values:
-        raise RuleViolation(
-            "format_unknown",
-            N_("The format is one of %(join)s.", join=", ".join(TournamentFormat.values)),
-            "format",
-        )
+    format_spec = format_registry.spec(str(fmt))  # format_unknown, naming the field
     if config.get("seeding", SeedingMethod.RATING) not in SeedingMethod.values:
         raise RuleViolation(
             "seeding_unknown",
@@ -92,12 +83,7 @@ def check_config(config: dict[str, Any]) -> dict[str, Any]:
         )
     for field in ("consolation_from", "last_chance_from"):
         rounds = config.get(field) or []
-        if rounds and fmt != TournamentFormat.SINGLE_ELIMINATION:
-            raise RuleViolation(
-                f"{field}_needs_single_elimination",
-                N_("Consolation and last chance brackets go with single elimination."),
-                field,
-            )
+        format_registry.check_foreign_option(config, field)
         if any(not isinstance(r, int) or r < 1 for r in rounds):
             raise RuleViolation("feeding_round_invalid", N_("Feeding rounds are 1, 2, ..."), field)
     if config.get("last_chance_from") and not config.get("consolation_from"):
@@ -113,7 +99,7 @@ def check_config(config: dict[str, Any]) -> dict[str, Any]:
                 N_("Feed orders are %(join)s.", join=", ".join([o.value for o in FeedOrder])),
                 "feed_orders",
             )
-    tie_breaks = config.get("tie_breaks") or default_tie_breaks(fmt)
+    tie_breaks = config.get("tie_breaks") or default_tie_breaks(format_spec.key)
     for tie_break in tie_breaks:
         if tie_break not in [t.value for t in TieBreak]:
             raise RuleViolation(
@@ -124,24 +110,10 @@ def check_config(config: dict[str, Any]) -> dict[str, Any]:
     if len(set(tie_breaks)) != len(tie_breaks):
         raise RuleViolation("duplicate_tie_break", N_("A tie-break is listed twice."), "tie_breaks")
     config["tie_breaks"] = list(tie_breaks)
-    if (
-        fmt == TournamentFormat.SWISS
-        and not config.get("swiss_rounds")
-        and not config.get("max_losses")
-    ):
-        raise RuleViolation(
-            "swiss_needs_an_end",
-            N_("A Swiss needs a number of rounds or a number of losses that puts players out."),
-            "swiss_rounds",
-        )
+    format_spec.check(config)
     if config.get("groups", 1) < 1:
         raise RuleViolation("groups_invalid", N_("There is at least one group."), "groups")
-    if config.get("playoff_qualifiers") and fmt != TournamentFormat.ROUND_ROBIN:
-        raise RuleViolation(
-            "playoff_needs_round_robin",
-            N_("A playoff follows round-robin groups."),
-            "playoff_qualifiers",
-        )
+    format_registry.check_foreign_option(config, "playoff_qualifiers")
     starts, ends = config.get("starts_on"), config.get("ends_on")
     if starts and ends and ends < starts:
         raise RuleViolation("ends_before_start", N_("The event ends before it starts."), "ends_on")

@@ -34,6 +34,7 @@ from games.models import Match, MatchStatus
 from tournaments.formats import odds as pure
 from tournaments.formats.bracket_engine import MatchStatus as SlotStatus
 from tournaments.formats.places import DEFAULT_PRIZE_ORDER
+from tournaments.formats.registry import OddsModel, RecordsInput
 from tournaments.formats.schedule import match_length
 from tournaments.job_kinds import ODDS
 from tournaments.models import (
@@ -124,12 +125,11 @@ def compute_odds(
         return found
     if odds_supported(tournament) is not None:
         return None
+    model = tournament.format_spec.odds
+    assert model is not None  # odds_supported said so
     simulations = simulations or settings.ODDS_SIMULATIONS
-    if tournament.is_elimination:
-        prepared = _bracket_input(tournament, simulations)
-        simulations = prepared.simulations or simulations
-    else:
-        prepared = _swiss_input(tournament, simulations)
+    prepared = ODDS_INPUTS[model](tournament, simulations)
+    simulations = prepared.simulations or simulations
     say = progress or (lambda done, total, message: None)
     say(0, simulations, prepared.method)
     odds = prepared.run(simulations, lambda done, total: say(done, total, "simulating"))
@@ -228,7 +228,22 @@ def _chance_of(match: Match, player_a: int, rating_of: dict[int, float], player_
     )
 
 
-def _swiss_input(tournament: Tournament, simulations: int) -> _Prepared:
+@dataclass
+class _RoundsState:
+    """A rounds event's records for a simulator, entries as 0-based seed indices."""
+
+    rows: list[Any]
+    order: list[int]
+    ratings: list[float]
+    wins: list[int]
+    losses: list[int]
+    opponents: list[list[int]]
+    paired: int  # the round being played (0: none yet)
+    current_length: int
+    current: list[tuple[int, int, float | None]]
+
+
+def _rounds_state(tournament: Tournament) -> _RoundsState:
     rows = sorted(entry_rows(tournament).values(), key=lambda e: (e.seed or 10**9, e.pk))
     order = [e.pk for e in rows]
     index = {entry_id: i for i, entry_id in enumerate(order)}
@@ -236,9 +251,8 @@ def _swiss_input(tournament: Tournament, simulations: int) -> _Prepared:
         e.pk: e.player for e in Entry.objects.filter(tournament=tournament).select_related("player")
     }
     rating_of = ratings_for_seeding(tournament.club, players.values())
-    ratings = [rating_of[players[e].pk] for e in order]
     pairings = [p for p in pairing_rows(tournament) if p.stage_kind == StageKind.SWISS]
-    wins = [0] * len(order)
+    wins, losses = [0] * len(order), [0] * len(order)
     opponents: list[list[int]] = [[] for _ in order]
     for result in results_from_pairings(pairings):
         if result.bye:
@@ -247,10 +261,10 @@ def _swiss_input(tournament: Tournament, simulations: int) -> _Prepared:
             continue
         a, b = index[result.player_a], index[result.player_b]  # type: ignore[index]
         wins[index[result.winner]] += 1
+        losses[b if index[result.winner] == a else a] += 1
         opponents[a].append(b)
         opponents[b].append(a)
     paired = max((p.round_number for p in pairings), default=0)
-    current_length = next((p.match_length for p in pairings if p.round_number == paired), 1)
     matches = {
         m.pk: m
         for m in Match.objects.select_related("club").filter(
@@ -268,27 +282,70 @@ def _swiss_input(tournament: Tournament, simulations: int) -> _Prepared:
         if match is not None and _started(match):
             chance = _chance_of(match, players[p.entry1_id].pk, rating_of, players[p.entry2_id].pk)
         current.append((index[p.entry1_id], index[p.entry2_id], chance))
+    return _RoundsState(
+        rows=rows,
+        order=order,
+        ratings=[rating_of[players[e].pk] for e in order],
+        wins=wins,
+        losses=losses,
+        opponents=opponents,
+        paired=paired,
+        current_length=next((p.match_length for p in pairings if p.round_number == paired), 1),
+        current=current,
+    )
+
+
+def _swiss_input(tournament: Tournament, simulations: int) -> _Prepared:
+    state = _rounds_state(tournament)
+    paired, current_length = state.paired, state.current_length
     rounds = tournament.swiss_rounds or paired
-    if not current and paired >= rounds:
-        return _swiss_decided(tournament, order)
+    if not state.current and paired >= rounds:
+        return _swiss_decided(tournament, state.order)
     future = [
         match_length(tournament.match_lengths, StageKind.SWISS, number, rounds)
         for number in range(paired + 1, rounds + 1)
     ]
-    by_length = _matrices_by_length(ratings, {current_length, *future})
+    by_length = _matrices_by_length(state.ratings, {current_length, *future})
     event = pure.SwissInput(
-        wins=wins,
-        opponents=opponents,
-        current=current,
+        wins=state.wins,
+        opponents=state.opponents,
+        current=state.current,
         rounds_left=len(future),
         matrices=[by_length[current_length]] + [by_length[length] for length in future],
-        active=[e.status == EntryStatus.ACTIVE for e in rows],
+        active=[e.status == EntryStatus.ACTIVE for e in state.rows],
         bye_is_win=tournament.bye_is_win,
     )
     return _Prepared(
-        order,
+        state.order,
         lambda sims, progress: pure.simulate_swiss(event, sims, progress=progress),
         "swiss_approximation",
+    )
+
+
+def _records_input(tournament: Tournament, simulations: int) -> _Prepared:
+    """A format's own simulator over the records; once its playoff is drawn, the
+    playoff's odds are a bracket's."""
+    if tournament.bracket_order:
+        return _bracket_input(tournament, simulations)
+    simulate = tournament.format_spec.simulate
+    assert simulate is not None  # the registry test checks a RECORDS format has one
+    state = _rounds_state(tournament)
+    later = match_length(tournament.match_lengths, StageKind.SWISS, state.paired + 1, None)
+    by_length = _matrices_by_length(state.ratings, {state.current_length, later})
+    event = RecordsInput(
+        wins=state.wins,
+        losses=state.losses,
+        current=state.current,
+        matrix=by_length[state.current_length],
+        later=by_length[later],
+        active=[e.status == EntryStatus.ACTIVE for e in state.rows],
+        options=tournament.format_options(),
+    )
+    return _Prepared(
+        state.order,
+        lambda sims, progress: simulate(event, sims, progress),
+        "monte_carlo",
+        simulations=min(simulations, settings.ODDS_MIN_SIMULATIONS),
     )
 
 
@@ -304,3 +361,11 @@ def _swiss_decided(tournament: Tournament, order: list[int]) -> _Prepared:
         win=places[:, 0].copy(), final=None, places=places, buckets=buckets, simulations=0
     )
     return _Prepared(order, lambda sims, progress: odds, "exact")
+
+
+#: How each odds model (``FormatSpec.odds``) reads the event into its simulator.
+ODDS_INPUTS: dict[OddsModel, Callable[[Tournament, int], _Prepared]] = {
+    OddsModel.BRACKET: _bracket_input,
+    OddsModel.SWISS: _swiss_input,
+    OddsModel.RECORDS: _records_input,
+}

@@ -21,7 +21,7 @@ from games.rules.errors import ConflictError, RuleViolation
 from games.services import match_create, match_results
 from tournaments.formats.round_robin import berger_rounds, playoff_seeding, snake_groups
 from tournaments.formats.schedule import match_length
-from tournaments.formats.swiss import SwissPlayer, pair_swiss_round, swiss_is_finished
+from tournaments.formats.swiss import SwissPlayer
 from tournaments.models import (
     Entry,
     EntryStatus,
@@ -32,7 +32,6 @@ from tournaments.models import (
     Stage,
     StageKind,
     Tournament,
-    TournamentFormat,
     TournamentStatus,
 )
 from tournaments.selectors import pairing_rows, results_from_pairings, standings
@@ -112,24 +111,42 @@ def swiss_records(tournament: Tournament) -> list[SwissPlayer[int]]:
     ]
 
 
+def _swiss_finished(tournament: Tournament, played: int, records: list[SwissPlayer[int]]) -> bool:
+    finished = tournament.format_spec.finished
+    assert finished is not None  # a Swiss-engine format declares when it is over
+    return finished(played, records, tournament.format_options())
+
+
+def _more_swiss_rounds(tournament: Tournament) -> bool:
+    played = len(_rounds(tournament, StageKind.SWISS))
+    if not _swiss_finished(tournament, played, swiss_records(tournament)):
+        return True
+    return _playoff_due(tournament)
+
+
+def _playoff_due(tournament: Tournament) -> bool:
+    """A playoff follows the rounds and is not drawn yet."""
+    if tournament.format_spec.graph is None or not tournament.playoff_qualifiers:
+        return False
+    return not _playoff_drawn(tournament)
+
+
+def _playoff_drawn(tournament: Tournament) -> bool:
+    return Stage.objects.filter(tournament=tournament, kind=StageKind.PLAYOFF).exists()
+
+
+def _more_round_robin_rounds(tournament: Tournament) -> bool:
+    played = len(_rounds(tournament, StageKind.ROUND_ROBIN_GROUP))
+    groups = round_robin_groups(tournament)
+    total = max(len(berger_rounds(g)) for g in groups)
+    if played < total:
+        return True
+    return _playoff_due(tournament)
+
+
 def more_rounds_due(tournament: Tournament) -> bool:
-    if tournament.format == TournamentFormat.SWISS:
-        played = len(_rounds(tournament, StageKind.SWISS))
-        return not swiss_is_finished(
-            played,
-            swiss_records(tournament),
-            rounds=tournament.swiss_rounds,
-            max_losses=tournament.max_losses,
-        )
-    if tournament.format == TournamentFormat.ROUND_ROBIN:
-        played = len(_rounds(tournament, StageKind.ROUND_ROBIN_GROUP))
-        groups = round_robin_groups(tournament)
-        total = max(len(berger_rounds(g)) for g in groups)
-        if played < total:
-            return True
-        has_playoff = Stage.objects.filter(tournament=tournament, kind=StageKind.PLAYOFF).exists()
-        return bool(tournament.playoff_qualifiers) and not has_playoff
-    return False
+    engine = ROUND_ENGINES.get(tournament.format_spec.rounds or "")
+    return engine is not None and engine.more_due(tournament)
 
 
 def round_robin_groups(tournament: Tournament) -> list[list[int]]:
@@ -184,10 +201,9 @@ def pair_next_round(
         tournament = lock_tournament(tournament_id)
         require_director(actor, tournament)
         require_status(tournament, TournamentStatus.RUNNING, doing="pair a round")
-        if tournament.format == TournamentFormat.SWISS:
-            outcome = _pair_swiss(tournament, round_number, progress)
-        elif tournament.format == TournamentFormat.ROUND_ROBIN:
-            outcome = _pair_round_robin(tournament, round_number)
+        engine = ROUND_ENGINES.get(tournament.format_spec.rounds or "")
+        if engine is not None:
+            outcome = engine.pair(tournament, round_number, progress)
         else:
             raise ConflictError(
                 "not_paired_by_rounds",
@@ -242,6 +258,9 @@ def _pair_swiss(tournament: Tournament, round_number: int | None, progress) -> R
     number = _check_round_number(existing, round_number)
     if number is None:
         return _existing(tournament, StageKind.SWISS, round_number)  # type: ignore[arg-type]
+    field = tournament.format_spec.playoff_field
+    if field is not None and _playoff_drawn(tournament):
+        return _start_playoff(tournament, round_number, existing, list, first_stage=1)
     if existing and not _decided(tournament):
         raise ConflictError(
             "round_not_complete",
@@ -249,13 +268,18 @@ def _pair_swiss(tournament: Tournament, round_number: int | None, progress) -> R
             "round",
         )
     records = swiss_records(tournament)
-    if existing and swiss_is_finished(
-        existing, records, rounds=tournament.swiss_rounds, max_losses=tournament.max_losses
-    ):
+    if existing and _swiss_finished(tournament, existing, records):
+        if field is not None:  # the rounds end in a playoff among the best
+            options = tournament.format_options()
+            return _start_playoff(
+                tournament, round_number, existing, lambda: field(records, options), first_stage=1
+            )
         raise ConflictError("no_more_rounds", N_("The Swiss is over: finish the event."))
     if progress:
         progress(0, 2, f"pairing {len(records)} players")
-    result = pair_swiss_round(records, max_losses=tournament.max_losses)
+    pair = tournament.format_spec.pair
+    assert pair is not None  # a Swiss-engine format declares its pairer
+    result = pair(records, tournament.format_options())
     if progress:
         progress(1, 2, "creating matches")
     round_ = Round.objects.create(
@@ -303,7 +327,14 @@ def _pair_round_robin(tournament: Tournament, round_number: int | None) -> Round
     total = max(len(s) for s in schedules)
     existing = max((r.number for r in _rounds(tournament, StageKind.ROUND_ROBIN_GROUP)), default=0)
     if existing >= total and tournament.playoff_qualifiers:
-        return _start_playoff(tournament, round_number, total)
+        groups_count = len(groups)
+        return _start_playoff(
+            tournament,
+            round_number,
+            total,
+            lambda: _group_playoff_seeding(tournament),
+            first_stage=groups_count + 1,
+        )
     number = _check_round_number(existing, round_number)
     if number is None:
         return _existing(tournament, StageKind.ROUND_ROBIN_GROUP, round_number)  # type: ignore[arg-type]
@@ -346,8 +377,14 @@ def _pair_round_robin(tournament: Tournament, round_number: int | None) -> Round
     return RoundOutcome(round=number, pairings=pairs, byes=byes, created=True)
 
 
-def _start_playoff(tournament: Tournament, round_number: int | None, total: int) -> RoundOutcome:
-    """After the groups: the playoff bracket between the best of each group."""
+def _start_playoff(
+    tournament: Tournament,
+    round_number: int | None,
+    total: int,
+    seeding: Callable[[], list[int]],
+    first_stage: int,
+) -> RoundOutcome:
+    """After the rounds (``total`` of them): the playoff bracket, seeded ``seeding()``."""
     if Stage.objects.filter(tournament=tournament, kind=StageKind.PLAYOFF).exists():
         if round_number is not None and round_number <= total + 1:
             return _existing(tournament, StageKind.PLAYOFF, 1)
@@ -360,20 +397,25 @@ def _start_playoff(tournament: Tournament, round_number: int | None, total: int)
         raise ConflictError(
             "round_not_complete", N_("Round %(total)s is not complete yet.", total=total), "round"
         )
+    order = seeding()
+    if len(order) < 2:
+        raise ConflictError("playoff_too_small", N_("The playoff needs at least two players."))
+    draw_bracket(tournament, order, first_stage=first_stage)
+    count = Pairing.objects.filter(
+        tournament=tournament, round__stage__kind=StageKind.PLAYOFF
+    ).count()
+    return RoundOutcome(round=total + 1, pairings=count, byes=0, created=True)
+
+
+def _group_playoff_seeding(tournament: Tournament) -> list[int]:
+    """The best of each group, in turn (``playoff_seeding``)."""
     group_tables = []
     for stage in Stage.objects.filter(tournament=tournament, kind=StageKind.ROUND_ROBIN_GROUP):
         table = [
             s.entry.pk for s in standings(tournament, stage) if s.entry.status == EntryStatus.ACTIVE
         ]
         group_tables.append(table)
-    order = playoff_seeding(group_tables, tournament.playoff_qualifiers)
-    if len(order) < 2:
-        raise ConflictError("playoff_too_small", N_("The playoff needs at least two players."))
-    draw_bracket(tournament, order, first_stage=len(group_tables) + 1)
-    count = Pairing.objects.filter(
-        tournament=tournament, round__stage__kind=StageKind.PLAYOFF
-    ).count()
-    return RoundOutcome(round=total + 1, pairings=count, byes=0, created=True)
+    return playoff_seeding(group_tables, tournament.playoff_qualifiers)
 
 
 @transaction.atomic
@@ -390,10 +432,7 @@ def swap_entries(*, actor: Actor, tournament_id: int, entry_a: int, entry_b: int
     require_status(tournament, TournamentStatus.RUNNING, doing="swap a pairing")
     if entry_a == entry_b:
         raise RuleViolation("same_entry_twice", N_("Pick two different entries."), "entry_b")
-    if tournament.format in (
-        TournamentFormat.SINGLE_ELIMINATION,
-        TournamentFormat.DOUBLE_ELIMINATION,
-    ):
+    if tournament.is_elimination:
         round_ = (
             Round.objects.filter(stage__tournament=tournament, number=1)
             .order_by("stage__order")
@@ -490,3 +529,35 @@ def _met_before(tournament: Tournament, exclude_round: Round) -> set[frozenset[i
         .only("entry1_id", "entry2_id")
         if p.entry1_id and p.entry2_id
     }
+
+
+@dataclass(frozen=True)
+class RoundEngine:
+    """How a rounds format (``FormatSpec.rounds``) is started, paired and ended."""
+
+    start: Callable[[Tournament, list[int]], None]
+    more_due: Callable[[Tournament], bool]
+    pair: Callable[[Tournament, int | None, Progress | None], RoundOutcome]
+
+
+def _start_swiss(tournament: Tournament, order: list[int]) -> None:
+    Stage.objects.create(tournament=tournament, kind=StageKind.SWISS)
+
+
+def _start_round_robin(tournament: Tournament, order: list[int]) -> None:
+    groups = snake_groups(order, tournament.groups)
+    for index in range(len(groups)):
+        Stage.objects.create(
+            tournament=tournament, kind=StageKind.ROUND_ROBIN_GROUP, group=index + 1, order=0
+        )
+
+
+#: The engines of the rounds formats, by ``FormatSpec.rounds``.
+ROUND_ENGINES: dict[str, RoundEngine] = {
+    "swiss": RoundEngine(_start_swiss, _more_swiss_rounds, _pair_swiss),
+    "round_robin": RoundEngine(
+        _start_round_robin,
+        _more_round_robin_rounds,
+        lambda tournament, number, progress: _pair_round_robin(tournament, number),
+    ),
+}

@@ -16,6 +16,7 @@ from django.test import Client
 from games.models import Club
 from games.services import clubs as club_services
 from games.services.actors import actor_for_user
+from tournaments.forms import FORMAT_OPTIONS
 from tournaments.models import Round, StageKind, Tournament
 from tournaments.services import entries as entry_services
 from tournaments.services.events import CONFIG_FIELDS
@@ -70,15 +71,12 @@ def field_error(html: str, field: str) -> str:
 
 def test_the_page_shows_every_formats_fields_grouped_for_browsers_without_javascript(desk, club):
     html = desk.get(url(club)).content.decode()
-    for formats in (
-        "single_elimination",
-        "double_elimination",
-        "swiss",
-        "round_robin",
-        "swiss round_robin",
-        "single_elimination double_elimination",
-    ):
-        assert f'data-formats="{formats}"' in html
+    groups = re.findall(r'data-formats="([^"]*)"', html)
+    for formats in ("single_elimination", "double_elimination", "swiss", "round_robin"):
+        assert formats in groups  # each format's own match lengths, at least
+    assert "single_elimination double_elimination" in groups  # the drop-ins
+    served = {f for group in groups for f in group.split()}
+    assert served == set(FORMAT_OPTIONS)  # every registered format has its groups
     for name in (
         "consolation_from",
         "last_chance_from",
@@ -235,6 +233,35 @@ def test_round_robin_takes_groups_and_playoff_and_its_default_tie_breaks(desk, c
     assert (event.groups, event.playoff_qualifiers, event.swiss_rounds) == (2, 2, None)
     assert event.tie_breaks[0] == "match_wins" and len(event.tie_breaks) > 1
     assert event.match_lengths == {"default": 5, "rounds": {"playoff": {"-1": 9}}}
+
+
+def test_n_lives_takes_its_lives_and_playoff_and_ignores_the_swiss_rounds(desk, club):
+    event = create(
+        desk,
+        club,
+        {
+            "name": "Three Lives",
+            "format": "n_lives",
+            "max_losses": "3",
+            "playoff_qualifiers": "8",
+            "bye_is_win": "on",
+            "swiss_rounds": "5",  # a fixed-rounds Swiss's: ignored
+            "length_playoff_final": "11",
+        },
+    )
+    assert (event.format, event.max_losses, event.playoff_qualifiers) == ("n_lives", 3, 8)
+    assert event.swiss_rounds is None and event.bye_is_win is True
+    assert event.tie_breaks[:2] == ["match_wins", "buchholz"]
+    assert event.match_lengths == {"default": 5, "rounds": {"playoff": {"-1": 11}}}
+
+
+def test_n_lives_without_a_playoff_is_told_next_to_the_field(desk, club):
+    fields = {"name": "No Playoff", "format": "n_lives", "max_losses": "3"}
+    response = desk.post(url(club), {**fields, "playoff_qualifiers": "0", "bye_is_win": "on"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "at least 2 players" in field_error(html, "playoff_qualifiers")
+    assert not Tournament.objects.filter(name="No Playoff").exists()
 
 
 def test_per_round_lengths_are_played_by_the_rounds(desk, club, director):
