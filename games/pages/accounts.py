@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.forms import Form
@@ -86,9 +87,10 @@ def new_club(request: HttpRequest) -> HttpResponse:
     form = NewClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
+            assert isinstance(request.user, User)  # login_required
             club = club_services.create_club(
                 created_by=request.user, name=form.cleaned_data["name"]
-            )  # type: ignore[arg-type]
+            )
         except BoxcarsError as error:
             show_error(form, error)
         else:

@@ -28,13 +28,15 @@ from .conftest import LAPTOP_1366, PHONE_360, pictures_folder
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def _pictures(page, name: str) -> None:
-    """The page at 1366 px, then at 360 px (the same page, resized)."""
+def _pictures(page, name: str, anchor: str | None = None) -> None:
+    """The page at 1366 px, then at 360 px (the same page, resized), each scrolled to
+    ``anchor`` (a selector) when given."""
     folder = pictures_folder("weekend")
-    page.set_viewport_size(LAPTOP_1366)
-    page.screenshot(path=str(folder / f"{name}-1366.png"))
-    page.set_viewport_size(PHONE_360)
-    page.screenshot(path=str(folder / f"{name}-360.png"))
+    for viewport, width in ((LAPTOP_1366, 1366), (PHONE_360, 360)):
+        page.set_viewport_size(viewport)
+        if anchor:
+            page.locator(anchor).first.evaluate("e => e.scrollIntoView()")
+        page.screenshot(path=str(folder / f"{name}-{width}.png"))
     page.set_viewport_size(LAPTOP_1366)
 
 
@@ -80,8 +82,7 @@ def test_club_co_director_event_and_a_clock_enforced(page_for, login, make_user,
     desk.get_by_label("Per round: stage").select_option("main")
     desk.get_by_label("From round").select_option("-1")
     desk.get_by_label("Policy from that round on").select_option("required")
-    desk.locator("#event-settings-field").scroll_into_view_if_needed()
-    _pictures(desk, "event-new-settings")
+    _pictures(desk, "event-new-settings", "#event-settings-field")
     desk.get_by_role("button", name="Create").click()
     desk.get_by_text("Weekend Open is created (a draft): capacity 4").wait_for()
     event = Tournament.objects.get(name="Weekend Open")
@@ -104,7 +105,7 @@ def test_club_co_director_event_and_a_clock_enforced(page_for, login, make_user,
     login(player, "chen")
     player.goto(f"/matches/{match.pk}/enter/")
     player.get_by_text("This round requires a clock: start the match clock").wait_for()
-    _pictures(player, "clock-required-player")
+    _pictures(player, "clock-required-player", "#clock-required")
     player.locator("form.final input[name=you]").fill(str(match.length))
     player.locator("form.final input[name=opponent]").fill("0")
     player.get_by_role("button", name="Record final score").click()
@@ -122,7 +123,7 @@ def test_club_co_director_event_and_a_clock_enforced(page_for, login, make_user,
         "0" if match.player1_id == chen.pk else str(match.length)
     )
     final.get_by_label("Reason for a result without a clock").fill("The clock's phone died")
-    _pictures(bob, "clock-override-director")
+    _pictures(bob, "clock-override-director", "form.final")
     bob.get_by_role("button", name="Record final score").click()
     bob.get_by_text("Final score recorded.").wait_for()
     done = Match.objects.get(pk=match.pk)
