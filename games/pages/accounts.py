@@ -48,9 +48,12 @@ class EmailForm(forms.Form):
 class PlayerForm(forms.Form):
     player = forms.TypedChoiceField(label=gettext_lazy("Player"), coerce=int, choices=())
 
-    def __init__(self, *args: Any, choices: list[tuple[int, str]], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, choices: list[tuple[int, str]], label: str, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = [("", "—"), *choices]  # type: ignore[attr-defined]
+        self.fields["player"].label = label
 
 
 class CodeForm(forms.Form):
@@ -110,9 +113,17 @@ def _people_forms(club: Club, data: Any, which: str) -> dict[str, Form]:
     return {
         "director_form": EmailForm(data if which == "director" else None, prefix="director"),
         "invite_form": PlayerForm(
-            data if which == "invite" else None, prefix="invite", choices=with_email
+            data if which == "invite" else None,
+            prefix="invite",
+            choices=with_email,
+            label=gettext("Player with an e-mail address"),
         ),
-        "code_form": PlayerForm(data if which == "code" else None, prefix="code", choices=no_email),
+        "code_form": PlayerForm(
+            data if which == "code" else None,
+            prefix="code",
+            choices=no_email,
+            label=gettext("Player without e-mail"),
+        ),
     }
 
 
