@@ -3,6 +3,7 @@
 from django.urls import path
 
 from .pages import (
+    accounts,
     clocks,
     club_settings,
     clubs,
@@ -18,7 +19,15 @@ urlpatterns = [
     path("", clubs.home, name="home"),
     path("sw.js", offline_app.service_worker, name="service-worker"),
     path("manifest.webmanifest", offline_app.manifest, name="web-manifest"),
+    path("clubs/new/", accounts.new_club, name="club-new"),
     path("clubs/<slug:slug>/", clubs.club_detail, name="club-detail"),
+    path("clubs/<slug:slug>/people/", accounts.club_people, name="club-people"),
+    path("accounts/code/", accounts.sign_in_code, name="sign-in-code"),
+    path(
+        "accounts/set-password/<uidb64>/<token>/",
+        accounts.SetPasswordView.as_view(),
+        name="password-set",
+    ),
     path("clubs/<slug:slug>/players/add/", players.add_player, name="club-add-player"),
     path("clubs/<slug:slug>/settings/", club_settings.club_settings, name="club-settings"),
     path("players/<slug:slug>/", clubs.player_detail, name="player-detail"),

@@ -100,6 +100,9 @@ class Tournament(models.Model):
     clock_preset = models.CharField(max_length=20, default="usbgf")
     clock_flag_rule = models.CharField(max_length=10, default="loss")
     clock_overtime_ms = models.PositiveIntegerField(default=60_000)
+    # the clock policy per round, set before the draw (tournaments.formats.clock_plan):
+    # [{"stage": "main", "from": -3, "policy": "required"}]; each round takes it when created
+    clock_rounds = models.JSONField(default=list, blank=True)
     # elimination: the order finishing places are ranked and prizes go in, as steps
     # "main", "consolation:2", ... (tournaments.formats.places); empty: the default
     prize_order = models.JSONField(default=list, blank=True)

@@ -34,6 +34,7 @@ from . import (
     selectors_odds,
 )
 from .bracket_svg import Side, SlotInput, layout_stage
+from .event_settings_form import EventSettingsForm
 from .formats.labels import round_title
 from .formats.places import describe_prize_order
 from .forms import NewTournamentForm, RegisterPlayersForm
@@ -46,6 +47,7 @@ from .models import (
 )
 from .services import draws, events
 from .services import rounds as round_services
+from .settings_pages import created_message
 
 ELIMINATION_KINDS = {
     StageKind.MAIN,
@@ -398,6 +400,7 @@ def new_tournament(request: HttpRequest, club_slug: str) -> HttpResponse:
     if not access.is_director(request.user, club):
         raise Http404
     form = NewTournamentForm(request.POST or None)
+    settings_form = EventSettingsForm(request.POST or None)  # capacity, check-in, clocks
     preview: dict[str, Any] | None = None
     preview_error = ""
     status = 200
@@ -411,19 +414,27 @@ def new_tournament(request: HttpRequest, club_slug: str) -> HttpResponse:
             except BoxcarsError as error:
                 preview_error = error.message
     elif request.method == "POST":
-        if form.is_valid():
+        if form.is_valid() & settings_form.is_valid():  # both, so every error shows
             try:
                 tournament = events.create_tournament(
-                    actor=actor_for_user(request.user), club=club, **form.options()
+                    actor=actor_for_user(request.user),
+                    club=club,
+                    **form.options(),
+                    **settings_form.options(),
                 )
             except BoxcarsError as error:
-                form.add_error(form.field_for(error.field), error.message)
+                if settings_form.field_for(error.field):
+                    settings_form.add_error(settings_form.field_for(error.field), error.message)
+                else:
+                    form.add_error(form.field_for(error.field), error.message)
             else:
+                messages.success(request, created_message(tournament))
                 return redirect("tournament-director", slug=tournament.slug)
         status = 400
     context = {
         "club": club,
         "form": form,
+        "settings_form": settings_form,
         "groups": form.groups_of(),
         "preview": preview,
         "preview_error": preview_error,

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import call_pages, link_pages, pages, public_pages, registration_pages
+from . import call_pages, link_pages, pages, public_pages, registration_pages, settings_pages
 from .federation import pages as federation_pages
 
 urlpatterns = [
@@ -21,6 +21,7 @@ urlpatterns = [
         name="tournament-round-cards",
     ),
     path("<slug:slug>/director/", pages.director_page, name="tournament-director"),
+    path("<slug:slug>/settings/", settings_pages.event_settings, name="tournament-settings"),
     path("<slug:slug>/check-in/", call_pages.check_in_signed_in, name="tournament-check-in"),
     path(
         "<slug:slug>/check-in/<str:token>/",

@@ -61,6 +61,14 @@ class GameInputSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Which game this is; if it is already recorded the answer is 409.",
     )
+    clock_override_reason = serializers.CharField(
+        max_length=limits.MAX_REASON,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="A director's reason for a result without a clock where the round "
+        'requires one (docs/clocks.md, "Enforced"); kept in the audit trail.',
+    )
 
     def to_game_input(self) -> match_records.GameInput:
         data = self.validated_data
@@ -91,6 +99,14 @@ class FinalScoreSerializer(serializers.Serializer):
         child=serializers.IntegerField(min_value=0, max_value=limits.MAX_SCORE),
         min_length=2,
         max_length=2,
+    )
+    clock_override_reason = serializers.CharField(
+        max_length=limits.MAX_REASON,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="A director's reason for a result without a clock where the round "
+        'requires one (docs/clocks.md, "Enforced"); kept in the audit trail.',
     )
 
 

@@ -209,6 +209,7 @@ class MatchViewSet(
             game=data.to_game_input(),
             number=data.validated_data.get("number"),
             expected_version=expected_match_version(request),
+            clock_override_reason=data.validated_data.get("clock_override_reason", ""),
         )
         return self._respond(match, status.HTTP_201_CREATED)
 
@@ -232,7 +233,11 @@ class MatchViewSet(
             )
         else:
             match = score_entry.record_final_score(
-                actor=actor, match_id=current.pk, score=score, expected_version=expected
+                actor=actor,
+                match_id=current.pk,
+                score=score,
+                expected_version=expected,
+                clock_override_reason=data.validated_data["clock_override_reason"],
             )
         return self._respond(match)
 

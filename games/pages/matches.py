@@ -39,6 +39,7 @@ from games.services.actors import (
     is_match_director,
     participant_side,
 )
+from games.services.clock_guard import REASON_FIELD, clock_missing
 
 CUBE_CHOICES = [(v, str(v)) for v in (1, 2, 4, 8, 16, 32, 64)]
 OFFERED_CHOICES = [(v, str(v)) for v in (2, 4, 8, 16, 32, 64)]
@@ -425,6 +426,7 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
                             match_id=match.pk,
                             number=data["number"],
                             game=_game_input(data),
+                            clock_override_reason=request.POST.get(REASON_FIELD, ""),
                         )
                     except BoxcarsError as error:
                         field = game_form.field_of(error.field)
@@ -444,7 +446,12 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
                         check_final_score(match_records.match_rules(match), score)
                         context["final_to_confirm"] = score
                     else:
-                        score_entry.record_final_score(actor=actor, match_id=match.pk, score=score)
+                        score_entry.record_final_score(
+                            actor=actor,
+                            match_id=match.pk,
+                            score=score,
+                            clock_override_reason=request.POST.get(REASON_FIELD, ""),
+                        )
                         messages.success(request, gettext("Final score recorded."))
                         return redirect(here)
             elif action == "confirm":
@@ -486,6 +493,10 @@ def _entry(request: HttpRequest, match: Match, actor: Actor, here: str) -> HttpR
             "actor": actor,
             "last_game": context["games"][-1] if context["games"] else None,
             "can_undo_final": can_undo_final,
+            # a round that requires a clock, and none ran: players are told why their
+            # result will be refused, directors get the reason field (clock_guard)
+            "clock_needed": bool(context.get("can_enter")) and clock_missing(match.pk),
+            "clock_reason": request.POST.get(REASON_FIELD, ""),
             "winner_names": {
                 str(match.player1_id): match.player1.display_name,
                 str(match.player2_id): match.player2.display_name,

@@ -32,6 +32,7 @@ from games.rules.scoring import check_final_score, record_next_game
 from games.selectors import next_game_refusal
 
 from .actors import participant_side
+from .clock_guard import require_clock_or_override
 from .match_guards import Write, require_writable, require_writer
 from .match_records import (
     GAME_FIELDS,
@@ -150,6 +151,7 @@ def record_game(
     game: GameInput,
     number: int | None = None,
     expected_version: int | None = None,
+    clock_override_reason: str = "",
 ) -> Match:
     """Record the next game. ``number`` says which game the client means: if another
     entry got there first, the answer is 409 rather than a second game.
@@ -187,6 +189,8 @@ def record_game(
         )
     record = record_from_input(match, game)
     new_state = record_next_game(state, record)  # raises the rule that forbids it
+    if new_state.finished:  # the game that ends the match: a clock where one is required
+        require_clock_or_override(match, director=director, reason=clock_override_reason)
     outcome = new_state.games[-1]
     with history_in_bulk():
         created = compiled_writes.insert(
@@ -229,9 +233,16 @@ def _mark_entered(match: Match, actor: Actor, director: bool) -> None:
 
 @transaction.atomic
 def record_final_score(
-    *, actor: Actor, match_id: int, score: tuple[int, int], expected_version: int | None = None
+    *,
+    actor: Actor,
+    match_id: int,
+    score: tuple[int, int],
+    expected_version: int | None = None,
+    clock_override_reason: str = "",
 ) -> Match:
-    """Record only the final score (clubs with paper score sheets): no game detail."""
+    """Record only the final score (clubs with paper score sheets): no game detail.
+    Where a clock is required, a director's reason stands in for it
+    (:mod:`~games.services.clock_guard`)."""
     write = begin_write(match_id, expected_version, lambda m: require_writer(actor, m))
     match, director = write.row, write.authorized
     require_writable(match, Write.ENTER, director=director)
@@ -248,6 +259,7 @@ def record_final_score(
             field="score",
         )
     winner = check_final_score(match_rules(match), (*score,))
+    require_clock_or_override(match, director=director, reason=clock_override_reason)
     match.score1, match.score2 = score
     match.winner = match.player_at(winner)
     match.status = MatchStatus.FINISHED

@@ -271,6 +271,18 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
         ("POST", "/clubs/{slug}/settings/"): {"time_zone": "Europe/Copenhagen"},
         ("PUT", "/api/v1/clubs/{slug}/federation-addresses/"): {"wbgf": "r@wbgf.example"},
         ("POST", "/tournaments/{slug}/director/federation/addresses/"): {"ukbgf": "r@uk.example"},
+        ("POST", "/clubs/new/"): {"name": "Matrix Club"},
+        ("POST", "/clubs/{slug}/people/"): {
+            "action": "director",
+            "director-email": "new-director@example.org",
+        },
+        ("POST", "/accounts/code/"): {
+            "username": "nobody",
+            "code": "WRONG",
+            "password1": "Long-enough-9",
+            "password2": "Long-enough-9",
+        },
+        ("POST", "/tournaments/{slug}/settings/"): {"clock_policy": "required"},
     }
     key = (method, template)
     if key == ("POST", "/api/v1/matches/import/"):
@@ -484,6 +496,17 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("POST", "/tournaments/{slug}/director/federation/{export}/send/"): directors_form(R302),
     ("GET", "/clubs/{slug}/settings/"): directors_page(200),
     ("POST", "/clubs/{slug}/settings/"): directors_form(W302),
+    # setting up from the pages (#27): a club by anyone signed in, its co-directors and
+    # players' accounts by its directors; a printed code and an invitation's link by anyone
+    ("GET", "/clubs/new/"): row(302, 200, 200, 200, 200, 200, 302),
+    ("POST", "/clubs/new/"): row(R302, W302, W302, W302, W302, W302, R302),
+    ("GET", "/clubs/{slug}/people/"): directors_page(200),
+    ("POST", "/clubs/{slug}/people/"): directors_form(W302),
+    ("GET", "/accounts/code/"): everyone(200),
+    ("POST", "/accounts/code/"): everyone(400),
+    ("GET", "/accounts/set-password/{uidb64}/{token}/"): everyone(200),
+    ("POST", "/accounts/set-password/{uidb64}/{token}/"): everyone(200),
+    ("PUT", "/accounts/set-password/{uidb64}/{token}/"): everyone(200),
     ("GET", "/healthz"): everyone(200),
     # published events for search engines, and the public events index (#27)
     ("GET", "/sitemap.xml"): everyone(200),
@@ -530,6 +553,9 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/tournaments/{slug}/"): everyone(200),
     ("GET", "/tournaments/{slug}/bracket/"): everyone(200),
     ("GET", "/tournaments/{slug}/director/"): directors_page(200),
+    # the event's settings: capacity, check-in, clocks (#27)
+    ("GET", "/tournaments/{slug}/settings/"): directors_page(200),
+    ("POST", "/tournaments/{slug}/settings/"): directors_form(W302),
     ("POST", "/tournaments/{slug}/director/"): directors_form(200),
     ("GET", "/tournaments/{slug}/director/rounds/{round_id}/links/"): row(
         302, 403, 403, 403, 200, 200, 302

@@ -209,6 +209,7 @@ def path_params(template: str, w: World) -> dict[str, Any]:
         "call_action": "call",
         "lot": 1,
         "export": "wbgf",
+        "uidb64": "MQ",  # an invitation's set-password link (its token: not a valid one)
     }
     params["slug"] = w.club.slug
     if template.startswith("/api/v1/variants/"):

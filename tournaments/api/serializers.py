@@ -59,6 +59,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "clock_preset",
             "clock_flag_rule",
             "clock_overtime_ms",
+            "clock_rounds",
             "capacity",
             "check_in_required",
             "auto_call_rounds",
@@ -131,6 +132,13 @@ class ConfigSerializer(serializers.Serializer):
 
     clock_policy = serializers.ChoiceField(
         choices=ClockPolicy.choices, required=False, help_text="Clocks required, allowed or none."
+    )
+    clock_rounds = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        max_length=8,
+        help_text='The clock policy per round before the draw: [{"stage": "main", "from": -3, '
+        '"policy": "required"}] gives the quarter-finals on their policy (docs/clocks.md).',
     )
     clock_preset = serializers.ChoiceField(
         choices=[(p.value, p.name) for p in Preset], required=False

@@ -36,6 +36,7 @@ from tournaments.formats.bracket_engine import (
 from tournaments.formats.bracket_engine import MatchStatus as SlotStatus
 from tournaments.formats.bracket_graph import BracketGraph, LoserOf, WinnerOf
 from tournaments.formats.bracket_graph import Stage as GraphStage
+from tournaments.formats.clock_plan import round_clock_policy
 from tournaments.formats.schedule import match_length
 from tournaments.models import (
     Entry,
@@ -103,6 +104,9 @@ def draw_bracket(tournament: Tournament, order: Sequence[int], *, first_stage: i
                 number=number,
                 match_length=match_length(
                     tournament.match_lengths, kind, number, len(stage_rounds)
+                ),
+                clock_policy=round_clock_policy(
+                    tournament.clock_rounds, kind, number, len(stage_rounds)
                 ),
             )
     pairings = []

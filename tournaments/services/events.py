@@ -16,6 +16,7 @@ from games.models import Club
 from games.rules.clock import MINUTE, SECOND, FlagRule, Preset
 from games.rules.errors import ConflictError, RuleViolation
 from tournaments.formats import registry as format_registry
+from tournaments.formats.clock_plan import check_clock_plan
 from tournaments.formats.elimination import FeedOrder
 from tournaments.formats.places import parse_prize_order
 from tournaments.formats.schedule import check_schedule
@@ -24,6 +25,7 @@ from tournaments.models import (
     ClockPolicy,
     PairingStatus,
     SeedingMethod,
+    StageKind,
     Tournament,
     TournamentStatus,
 )
@@ -55,6 +57,7 @@ CONFIG_FIELDS = (
     "clock_preset",
     "clock_flag_rule",
     "clock_overtime_ms",
+    "clock_rounds",
     "capacity",
     "check_in_required",
     "auto_call_rounds",
@@ -62,7 +65,13 @@ CONFIG_FIELDS = (
 
 #: The clock settings (docs/clocks.md) change at any time: a director may require
 #: clocks from the semi-finals on.
-CLOCK_FIELDS = {"clock_policy", "clock_preset", "clock_flag_rule", "clock_overtime_ms"}
+CLOCK_FIELDS = {
+    "clock_policy",
+    "clock_preset",
+    "clock_flag_rule",
+    "clock_overtime_ms",
+    "clock_rounds",
+}
 
 
 def default_tie_breaks(format: str) -> list[str]:
@@ -146,6 +155,9 @@ def _check_clock(config: dict[str, Any]) -> None:
             raise RuleViolation(
                 f"{field}_unknown", f"{field} is one of {', '.join(values)}.", field
             )
+    config["clock_rounds"] = check_clock_plan(
+        config.get("clock_rounds") or [], [s.value for s in StageKind]
+    )
     overtime = config.get("clock_overtime_ms")
     if overtime is not None and not SECOND <= overtime <= 10 * MINUTE:
         raise RuleViolation(

@@ -19,6 +19,7 @@ from core.errors import N_
 from games.models import MatchStatus
 from games.rules.errors import ConflictError, RuleViolation
 from games.services import match_create, match_results
+from tournaments.formats.clock_plan import round_clock_policy
 from tournaments.formats.round_robin import berger_rounds, playoff_seeding, snake_groups
 from tournaments.formats.schedule import match_length
 from tournaments.formats.swiss import SwissPlayer
@@ -288,6 +289,9 @@ def _pair_swiss(tournament: Tournament, round_number: int | None, progress) -> R
         match_length=match_length(
             tournament.match_lengths, StageKind.SWISS, number, tournament.swiss_rounds
         ),
+        clock_policy=round_clock_policy(
+            tournament.clock_rounds, StageKind.SWISS, number, tournament.swiss_rounds
+        ),
         status=RoundStatus.PLAYING,
     )
     entries = {
@@ -362,6 +366,9 @@ def _pair_round_robin(tournament: Tournament, round_number: int | None) -> Round
             number=number,
             match_length=match_length(
                 tournament.match_lengths, StageKind.ROUND_ROBIN_GROUP, number, total
+            ),
+            clock_policy=round_clock_policy(
+                tournament.clock_rounds, StageKind.ROUND_ROBIN_GROUP, number, total
             ),
             status=RoundStatus.PLAYING,
         )

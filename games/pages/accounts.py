@@ -1,0 +1,226 @@
+"""Setting up from the pages: a new club, its co-directors, its players' accounts.
+
+Thin doors over ``games.services.clubs.create_club`` and ``games.services.invitations``:
+each form reads the text, calls one service, and says the result in words; a refusal
+comes back next to its field with nothing written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.forms import Form
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext, gettext_lazy
+
+from core import access
+from core.validators import single_line
+from games.forms import show_error
+from games.models import Club
+from games.rules import limits
+from games.rules.errors import BoxcarsError
+from games.services import clubs as club_services
+from games.services import invitations
+from games.services.actors import actor_for_user
+
+BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+class NewClubForm(forms.Form):
+    name = forms.CharField(
+        label=gettext_lazy("Club name"), max_length=limits.MAX_CLUB_NAME, validators=[single_line]
+    )
+
+
+class EmailForm(forms.Form):
+    email = forms.EmailField(label=gettext_lazy("E-mail address"), max_length=limits.MAX_EMAIL)
+
+
+class PlayerForm(forms.Form):
+    player = forms.TypedChoiceField(label=gettext_lazy("Player"), coerce=int, choices=())
+
+    def __init__(
+        self, *args: Any, choices: list[tuple[int, str]], label: str, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", "—"), *choices]  # type: ignore[attr-defined]
+        self.fields["player"].label = label
+
+
+class CodeForm(forms.Form):
+    username = forms.CharField(label=gettext_lazy("User name (on your slip)"), max_length=150)
+    code = forms.CharField(label=gettext_lazy("Sign-in code (on your slip)"), max_length=40)
+    password1 = forms.CharField(
+        label=gettext_lazy("New password"), widget=forms.PasswordInput, max_length=128
+    )
+    password2 = forms.CharField(
+        label=gettext_lazy("New password again"), widget=forms.PasswordInput, max_length=128
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
+        first, second = data.get("password1"), data.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", gettext("The two passwords differ: type it again."))
+        elif first:
+            try:
+                validate_password(first)
+            except ValidationError as error:
+                self.add_error("password1", error)
+        return data
+
+
+def _site(request: HttpRequest) -> str:
+    return request.build_absolute_uri("/")
+
+
+@login_required
+def new_club(request: HttpRequest) -> HttpResponse:
+    """Any signed-in user may start a club; they become its first director."""
+    form = NewClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            assert isinstance(request.user, User)  # login_required
+            club = club_services.create_club(
+                created_by=request.user, name=form.cleaned_data["name"]
+            )
+        except BoxcarsError as error:
+            show_error(form, error)
+        else:
+            messages.success(
+                request,
+                gettext("%(club)s is created and you are its director.") % {"club": club.name},
+            )
+            return redirect("club-people", slug=club.slug)
+    status = 400 if form.errors else 200
+    return render(request, "games/club_new.html", {"form": form}, status=status)
+
+
+def _people_forms(club: Club, data: Any, which: str) -> dict[str, Form]:
+    without = club.players.filter(user__isnull=True).order_by("display_name")
+    with_email = [(p.pk, f"{p.display_name} ({p.email})") for p in without.exclude(email="")]
+    no_email = [(p.pk, p.display_name) for p in without.filter(email="")]
+    return {
+        "director_form": EmailForm(data if which == "director" else None, prefix="director"),
+        "invite_form": PlayerForm(
+            data if which == "invite" else None,
+            prefix="invite",
+            choices=with_email,
+            label=gettext("Player with an e-mail address"),
+        ),
+        "code_form": PlayerForm(
+            data if which == "code" else None,
+            prefix="code",
+            choices=no_email,
+            label=gettext("Player without e-mail"),
+        ),
+    }
+
+
+@login_required
+def club_people(request: HttpRequest, slug: str) -> HttpResponse:
+    """Invite a co-director; give a player an account (an email, or a printed code)."""
+    club = get_object_or_404(Club, slug=slug)
+    if not access.is_director(request.user, club):
+        raise Http404
+    which = request.POST.get("action", "")
+    forms_ = _people_forms(club, request.POST, which)
+    actor = actor_for_user(request.user)
+    if request.method == "POST" and which in ("director", "invite", "code"):
+        form = forms_[f"{which}_form"]
+        if form.is_valid():
+            try:
+                if which == "director":
+                    sent = invitations.invite_director(
+                        actor=actor,
+                        club=club,
+                        email=form.cleaned_data["email"],
+                        site=_site(request),
+                    )
+                    done = gettext(
+                        "%(email)s is a director of %(club)s: an email with a link to set "
+                        "a password went to %(email)s."
+                    ) % {"email": sent.email, "club": club.name}
+                elif which == "invite":
+                    sent = invitations.invite_player(
+                        actor=actor,
+                        club=club,
+                        player_id=form.cleaned_data["player"],
+                        site=_site(request),
+                    )
+                    done = gettext(
+                        "%(name)s has an account (user name %(user)s): an email with a link "
+                        "to set a password went to %(email)s."
+                    ) % {
+                        "name": sent.user.player.display_name,
+                        "user": sent.user.username,
+                        "email": sent.email,
+                    }
+                else:
+                    slip = invitations.issue_sign_in_code(
+                        actor=actor, club=club, player_id=form.cleaned_data["player"]
+                    )
+                    return render(
+                        request,
+                        "games/sign_in_slip.html",
+                        {"club": club, "slip": slip, "site": _site(request).rstrip("/")},
+                    )
+            except BoxcarsError as error:
+                show_error(form, error)
+            else:
+                messages.success(request, done)
+                return redirect("club-people", slug=club.slug)
+    status = 400 if any(f.errors for f in forms_.values()) else 200
+    context = {"club": club, "directors": club.directors.order_by("username"), **forms_}
+    return render(request, "games/club_people.html", context, status=status)
+
+
+def sign_in_code(request: HttpRequest) -> HttpResponse:
+    """A player enters the code a director printed, once, and chooses a password."""
+    form = CodeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            user = invitations.redeem_sign_in_code(
+                username=data["username"], code=data["code"], password=data["password1"]
+            )
+        except BoxcarsError as error:
+            show_error(form, error)
+        else:
+            login(request, user, backend=BACKEND)
+            messages.success(
+                request,
+                gettext("Your password is set and you are signed in as %(user)s.")
+                % {"user": user.username},
+            )
+            return redirect("home")
+    status = 400 if form.errors else 200
+    return render(request, "games/sign_in_code.html", {"form": form}, status=status)
+
+
+class SetPasswordView(auth_views.PasswordResetConfirmView):
+    """The invitation's link: Django's reset page, signing the person in after."""
+
+    template_name = "registration/set_password.html"
+    post_reset_login = True
+    post_reset_login_backend = BACKEND
+    success_url = "/"
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        messages.success(
+            self.request,
+            gettext("Your password is set and you are signed in as %(user)s.")
+            % {"user": form.user.username},
+        )
+        return response

@@ -1,0 +1,176 @@
+"""The weekend's settings of an event, on the create page and the event's settings page:
+capacity (registrations beyond it wait on the waitlist), required check-in, and the
+clock policy, for the event and per round (``tournaments.formats.clock_plan``).
+
+A form of its own, next to the create page's format form (``tournaments.forms``) rather
+than inside it: the format options change with the format, these never do. The rules
+are the service's (``events.check_config``); the form reads the text and says a broken
+rule next to its field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext, gettext_lazy
+
+from games.rules import limits
+from tournaments.models import ClockPolicy, StageKind, Tournament
+
+#: The rounds a clock plan item can start from: a number, or counted from the end.
+FROM_ROUNDS = (
+    ("1", gettext_lazy("Round 1")),
+    ("2", gettext_lazy("Round 2")),
+    ("3", gettext_lazy("Round 3")),
+    ("4", gettext_lazy("Round 4")),
+    ("-3", gettext_lazy("Quarter-finals (3rd round from the end)")),
+    ("-2", gettext_lazy("Semi-finals (2nd round from the end)")),
+    ("-1", gettext_lazy("Final (last round)")),
+)
+POLICY_CHOICES = (
+    (ClockPolicy.REQUIRED.value, gettext_lazy("Clocks required")),
+    (ClockPolicy.ALLOWED.value, gettext_lazy("Clocks allowed")),
+    (ClockPolicy.NONE.value, gettext_lazy("No clocks")),
+)
+#: The names the service's errors use, and the field each is shown next to.
+SERVICE_FIELDS = {"clock_rounds": "clock_from_round"}
+
+
+class EventSettingsForm(forms.Form):
+    capacity = forms.IntegerField(
+        label=gettext_lazy("Capacity"),
+        required=False,
+        min_value=2,
+        max_value=limits.MAX_INT16,
+        help_text=gettext_lazy(
+            "The most players in the field; those who register beyond it join the "
+            "waitlist and move up when a place frees. Blank: no cap, no waitlist."
+        ),
+    )
+    check_in_required = forms.BooleanField(
+        label=gettext_lazy("Players check in before the draw"),
+        required=False,
+        help_text=gettext_lazy(
+            "Players tick in from their phone or at your desk; the no-shows are dropped "
+            "before the draw and the waitlist moves up."
+        ),
+    )
+    clock_policy = forms.ChoiceField(
+        label=gettext_lazy("Clocks in this event"),
+        choices=POLICY_CHOICES,
+        required=False,  # blank (a form without this block): clocks allowed
+        initial=ClockPolicy.ALLOWED.value,
+        help_text=gettext_lazy(
+            "Required: a final result without a clock is refused for players; a "
+            "director may enter it with a reason."
+        ),
+    )
+    clock_from_stage = forms.ChoiceField(
+        label=gettext_lazy("Per round: stage"),
+        required=False,
+        choices=[("", "—"), *StageKind.choices],
+    )
+    clock_from_round = forms.ChoiceField(
+        label=gettext_lazy("From round"),
+        required=False,
+        choices=[("", "—"), *FROM_ROUNDS],
+    )
+    clock_from_policy = forms.ChoiceField(
+        label=gettext_lazy("Policy from that round on"),
+        required=False,
+        choices=[("", "—"), *POLICY_CHOICES],
+    )
+
+    @classmethod
+    def for_event(cls, tournament: Tournament, data: Any = None) -> EventSettingsForm:
+        """The form filled with the event's settings (its first per-round item)."""
+        initial: dict[str, Any] = {
+            "capacity": tournament.capacity,
+            "check_in_required": tournament.check_in_required,
+            "clock_policy": tournament.clock_policy,
+        }
+        if tournament.clock_rounds:
+            item = tournament.clock_rounds[0]
+            initial |= {
+                "clock_from_stage": item["stage"],
+                "clock_from_round": str(item["from"]),
+                "clock_from_policy": item["policy"],
+            }
+        return cls(data, initial=initial)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
+        parts = ("clock_from_stage", "clock_from_round", "clock_from_policy")
+        given = [name for name in parts if data.get(name)]
+        if given and len(given) < len(parts):
+            for name in parts:
+                if not data.get(name):
+                    self.add_error(
+                        name,
+                        gettext(
+                            "A per-round clock policy needs the stage, the round it "
+                            "starts from and the policy: fill in all three or none."
+                        ),
+                    )
+        return data
+
+    def options(self) -> dict[str, Any]:
+        """The service's keyword arguments (``events.create_tournament`` and
+        ``configure_tournament``)."""
+        data = self.cleaned_data
+        plan = []
+        if data.get("clock_from_stage"):
+            plan.append(
+                {
+                    "stage": data["clock_from_stage"],
+                    "from": int(data["clock_from_round"]),
+                    "policy": data["clock_from_policy"],
+                }
+            )
+        return {
+            "capacity": data.get("capacity"),
+            "check_in_required": bool(data.get("check_in_required")),
+            "clock_policy": data.get("clock_policy") or ClockPolicy.ALLOWED.value,
+            "clock_rounds": plan,
+        }
+
+    def changes(self, tournament: Tournament) -> dict[str, Any]:
+        """Only what differs from the event (capacity and check-in are fixed once the
+        event has started; the clocks may change at any time)."""
+        return {
+            name: value
+            for name, value in self.options().items()
+            if getattr(tournament, name) != value
+        }
+
+    def field_for(self, error_field: str | None) -> str | None:
+        """The form field a service error names, None when it is not one of these."""
+        if not error_field:
+            return None
+        name = SERVICE_FIELDS.get(error_field, error_field)
+        return name if name in self.fields else None
+
+
+def settings_summary(tournament: Tournament) -> str:
+    """The settings in one sentence, for the message after a save or a create."""
+    parts = [
+        gettext("capacity %(n)s (a waitlist beyond it)") % {"n": tournament.capacity}
+        if tournament.capacity
+        else gettext("no capacity limit"),
+        gettext("check-in required") if tournament.check_in_required else gettext("no check-in"),
+        dict(POLICY_CHOICES)[tournament.clock_policy].lower()
+        if tournament.clock_policy in dict(POLICY_CHOICES)
+        else tournament.clock_policy,
+    ]
+    for item in tournament.clock_rounds:
+        parts.append(
+            gettext("%(policy)s from %(round)s of %(stage)s")
+            % {
+                "policy": str(dict(POLICY_CHOICES)[item["policy"]]).lower(),
+                "round": str(dict(FROM_ROUNDS).get(str(item["from"]), item["from"])).lower(),
+                "stage": str(StageKind(item["stage"]).label).lower(),
+            }
+        )
+    return ", ".join(str(p) for p in parts)
