@@ -144,6 +144,7 @@ FORMAT_OPTIONS: dict[str, tuple[str, ...]] = {
         "last_chance_from",
         "feed_orders",
         "prize_order",
+        "forfeit_feeds_consolation",
     ),
     TournamentFormat.DOUBLE_ELIMINATION: ("grand_final_reset", "feed_orders"),
     TournamentFormat.SWISS: ("swiss_rounds", "max_losses", "tie_breaks", "bye_is_win"),
@@ -304,6 +305,12 @@ class NewTournamentForm(forms.Form):
         max_value=16,
         initial=0,
         help_text=gettext_lazy("0 = no playoff."),
+    )
+    forfeit_feeds_consolation = forms.BooleanField(
+        label=gettext_lazy("A player who forfeits a main match still plays the consolation"),
+        required=False,
+        initial=False,
+        help_text=gettext_lazy("Off: a no-show who forfeits is out of the event."),
     )
     bye_is_win = forms.BooleanField(
         label=gettext_lazy("A bye counts as a win"), required=False, initial=True
