@@ -229,6 +229,8 @@ def _ledger_folds_to_totals(page) -> None:
     _fits(page)
     assert set(SIX) <= set(page.evaluate(LEDGER_SHOWN)["heads"])
     _ledger_columns_reachable(page)
+    page.get_by_text("Every game, every player").click()  # folded again for the picture
+    assert not set(SIX) & set(page.evaluate(LEDGER_SHOWN)["heads"])
 
 
 def _ledger_columns_reachable(page) -> None:
