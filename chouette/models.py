@@ -23,6 +23,7 @@ from core.validators import single_line
 from games.models import Club, GameLevel, Player
 from games.rules import limits
 
+from .rules.drops import cube_offered
 from .rules.house_rules import HOUSE_RULE, HOUSE_RULES, HouseRule
 
 
@@ -314,3 +315,9 @@ class MemberResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.game}"
+
+    @property
+    def cube_shown(self) -> int:
+        """The cube as the card asks for it and the sheet shows it: for a drop, the
+        cube offered (the stored value before the double is what the rules score)."""
+        return cube_offered(self.cube, self.action)

@@ -60,14 +60,16 @@ def _sheet_page(request: HttpRequest, sheet: Sheet, form: GameForm | None = None
         newcomers = [
             p for p in sheet.session.club.players.order_by("display_name") if p.pk not in seated
         ]
+    viewer = _viewer(request)
     context = {
         "sheet": sheet,
         "session": sheet.session,
         "form": form if can_record else None,
         "can_record": can_record,
         "newcomers": newcomers,
-        "rows": _ledger_rows(sheet),
-        "columns": _columns(sheet),
+        "rows": _ledger_rows(sheet, viewer),
+        "columns": _columns(sheet, viewer),
+        "viewer_in_ledger": viewer in sheet.totals,
         "audit": _audit(request, sheet.session),
     }
     return render(
@@ -88,16 +90,31 @@ def _audit(request: HttpRequest, session: Session) -> list[dict[str, Any]] | Non
     return entries[::-1]
 
 
-def _columns(sheet: Sheet) -> list[dict[str, Any]]:
-    """The ledger's columns: every player who sat, with their total and money."""
+def _viewer(request: HttpRequest) -> int | None:
+    """The signed-in player's id: on a phone the ledger folds to their column (their
+    line of the sheet) and everyone's totals, the other columns one tap away."""
+    if not request.user.is_authenticated:
+        return None
+    return Player.objects.filter(user=request.user).values_list("pk", flat=True).first()
+
+
+def _columns(sheet: Sheet, viewer: int | None = None) -> list[dict[str, Any]]:
+    """The ledger's columns: every player who sat, with their total and money, and
+    whether the column is the viewer's own."""
     return [
-        {"player": sheet.players[pk], "points": points, "money": sheet.money[pk]}
+        {
+            "player": sheet.players[pk],
+            "points": points,
+            "money": sheet.money[pk],
+            "mine": pk == viewer,
+        }
         for pk, points in sheet.totals.items()
     ]
 
 
-def _ledger_rows(sheet: Sheet) -> list[dict[str, Any]]:
-    """Per game: who was box, partner and captain, and each player's points and total."""
+def _ledger_rows(sheet: Sheet, viewer: int | None = None) -> list[dict[str, Any]]:
+    """Per game: who was box, partner and captain, and each player's points and total
+    (and whether the cell is in the viewer's column)."""
     order = list(sheet.totals)
     rows = []
     for entry in sheet.ledger:
@@ -105,7 +122,10 @@ def _ledger_rows(sheet: Sheet) -> list[dict[str, Any]]:
         rows.append(
             {
                 "game": game,
-                "cells": [(entry.row.payouts.get(pk), entry.row.totals.get(pk, 0)) for pk in order],
+                "cells": [
+                    (entry.row.payouts.get(pk), entry.row.totals.get(pk, 0), pk == viewer)
+                    for pk in order
+                ],
             }
         )
     return rows

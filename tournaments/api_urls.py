@@ -3,7 +3,7 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from .api import calls, round_clocks
+from .api import calls, rooms, round_clocks
 from .api.views import TournamentViewSet
 from .federation import api as federation
 
@@ -56,6 +56,8 @@ urlpatterns = [
         federation.FederationAddressesView.as_view(),
         name="club-federation-addresses",
     ),
+    path(f"{SLUG}/tables/", rooms.TableRangeView.as_view(), name="tournament-tables"),
+    path("clubs/<slug:slug>/room/", rooms.RoomView.as_view(), name="club-room"),
     path("push-subscriptions/", calls.PushSubscriptionsView.as_view(), name="push-subscriptions"),
     *router.urls,
 ]

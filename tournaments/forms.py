@@ -119,7 +119,12 @@ FORMAT_OPTIONS: dict[str, tuple[str, ...]] = {f.key: f.options for f in format_r
 #: The create page's groups of format options, by the fields they hold (the template
 #: shows a group for the formats that read one of its fields).
 OPTION_FIELDSETS: dict[str, tuple[str, ...]] = {
-    "consolation": ("consolation_from", "last_chance_from", "prize_order"),
+    "consolation": (
+        "consolation_from",
+        "last_chance_from",
+        "prize_order",
+        "forfeit_feeds_consolation",
+    ),
     "grand_final": ("grand_final_reset",),
     "drop_ins": ("feed_orders",),
     "rounds": ("swiss_rounds", "max_losses"),
@@ -281,6 +286,12 @@ class NewTournamentForm(forms.Form):
         max_value=16,
         initial=0,
         help_text=gettext_lazy("0 = no playoff."),
+    )
+    forfeit_feeds_consolation = forms.BooleanField(
+        label=gettext_lazy("A player who forfeits a main match still plays the consolation"),
+        required=False,
+        initial=False,
+        help_text=gettext_lazy("Off: a no-show who forfeits is out of the event."),
     )
     bye_is_win = forms.BooleanField(
         label=gettext_lazy("A bye counts as a win"), required=False, initial=True

@@ -93,6 +93,9 @@ class Tournament(models.Model):
     crawford = models.BooleanField(default=True)
     rated = models.BooleanField(default=True)
     bye_is_win = models.BooleanField(default=True)
+    # a player who loses a main match by forfeit still plays the consolation / last chance
+    # (off: the forfeiting player is out, their later slots are walkovers)
+    forfeit_feeds_consolation = models.BooleanField(default=False)
     # the match clock (docs/clocks.md): policy, preset, and what a flag fall does
     clock_policy = models.CharField(
         max_length=10, choices=ClockPolicy.choices, default=ClockPolicy.ALLOWED
@@ -116,6 +119,9 @@ class Tournament(models.Model):
     check_in_required = models.BooleanField(default=False)
     # call a round (emails, push) as soon as the round before it is complete
     auto_call_rounds = models.BooleanField(default=False)
+    # the room's tables this event draws from first (tournaments.services.tables); None: none
+    table_first = models.PositiveSmallIntegerField(null=True, blank=True)
+    table_last = models.PositiveSmallIntegerField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -152,6 +158,23 @@ class Tournament(models.Model):
     def is_elimination(self) -> bool:
         """A bracket drawn at the start (elimination), not rounds paired one by one."""
         return self.format_spec.is_bracket
+
+
+class Room(models.Model):
+    """A club's playing room: its name and how many numbered tables it has.
+
+    Every event of the club draws its tables from this one room, so two live matches of
+    two events never share a number (``tournaments.services.tables``). The row is also
+    the lock those draws take in turn. A club has one room; it is made on first use,
+    with no table count (numbers are then unbounded, as before rooms existed).
+    """
+
+    club = models.OneToOneField("games.Club", on_delete=models.CASCADE, related_name="room")
+    name = models.CharField(max_length=limits.MAX_LABEL, blank=True, validators=[single_line])
+    tables = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.name or str(self.club)
 
 
 class EntryStatus(models.TextChoices):

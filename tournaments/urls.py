@@ -2,12 +2,21 @@
 
 from django.urls import path
 
-from . import call_pages, link_pages, pages, public_pages, registration_pages, settings_pages
+from . import (
+    call_pages,
+    link_pages,
+    pages,
+    public_pages,
+    registration_pages,
+    settings_pages,
+    table_pages,
+)
 from .federation import pages as federation_pages
 
 urlpatterns = [
     path("", public_pages.tournament_index, name="tournament-index"),
     path("new/<slug:club_slug>/", pages.new_tournament, name="tournament-new"),
+    path("room/<slug:club_slug>/", table_pages.room_page, name="tournament-room"),
     path("<slug:slug>/", pages.tournament_detail, name="tournament-detail"),
     path("<slug:slug>/bracket/", pages.bracket_page, name="tournament-bracket"),
     path("<slug:slug>/standings/", pages.standings_page, name="tournament-standings"),
@@ -67,6 +76,11 @@ urlpatterns = [
         "<slug:slug>/director/federation/<slug:export>/send/",
         federation_pages.federation_send,
         name="tournament-federation-send-page",
+    ),
+    path(
+        "<slug:slug>/director/tables/",
+        table_pages.reserved_tables,
+        name="tournament-reserved-tables",
     ),
     path(
         "<slug:slug>/director/<slug:action>/",

@@ -13,6 +13,15 @@ from __future__ import annotations
 from core.errors import N_
 from games.rules.errors import RuleViolation
 
+DROPS = frozenset({"dropped", "box_dropped"})
+"""The member actions whose stored cube is the value *before* the refused double."""
+
+
+def cube_offered(cube: int, action: str) -> int:
+    """The cube as the card and the sheet show it: for a drop, the cube offered (twice
+    the stored value before the double); otherwise the cube as stored."""
+    return cube * 2 if action in DROPS else cube
+
 
 def cube_before_drop(offered: int, *, field: str) -> int:
     """The member's cube before the refused double, from the cube that was offered.

@@ -164,7 +164,27 @@ def test_nothing_is_clipped_at_360_px(browser, live_server, login, night, name, 
             context.close()
 
 
+COLUMNS_ON_SCREEN = """(selector) => {
+  const table = document.querySelector(selector);
+  return [...table.querySelectorAll("thead th")]
+    .filter((th) => th.getBoundingClientRect().width > 0)
+    .map((th) => { const b = th.getBoundingClientRect();
+                   return {text: th.textContent.trim(), left: b.left, right: b.right}; });
+}"""
+
+
+def _every_shown_column_on_screen(page, selector: str, wanted: list[str]) -> None:
+    """Every column the table shows at 360 px is whole on the screen (none cut off at
+    the right edge, none scrolled out of its box), and ``wanted`` are among them."""
+    heads = page.evaluate(COLUMNS_ON_SCREEN, selector)
+    for name in wanted:
+        assert name in [h["text"] for h in heads], heads
+    for head in heads:
+        assert head["left"] >= 0 and head["right"] <= PHONE_360["width"], head
+
+
 def _points_column_on_screen(page) -> None:
+    _every_shown_column_on_screen(page, "table.sheet", ["#", "Winner", "Level", "Points"])
     cells = page.evaluate("""() => {
       const table = document.querySelector("table.sheet");
       const heads = [...table.querySelectorAll("thead th")];
@@ -181,6 +201,36 @@ def _points_column_on_screen(page) -> None:
     for cell in cells:
         assert cell["width"] > 0 and cell["text"], cells
         assert cell["boxLeft"] <= cell["left"] and cell["right"] <= min(cell["boxRight"], 360), cell
+
+
+LEDGER_SHOWN = """() => {
+  const shown = (el) => el.getBoundingClientRect().width > 0;
+  const table = document.querySelector("table.ledger");
+  return {
+    heads: [...table.querySelectorAll("thead th")].filter(shown).map((th) => th.textContent.trim()),
+    totals: [...document.querySelectorAll(".ledger-totals li")].filter(shown).map((li) => {
+      const b = li.getBoundingClientRect();
+      return {text: li.textContent.trim().replace(/\\s+/g, " "), left: b.left, right: b.right};
+    }),
+  };
+}"""
+
+
+def _ledger_folds_to_totals(page) -> None:
+    """On a phone the ledger shows the viewer's column (the director plays in none)
+    and everyone's totals, each whole on screen; one tap shows every column, which
+    then scrolls inside its box with the game number held at the left."""
+    folded = page.evaluate(LEDGER_SHOWN)
+    assert not set(SIX) & set(folded["heads"]), folded  # no player's column: not a player
+    assert [t["text"].split(" ")[0] for t in folded["totals"]] == SIX, folded
+    for total in folded["totals"]:
+        assert total["left"] >= 0 and total["right"] <= PHONE_360["width"], total
+    page.get_by_text("Every game, every player").click()
+    _fits(page)
+    assert set(SIX) <= set(page.evaluate(LEDGER_SHOWN)["heads"])
+    _ledger_columns_reachable(page)
+    page.get_by_text("Every game, every player").click()  # folded again for the picture
+    assert not set(SIX) & set(page.evaluate(LEDGER_SHOWN)["heads"])
 
 
 def _ledger_columns_reachable(page) -> None:
@@ -248,7 +298,46 @@ def _forfeit_apart_from_link(page) -> None:
 
 CHECKS = {
     "phone-games-table": _points_column_on_screen,
-    "phone-chouette-ledger": _ledger_columns_reachable,
+    "phone-chouette-ledger": _ledger_folds_to_totals,
     "phone-bracket": _bracket_names_fit,
     "phone-director-dashboard": _forfeit_apart_from_link,
 }
+
+
+def test_the_opponents_confirm_screen_fits_360_px(
+    browser, live_server, login, make_match, alice, bob
+):
+    """The one screen where the opponent decides to agree (issue #27 item 6: Level and
+    Points were cut off): Alice entered the match, Bob confirms it on a 360 px phone."""
+    match = make_match(5)
+    enters = actor_for_user(alice.user)
+    for winner, level, cube in ((alice, "single", 1), (bob, "gammon", 1), (alice, "gammon", 2)):
+        score_entry.record_game(
+            actor=enters,
+            match_id=match.pk,
+            game=match_records.GameInput(winner_id=winner.pk, level=level, cube=cube),
+        )
+    folder = pictures_folder("phones")
+    for viewport in (LAPTOP_1366, PHONE_360):
+        context = browser.new_context(viewport=viewport, base_url=live_server.url)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        try:
+            login(page, "bob")
+            page.goto(f"/matches/{match.pk}/enter/")
+            question = page.get_by_role("heading", name="Your opponent entered this")
+            question.wait_for()
+            if viewport is PHONE_360:
+                _fits(page)
+                confirm = page.locator("section.confirm")
+                _every_shown_column_on_screen(
+                    page, "section.confirm table.sheet", ["#", "Winner", "Level", "Points"]
+                )
+                points = confirm.locator("table.sheet tbody td.num").all_inner_texts()
+                assert points == ["1", "2", "4"], points
+                button = confirm.get_by_role("button", name="Yes, confirm").bounding_box()
+                assert button is not None and button["x"] + button["width"] <= 360, button
+            question.evaluate("(h) => h.scrollIntoView({block: 'start'})")
+            page.screenshot(path=str(folder / f"phone-confirm-{viewport['width']}.png"))
+        finally:
+            context.close()

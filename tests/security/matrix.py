@@ -104,7 +104,7 @@ def schema_operations() -> frozenset[Endpoint]:
 @functools.cache
 def _fingerprint_sql() -> str:
     """One query: the row count of every table of the service, the sum of the version
-    columns, and the text of the editable club and player fields."""
+    columns, and the text of the editable club, player and room fields."""
     parts = []
     for label in ("core", "games", "tournaments", "chouette", "money", "analysis", "auth", "knox"):
         for model in apps.get_app_config(label).get_models():
@@ -118,6 +118,8 @@ def _fingerprint_sql() -> str:
         f'(SELECT SUM(LENGTH("name") + LENGTH("description") + "rating_initial") FROM "{club}")'
     )
     parts.append(f'(SELECT SUM(LENGTH("display_name")) FROM "{player}")')
+    room = apps.get_model("tournaments.Room")._meta.db_table
+    parts.append(f'(SELECT SUM(LENGTH("name") + COALESCE("tables", 0)) FROM "{room}")')
     return "SELECT " + ", ".join(parts)
 
 

@@ -54,6 +54,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "crawford",
             "rated",
             "bye_is_win",
+            "forfeit_feeds_consolation",
             "prize_order",
             "clock_policy",
             "clock_preset",
@@ -63,6 +64,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "capacity",
             "check_in_required",
             "auto_call_rounds",
+            "table_first",
+            "table_last",
             "entry_count",
             "version",
             "created_at",
@@ -109,6 +112,11 @@ class ConfigSerializer(serializers.Serializer):
     crawford = serializers.BooleanField(required=False)
     rated = serializers.BooleanField(required=False)
     bye_is_win = serializers.BooleanField(required=False)
+    forfeit_feeds_consolation = serializers.BooleanField(
+        required=False,
+        help_text="A main match lost by forfeit still sends its loser to the consolation "
+        "and last chance (default false: the forfeiting player is out).",
+    )
     prize_order = serializers.ListField(
         child=serializers.CharField(max_length=32),
         required=False,

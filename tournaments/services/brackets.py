@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -136,6 +136,46 @@ def bracket_pairings(tournament: Tournament) -> dict[str, Pairing]:
     }
 
 
+def forfeited_out(tournament: Tournament, pairings: Iterable[Pairing]) -> set[int]:
+    """The entries out of the event for losing a main-draw match by forfeit (a no-show).
+
+    Directors expect a player who did not turn up to be out: unless the event says
+    otherwise (``forfeit_feeds_consolation``), the loser of a forfeited main match does
+    not drop into the consolation or last chance; the slot they would reach is a
+    walkover for the other player, as for a withdrawn player. The pairings need their
+    ``match`` and ``round.stage`` loaded.
+    """
+    if tournament.forfeit_feeds_consolation:
+        return set()
+    out: set[int] = set()
+    for p in pairings:
+        if (
+            p.forfeit
+            and p.match is not None
+            and p.match.status == MatchStatus.FORFEIT
+            and p.round.stage.kind == StageKind.MAIN
+            and p.winner_id is not None
+        ):
+            loser = p.entry2_id if p.winner_id == p.entry1_id else p.entry1_id
+            if loser is not None:
+                out.add(loser)
+    return out
+
+
+def forfeited_out_q(tournament: Tournament) -> Exists | None:
+    """Whether an ``Entry`` is one :func:`forfeited_out` names, as a subquery (it rides
+    in the fast path's one entries query); None when the event feeds them on."""
+    if tournament.forfeit_feeds_consolation:
+        return None
+    lost = Pairing.objects.filter(
+        tournament=tournament,
+        forfeit=True,
+        match__status=MatchStatus.FORFEIT,
+        round__stage__kind=StageKind.MAIN,
+    ).filter(Q(entry1_id=OuterRef("pk")) | Q(entry2_id=OuterRef("pk")))
+    return Exists(lost.exclude(winner_id=OuterRef("pk")))
+
+
 def _match_players(pairing: Pairing) -> frozenset[int] | None:
     """The two players of the pairing's live match (None without one, or if void)."""
     match = pairing.match
@@ -168,6 +208,7 @@ def derive_state(
     }
     stale: dict[str, str] = {}
     walkovers: dict[str, int] = {}
+    no_shows = forfeited_out(tournament, pairings.values())
     for _ in range(len(graph.matches) + 1):
         state = derive_bracket_state(graph, order, winners)
         changed = False
@@ -187,8 +228,8 @@ def derive_state(
                     changed = True
             if slot.status == SlotStatus.READY and key not in winners and live is None:
                 a, b = entries[slot.player_a], entries[slot.player_b]  # type: ignore[index]
-                out_a = a.status == EntryStatus.WITHDRAWN
-                out_b = b.status == EntryStatus.WITHDRAWN
+                out_a = a.status == EntryStatus.WITHDRAWN or a.pk in no_shows
+                out_b = b.status == EntryStatus.WITHDRAWN or b.pk in no_shows
                 if out_a or out_b:
                     winners[key] = b.pk if out_a and not out_b else a.pk
                     walkovers[key] = winners[key]
@@ -425,7 +466,11 @@ def plan_advance(tournament: Tournament, pairing: Pairing, winner: int) -> set[s
     except _SlowPath:
         return None
     players = {e for s in changes.values() for e in (s.player_a, s.player_b) if e is not None}
-    if Entry.objects.filter(pk__in=players, status=EntryStatus.WITHDRAWN).exists():
+    out = Q(status=EntryStatus.WITHDRAWN)
+    no_show = forfeited_out_q(tournament)
+    if no_show is not None:
+        out |= Q(no_show)
+    if Entry.objects.filter(pk__in=players).filter(out).exists():
         return None
     return set(rows)
 
@@ -459,8 +504,14 @@ def advance_bracket(
         if s.status == SlotStatus.READY
         for e in (s.player_a, s.player_b)
     }
-    entries = {e.pk: e for e in Entry.objects.filter(pk__in=needed).select_related("player")}
-    if any(e.status == EntryStatus.WITHDRAWN for e in entries.values()):
+    found = Entry.objects.filter(pk__in=needed).select_related("player")
+    no_show = forfeited_out_q(tournament)
+    if no_show is not None:
+        found = found.annotate(no_show=no_show)
+    entries = {e.pk: e for e in found}
+    if any(
+        e.status == EntryStatus.WITHDRAWN or getattr(e, "no_show", False) for e in entries.values()
+    ):
         raise ConflictError(
             "tournament_changed",
             N_("The bracket changed while this result was entered: try again."),

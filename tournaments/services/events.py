@@ -52,6 +52,7 @@ CONFIG_FIELDS = (
     "crawford",
     "rated",
     "bye_is_win",
+    "forfeit_feeds_consolation",
     "prize_order",
     "clock_policy",
     "clock_preset",

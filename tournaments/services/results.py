@@ -36,7 +36,7 @@ from core.transactions import before_commit
 from games.models import Match, MatchStatus
 from games.rules.errors import ConflictError, RuleViolation
 from games.services import match_results
-from tournaments.models import Entry, Pairing, Tournament
+from tournaments.models import Entry, Pairing, StageKind, Tournament
 
 from .brackets import (
     BRACKET_STAGES,
@@ -60,12 +60,21 @@ def _is_new_result(change: ResultChange) -> bool:
 def record_match_result(change: ResultChange) -> None:
     """Result listener: a tournament match changed result (finished, corrected, voided)."""
     match: Match = change.match
-    pairing = Pairing.objects.filter(match_id=match.pk).select_related("round__stage").first()
+    pairing = (
+        Pairing.objects.filter(match_id=match.pk)
+        .select_related("round__stage", "tournament")
+        .first()
+    )
     if pairing is None:
         return
     kind = pairing.round.stage.kind
     forfeit = match.status == MatchStatus.FORFEIT
-    if kind in BRACKET_STAGES and _is_new_result(change):
+    # a no-show's forfeit in the main puts its loser out (unless the event feeds them
+    # on): the whole derivation turns their later slots into walkovers
+    out_by_forfeit = (
+        forfeit and kind == StageKind.MAIN and not pairing.tournament.forfeit_feeds_consolation
+    )
+    if kind in BRACKET_STAGES and _is_new_result(change) and not out_by_forfeit:
         tournament = Tournament.objects.select_related("club").get(pk=pairing.tournament_id)
         winner = _winner_entry(tournament.pk, match)
         keys = plan_advance(tournament, pairing, winner) if winner is not None else None
