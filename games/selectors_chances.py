@@ -58,9 +58,9 @@ def _ratings(matches: Sequence[Match]) -> dict[tuple[int, int], float]:
     players = {p for m in unread for p in (m.player1_id, m.player2_id)}
     if not clubs:
         return found
-    rows = Rating.objects.filter(rating_list__club_id__in=clubs, player_id__in=players).values_list(
-        "rating_list__club_id", "player_id", "rating"
-    )
+    rows = Rating.objects.filter(
+        rating_list__club_id__in=clubs, rating_list__variant="standard", player_id__in=players
+    ).values_list("rating_list__club_id", "player_id", "rating")
     found.update({(club, player): rating for club, player, rating in rows})
     return found
 
