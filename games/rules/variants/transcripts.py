@@ -31,6 +31,14 @@ def variation_name(variant: Variant) -> str:
     return variant.gnubg_variation or f"Boxcars {variant.key}"
 
 
+def variation_name_of(key: str) -> str:
+    """The ``Variation`` tag of a match's variant key: a registered variant's name, or
+    ``Boxcars tavli`` for a rotation (its games are told apart by their number)."""
+    if key in REGISTRY:
+        return variation_name(REGISTRY[key])
+    return f"Boxcars {key}"
+
+
 def variant_of_variation(name: str | None) -> Variant:
     """The variant a ``Variation`` tag names (no tag: the English game)."""
     text = (name or "Backgammon").strip().lower()
