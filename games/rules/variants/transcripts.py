@@ -56,3 +56,13 @@ def variant_of_variation(name: str | None) -> Variant:
         N_("The transcript's Variation %(name)r is not a variant we know.", name=name),
         "Variation",
     )
+
+
+def with_variation(text: str, key: str) -> str:
+    """``text`` with the ``Variation`` tag of the match's variant ``key`` in front, unless
+    it has one (or the variant is the English game): GNU Backgammon's ``import mat``
+    sets its variation from that tag, so a nackgammon or hypergammon match is analysed
+    from its own start."""
+    if key == "standard" or "[Variation " in text:
+        return text
+    return f'; [Variation "{variation_name_of(key)}"]\n' + text
