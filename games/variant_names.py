@@ -9,7 +9,7 @@ translation lands.
 from __future__ import annotations
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from games.rules import variants
 
@@ -40,10 +40,3 @@ def variant_name(key: str) -> str:
 def choices() -> list[tuple[str, Promise | str]]:
     """Every variant and rotation a match, an event or a list may be, for a form's select."""
     return [(key, NAMES.get(key, name)) for key, name in variants.match_choices()]
-
-
-#: Said where a game's winning chances come from (docs/chances.md).
-NO_TABLE_NOTE = gettext_lazy(
-    "No match equity table exists for this variant: these chances come from the rating "
-    "formula alone."
-)
