@@ -30,6 +30,7 @@ __all__ = [
     "HYPERGAMMON_1",
     "HYPERGAMMON_2",
     "HYPERGAMMON_3",
+    "MATCH_CHOICES",
     "NACKGAMMON",
     "PLAKOTO",
     "PORTES",
@@ -110,6 +111,10 @@ def match_choices() -> list[tuple[str, str]]:
     """What a match, an event or a rating list may be played as: every registered
     variant, then the rotations."""
     return [(v.key, v.name) for v in all_variants()] + [(r.key, r.name) for r in ROTATIONS.values()]
+
+
+#: Every key a match, an event or a rating list may carry (the API's ``VariantEnum``).
+MATCH_CHOICES: list[tuple[str, str]] = match_choices()
 
 
 def is_known(key: str) -> bool:
