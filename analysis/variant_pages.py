@@ -98,6 +98,10 @@ def _facts(variant: Variant) -> list[str]:
         facts.append(gettext("A 1-2 names any doublets, played after it, then a further throw."))
     if variant.doublets.complementary.value != "none":
         facts.append(gettext("Doublets may be followed by the complementary doublets."))
+    if variant.no_prime_unless_passed:
+        facts.append(
+            gettext("No six points in a row may be held in front of all the opponent's men.")
+        )
     if variant.doublets.extra_throw:
         facts.append(gettext("After doublets the caster throws again."))
     facts.append(
