@@ -7,7 +7,7 @@ The decider's home board is bottom right (points 1-6), as gnubg and XG draw it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from django.utils.html import escape
 
@@ -70,8 +70,16 @@ def board_svg(
     names: tuple[str, str] = ("", ""),  # (decider, opponent), as ``score``
     cube: str = "",
     title: str = "",
+    opposing: Callable[[int], int] | None = None,
+    heading: str | None = None,
 ) -> str:
-    """The SVG markup of one decision (``me``/``opp`` in each side's own numbering)."""
+    """The SVG markup of one decision (``me``/``opp`` in each side's own numbering).
+
+    ``opposing`` maps the opponent's own point to the decider's (the English game's
+    25 − p by default; a variant's ``opposing_point`` where both sides march the same
+    way). Men not yet entered (a 27th count, the variants that start off the board) are
+    written in the tray. ``heading`` replaces the score line (a rules page's start)."""
+    to_mine = opposing or (lambda p: 25 - p)
     parts: list[str] = [
         f'<svg class="decision-board" viewBox="0 0 {WIDTH} {TOP + HEIGHT + 24}" '
         f'role="img" aria-label="{escape(title)}">',
@@ -105,7 +113,7 @@ def board_svg(
             n = counts[own_point]
             if not n:
                 continue
-            point = own_point if side == 0 else 25 - own_point
+            point = own_point if side == 0 else to_mine(own_point)
             x, bottom = _column(point)
             for k in range(min(n, 5)):
                 parts.append(
@@ -133,6 +141,13 @@ def board_svg(
             parts.append(
                 f'<text x="{LEFT + 12 * W + BAR + TRAY / 2 + 2}" y="{ty}" font-size="10" '
                 f'text-anchor="middle">{off} off</text>'
+            )
+        waiting = counts[26] if len(counts) > 26 else 0
+        if waiting:
+            ty = TOP + HEIGHT - 28 if side == 0 else TOP + 28
+            parts.append(
+                f'<text x="{LEFT + 12 * W + BAR + TRAY / 2 + 2}" y="{ty}" font-size="10" '
+                f'text-anchor="middle">{waiting} in</text>'
             )
     # arrows: best (green, dashed) under played (red)
     for text, colour, dash in ((best, "green", ' stroke-dasharray="4 3"'), (played, "red", "")):
@@ -168,9 +183,12 @@ def board_svg(
             f"{escape(cube)}</text>"
         )
     match_text = f"{length}-point match" if length else "money session"
-    parts.append(
-        f'<text x="{LEFT}" y="13" font-size="11">{escape(names[0])} {score[0]} (on roll) · '
-        f"{escape(names[1])} {score[1]} · {match_text}</text>"
+    line = (
+        escape(heading)
+        if heading is not None
+        else f"{escape(names[0])} {score[0]} (on roll) · {escape(names[1])} {score[1]} · "
+        f"{match_text}"
     )
+    parts.append(f'<text x="{LEFT}" y="13" font-size="11">{line}</text>')
     parts.append("</svg>")
     return "".join(parts)

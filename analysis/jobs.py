@@ -40,6 +40,6 @@ def analyse_imported_match(payload: dict[str, Any]) -> None:
     match = Match.objects.select_related("club").filter(pk=match_id).first()
     if match is None or not match.transcript.strip():
         return
-    if not services.settings_for(match.club).automatic:
+    if not services.settings_for(match.club).automatic or not services.analysable(match):
         return
     services.request_analysis(user=None, match=match, automatic=True)

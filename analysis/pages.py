@@ -12,6 +12,7 @@ from django.utils.safestring import mark_safe
 from core import access
 from games.models import Club, Match, Player
 from games.pages.ratings import Chart, ChartScale
+from games.variant_names import variant_name
 
 from . import engine, selectors, services
 from .board_svg import board_svg
@@ -46,7 +47,8 @@ def decision_picture(match: Match, d: Decision) -> str:
 
 def match_analysis(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("player1", "player2", "club"), pk=pk)
-    analysis = selectors.analysis_of(match)
+    analysable = services.analysable(match)
+    analysis = selectors.analysis_of(match) if analysable else None
     worst = []
     if analysis is not None:
         for d in selectors.worst_decisions(analysis, limit=20):
@@ -62,6 +64,8 @@ def match_analysis(request: HttpRequest, pk: int) -> HttpResponse:
             "earlier": selectors.earlier_as_dicts(match, selectors.earlier_analyses(match)),
             "is_director": access.is_director(request.user, match.club),
             "settings": services.settings_for(match.club),
+            "analysable": analysable,
+            "variant_name": variant_name(match.variant),
         },
     )
 

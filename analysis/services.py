@@ -20,6 +20,8 @@ from core.errors import N_, NotAllowed, RuleViolation
 from core.jobs import start_job
 from core.models import Job
 from games.models import Club, Match
+from games.rules import variants
+from games.rules.variants.transcripts import with_variation
 
 from . import engine
 from .decisions import decisions_of
@@ -76,6 +78,17 @@ def _transcript_hash(match: Match) -> str:
     return match.transcript_hash or hashlib.sha256(match.transcript.encode()).hexdigest()
 
 
+def analysable(match: Match) -> bool:
+    """Does an engine analyse this match's variant? GNU Backgammon plays the English
+    game, nackgammon and hypergammon 1-3 (its ``set variation``); a match of any other
+    variant is never analysed, rather than analysed as if it were the English game."""
+    return (
+        not variants.is_rotation(match.variant)
+        and match.variant in variants.REGISTRY
+        and variants.REGISTRY[match.variant].engine_analysis
+    )
+
+
 def request_analysis(
     *, user: Any, match: Match, plies: int | None = None, automatic: bool = False
 ) -> tuple[Job, bool]:
@@ -86,6 +99,16 @@ def request_analysis(
     """
     if not automatic and not access.is_director(user, match.club):
         raise NotAllowed("not_director", N_("Only the club's directors ask for an analysis."))
+    if not analysable(match):
+        raise RuleViolation(
+            "variant_not_analysed",
+            N_(
+                "No engine analyses %(variant)s: only backgammon, nackgammon and "
+                "hypergammon are analysed (by GNU Backgammon).",
+                variant=match.variant,
+            ),
+            "variant",
+        )
     if not match.transcript.strip():
         raise RuleViolation(
             "no_transcript",
@@ -113,11 +136,19 @@ def request_analysis(
 def analyse_match(*, match_id: int, plies: int, progress: Any = None) -> MatchAnalysis:
     """Run gnubg over the match's transcript and store the result (the job's body)."""
     match = Match.objects.select_related("player1", "player2").get(pk=match_id)
+    if not analysable(match):  # a job queued by an older release: never as the English game
+        raise RuleViolation(
+            "variant_not_analysed",
+            N_("No engine analyses %(variant)s.", variant=match.variant),
+            "variant",
+        )
     if progress:
         progress(0, 3, f"gnubg analyses the match at {plies}-ply")
     started = time.perf_counter()
     try:
-        analysed = engine.analyse_mat(match.transcript, plies=plies)
+        # gnubg's ``import mat`` sets its variation from the tag (nackgammon, hypergammon)
+        text = with_variation(match.transcript, match.variant)
+        analysed = engine.analyse_mat(text, plies=plies)
     except engine.EngineError as exc:
         raise RuleViolation(
             "engine_refused", N_("gnubg could not analyse it: %(exc)s", exc=exc), ""

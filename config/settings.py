@@ -360,6 +360,7 @@ SPECTACULAR_SETTINGS = {
         "ClockStatusEnum": "games.rules.clock.ClockStatus",
         "VariantThrowStageEnum": "games.api.variants.STAGE_CHOICES",
         "StageEnum": "tournaments.models.StageKind",
+        "VariantEnum": "games.rules.variants.MATCH_CHOICES",
     },
 }
 

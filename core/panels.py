@@ -14,7 +14,8 @@ Slots and the arguments their providers receive (after the request):
 ``club.above_players``  (club,): sections above the club's players (the events; for
                         its directors, the follow-ups that gave up, ``core.followups``).
 ``club.below_players``  (club,): sections below them (the open chouettes).
-``match.head``          (match,): above the score in the match's header (its event).
+``match.head``          (match,): above the score in the match's header (its event;
+                        the rules of its variant, from ``analysis``).
 ``match.where``         (match,): after the club's name on the home page's match cards
                         (a page showing many calls :func:`prefetch` first, so the
                         panels cost one query for all the matches, not one each).

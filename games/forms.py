@@ -15,7 +15,8 @@ from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
 
 from core.validators import single_line
-from games.rules import limits
+from games import variant_names
+from games.rules import limits, variants
 from games.rules.errors import BoxcarsError
 
 if TYPE_CHECKING:
@@ -115,3 +116,16 @@ class ClubSettingsForm(forms.Form):
             "visitor sees them in the language of their browser or the one they chose."
         ),
     )
+    # The variants the club rates, each on a list of its own. Read only when the page
+    # sent its block (``rated_variants_sent``): an older form keeps the club's choice.
+    rated_variants = forms.MultipleChoiceField(
+        choices=[c for c in variant_names.choices() if c[0] != variants.DEFAULT],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=gettext_lazy("Variants rated"),
+        help_text=gettext_lazy(
+            "Each variant ticked gets a rating list of its own; the others are unrated. "
+            "Their results never count on the backgammon list."
+        ),
+    )
+    rated_variants_sent = forms.BooleanField(required=False, widget=forms.HiddenInput)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from games.met_tables import club_table
 from games.models import Game, Match, MatchStatus, Rating
+from games.rules import variants
 from games.rules.errors import RuleViolation
 from games.rules.match_chances import match_winning_chance, pre_match_chance
 from games.rules.scoring import MatchRules, next_game_facts
@@ -27,7 +28,9 @@ class Chances:
 
     ``basis``: ``pre_match`` (0-0: the FIBS probability for the length), ``table``
     (equal ratings: the club's table), ``model`` (the table shifted by the rating gap),
-    ``final`` (decided: 1 and 0). ``rating1``/``rating2`` are the ratings used.
+    ``formula`` (a variant no match equity table covers: the FIBS probability for the
+    length at any score, which the page says), ``final`` (decided: 1 and 0).
+    ``rating1``/``rating2`` are the ratings used.
     """
 
     player1: float
@@ -58,9 +61,9 @@ def _ratings(matches: Sequence[Match]) -> dict[tuple[int, int], float]:
     players = {p for m in unread for p in (m.player1_id, m.player2_id)}
     if not clubs:
         return found
-    rows = Rating.objects.filter(rating_list__club_id__in=clubs, player_id__in=players).values_list(
-        "rating_list__club_id", "player_id", "rating"
-    )
+    rows = Rating.objects.filter(
+        rating_list__club_id__in=clubs, rating_list__variant="standard", player_id__in=players
+    ).values_list("rating_list__club_id", "player_id", "rating")
     found.update({(club, player): rating for club, player, rating in rows})
     return found
 
@@ -92,11 +95,15 @@ def _one(match: Match, rating1: float, rating2: float, crawford_played: bool) ->
             return None
         won = 1.0 if match.winner_id == match.player1_id else 0.0
         return Chances(won, 1.0 - won, "final", rating1, rating2)
+    if not variants.match_equity_applies(match.variant):
+        # no table for this variant's gammons and cube: the rating formula alone
+        p1 = pre_match_chance(length=match.length, rating_a=rating1, rating_b=rating2)
+        return Chances(*_rounded(p1), "formula", rating1, rating2)
     if match.score1 == 0 and match.score2 == 0:
         p1 = pre_match_chance(length=match.length, rating_a=rating1, rating_b=rating2)
         return Chances(*_rounded(p1), "pre_match", rating1, rating2)
     crawford, post = next_game_facts(
-        MatchRules(match.length, crawford=match.crawford),
+        MatchRules(match.length, crawford=match.crawford, variant=match.variant),
         (match.score1, match.score2),
         crawford_played,
     )

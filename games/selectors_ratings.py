@@ -8,14 +8,22 @@ from dataclasses import dataclass
 from django.db.models import QuerySet
 
 from games.models import Club, Player, Rating, RatingChange, RatingList, RatingListKind
-from games.rules import fibs
+from games.rules import fibs, variants
 
 
-def find_list(club: Club | None) -> RatingList | None:
-    """The club's list, or the site list without a club; None if nothing was rated yet."""
+def find_list(club: Club | None, variant: str = "standard") -> RatingList | None:
+    """The club's list of ``variant`` (the English game's by default), or the site list
+    without a club; None if nothing was rated yet."""
     if club is None:
         return RatingList.objects.filter(kind=RatingListKind.SITE).first()
-    return RatingList.objects.select_related("club").filter(club=club).first()
+    return RatingList.objects.select_related("club").filter(club=club, variant=variant).first()
+
+
+def variant_lists(club: Club) -> list[str]:
+    """The variants the club keeps a list of besides the English game's, in the
+    registry's order: the ratings page offers each."""
+    rated = set(club.rated_variants or [])
+    return [key for key, _ in variants.match_choices() if key in rated]
 
 
 def ranked_ratings(rating_list: RatingList | None) -> QuerySet[Rating]:

@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext, gettext_lazy
 
 from core.validators import single_line
+from games import variant_names
 from games.models import Player
 from games.rules import limits
 from games.rules.names import name_key
@@ -227,6 +228,18 @@ class NewTournamentForm(forms.Form):
     )
     crawford = forms.BooleanField(label=gettext_lazy("Crawford rule"), required=False, initial=True)
     rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
+    # The variants block (its own fieldset on the page): the game the event plays.
+    variant = forms.ChoiceField(
+        label=gettext_lazy("Game played"),
+        choices=variant_names.choices,
+        initial="standard",
+        required=False,
+        help_text=gettext_lazy(
+            "Every match of the event is played as this game. Tavli plays portes, "
+            "plakoto and fevga in rotation. A variant is rated only on its own list, if "
+            "the club keeps one."
+        ),
+    )
 
     consolation_from = forms.CharField(
         label=gettext_lazy("Consolation: losers of main rounds"),
@@ -427,6 +440,7 @@ class NewTournamentForm(forms.Form):
             "match_lengths": self.schedule(),
             "crawford": data["crawford"],
             "rated": data["rated"],
+            "variant": data.get("variant") or "standard",
         }
         if data.get("random_seed") is not None:
             options["random_seed"] = data["random_seed"]

@@ -92,6 +92,9 @@ class Tournament(models.Model):
     match_lengths = models.JSONField(default=dict, blank=True)
     crawford = models.BooleanField(default=True)
     rated = models.BooleanField(default=True)
+    # the game the event's matches are played as (games.rules.variants, or tavli's
+    # rotation); every match of the event gets it. No ``choices``, as on Match.variant.
+    variant = models.CharField(max_length=20, default="standard")
     bye_is_win = models.BooleanField(default=True)
     # a player who loses a main match by forfeit still plays the consolation / last chance
     # (off: the forfeiting player is out, their later slots are walkovers)

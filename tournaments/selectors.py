@@ -56,7 +56,9 @@ def ratings_for_seeding(club: Club, players: Iterable[Player]) -> dict[int, floa
             if list_model is Club:
                 rows = rows.filter(**{list_field: club})
             else:
-                rows = rows.filter(**{f"{list_field}__club": club})
+                rows = rows.filter(
+                    **{f"{list_field}__club": club, f"{list_field}__variant": "standard"}
+                )
         for player_id, rating in rows.values_list("player_id", "rating"):
             ratings[player_id] = float(rating)
     except Exception:

@@ -20,7 +20,7 @@ from core.languages import validate_language
 from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.models import Club, Player
 from games.models.clubs import RatingBoost
-from games.rules import limits
+from games.rules import limits, variants
 from games.services import clubs as club_services
 from games.services.actors import actor_for_user
 
@@ -43,6 +43,7 @@ class ClubSerializer(serializers.ModelSerializer):
             "match_equity_table",
             "time_zone",
             "language",
+            "rated_variants",
             "player_count",
             "created_at",
         ]
@@ -95,6 +96,13 @@ class ClubUpdateSerializer(serializers.Serializer):
         max_length=64, required=False, validators=[validate_time_zone]
     )
     language = serializers.CharField(max_length=8, required=False, validators=[validate_language])
+    rated_variants = serializers.ListField(
+        child=serializers.ChoiceField(choices=variants.match_choices()),
+        required=False,
+        max_length=len(variants.match_choices()),
+        help_text="The variants (and tavli) the club rates, each on a list of its own; the "
+        "others are unrated. The English game is always rated.",
+    )
 
 
 class PlayerSerializer(serializers.ModelSerializer):

@@ -26,10 +26,10 @@ class MatchCreateSerializer(serializers.Serializer):
         min_value=1, max_value=limits.MAX_CUBE, required=False, allow_null=True
     )
     variant = serializers.ChoiceField(
-        choices=[(v.key, v.name) for v in variants.all_variants()],
+        choices=variants.match_choices(),
         default=variants.DEFAULT,
-        help_text="The game played (GET /api/v1/variants/): its levels, whether the cube "
-        "and the Crawford rule apply.",
+        help_text="The game played (GET /api/v1/variants/, or tavli: portes, plakoto and "
+        "fevga in rotation): its levels, whether the cube and the Crawford rule apply.",
     )
     # a field named like DRF's Field.label attribute, which the stubs type as a string
     label = serializers.CharField(  # type: ignore[assignment]

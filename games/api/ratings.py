@@ -108,6 +108,7 @@ class RatingChangeSerializer(serializers.ModelSerializer):
 def _list_info(rating_list: RatingList | None, club: Club | None) -> dict[str, Any]:
     return {
         "club": club.slug if club else None,
+        "variant": rating_list.variant if rating_list else "standard",
         "initial": club.rating_initial if club else SITE_INITIAL_RATING,
         "boost": club.rating_boost if club else "fibs",
         "recomputed_at": rating_list.recomputed_at if rating_list else None,
@@ -126,15 +127,31 @@ def _club_param(request: Request) -> Club | None:
     return club
 
 
+def _variant_param(request: Request, club: Club) -> str:
+    """``?variant=``: the English game's list by default, or a variant the club rates."""
+    variant = query_text(request, "variant", max_length=20) or "standard"
+    if variant != "standard" and variant not in selectors.variant_lists(club):
+        raise RuleViolation(
+            "variant_unrated",
+            N_("%(club)s keeps no rating list of %(variant)s.", club=club.name, variant=variant),
+            field="variant",
+        )
+    return variant
+
+
 class ClubRatingsView(APIView):
-    """``GET /api/v1/clubs/{slug}/ratings/``: the club's list, best first, paginated."""
+    """``GET /api/v1/clubs/{slug}/ratings/?variant=``: the club's list (the English
+    game's, or a variant's it rates), best first, paginated."""
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        parameters=[OpenApiParameter("variant", str, required=False)],
+        responses={200: OpenApiTypes.OBJECT},
+    )
     def get(self, request: Request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
-        rating_list = selectors.find_list(club)
+        rating_list = selectors.find_list(club, _variant_param(request, club))
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(selectors.ranked_ratings(rating_list), request, self)
         rows = list(page or [])

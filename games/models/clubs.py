@@ -57,6 +57,15 @@ class Club(models.Model):
         help_text="The language of the club's emails and push messages to players who "
         "chose none (one of settings.LANGUAGES).",
     )
+    # The variants (and rotations, such as tavli) the club rates, each on a list of its
+    # own; a variant not named here is unrated (the UKBGF leaves nackgammon unrated).
+    # The English game is always rated on the club's standard list, never with these.
+    rated_variants = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Variant keys the club keeps a rating list of, one list each; the "
+        "others are unrated (docs/ratings.md).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     history = HistoricalRecords()

@@ -25,12 +25,20 @@ class RatingListKind(models.TextChoices):
 
 class RatingList(models.Model):
     """A list of ratings with its own policy: a club's (the club's rating policy) or
-    the site-wide one (start 1500, the FIBS boost)."""
+    the site-wide one (start 1500, the FIBS boost).
+
+    A club keeps one list per variant it rates (``Club.rated_variants``); the standard
+    list holds the English game alone, so no variant's result ever moves it. The
+    site-wide list is the English game's only.
+    """
 
     kind = models.CharField(max_length=4, choices=RatingListKind.choices)
-    club = models.OneToOneField(
-        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="rating_list"
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="rating_lists"
     )
+    # a key of games.rules.variants (or a rotation such as tavli); no ``choices``, as on
+    # Match.variant, so a new variant needs no migration
+    variant = models.CharField(max_length=20, default="standard")
     applied_at = models.DateTimeField(null=True, blank=True)
     applied_match_id = models.BigIntegerField(null=True, blank=True)
     recomputed_at = models.DateTimeField(null=True, blank=True)
@@ -45,10 +53,23 @@ class RatingList(models.Model):
                 | (models.Q(kind="club", club__isnull=False)),
                 name="rating_list_kind_matches_club",
             ),
+            models.UniqueConstraint(
+                fields=["club", "variant"],
+                condition=models.Q(kind="club"),
+                name="one_rating_list_per_club_variant",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind="club") | models.Q(variant="standard"),
+                name="site_rating_list_is_standard",
+            ),
         ]
 
     def __str__(self) -> str:
-        return "Site-wide ratings" if self.club_id is None else f"Ratings of {self.club}"
+        if self.club_id is None:
+            return "Site-wide ratings"
+        if self.variant != "standard":
+            return f"Ratings of {self.club} ({self.variant})"
+        return f"Ratings of {self.club}"
 
     @property
     def initial_rating(self) -> float:

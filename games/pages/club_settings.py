@@ -1,4 +1,5 @@
-"""A director's club settings page: the club's time zone and language (docs/languages.md).
+"""A director's club settings page: the club's time zone and language (docs/languages.md)
+and the variants it rates (docs/ratings.md).
 
 Thin over ``games.services.clubs.update_club`` (the API's service too): the form reads
 the text, the service checks the zone and the language, and a refusal comes back next to its field.
@@ -28,14 +29,22 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
     if not access.is_director(request.user, club):
         raise Http404
     form = ClubSettingsForm(
-        request.POST or None, initial={"time_zone": club.time_zone, "language": club.language}
+        request.POST or None,
+        initial={
+            "time_zone": club.time_zone,
+            "language": club.language,
+            "rated_variants": club.rated_variants,
+            "rated_variants_sent": True,
+        },
     )
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
         try:
             club_services.update_club(
                 club=club,
-                time_zone=form.cleaned_data["time_zone"],
-                language=form.cleaned_data["language"] or None,
+                time_zone=data["time_zone"],
+                language=data["language"] or None,
+                rated_variants=data["rated_variants"] if data["rated_variants_sent"] else None,
             )
         except BoxcarsError as error:
             show_error(form, error)

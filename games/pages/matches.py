@@ -21,7 +21,7 @@ from games import score_links
 from games.models import Confirmation, Dispute, Game, Match, MatchStatus, Player
 from games.models.matches import HAND_ENTRY_ENDINGS
 from games.pages.score_links import guess_refusal, note_failed_guess
-from games.rules import limits
+from games.rules import limits, variants
 from games.rules.errors import BoxcarsError, NotAllowed
 from games.rules.scoring import check_final_score
 from games.selectors import (
@@ -138,8 +138,28 @@ class GameForm(forms.Form):
             *[(owners[i], label) for i, label in sides],
             ("unknown", "Not noted"),
         ]
+        game = variants.for_match(match.variant)
+        if game.key != variants.DEFAULT:
+            self._offer_variant(game)
         if crawford:
             self._offer_no_double()
+
+    def _offer_variant(self, game: variants.Variant) -> None:
+        """A variant's match offers only what the variant scores: its levels (no
+        backgammon in tavli) and, without a cube, no cube, owner or drop at all (the cube
+        is then 1 in the centre). As for the Crawford game, a hand-made POST of anything
+        else still reaches the rules, which refuse it naming the field."""
+        self.fields["level"].widget.choices = [
+            (value, label) for value, label in Game.Level.choices if value in game.levels
+        ]
+        if game.cube:
+            return
+        for name in ("cube", "cube_owner", "cube_offered"):
+            self.fields[name].required = False
+            self.fields[name].widget = forms.HiddenInput()
+        self.fields["ending"].widget.choices = [
+            (value, label) for value, label in HAND_ENTRY_ENDINGS if value != "dropped"
+        ]
 
     def _offer_no_double(self) -> None:
         """The Crawford game has no cube: the form shows the cube at 1 in the centre and no
@@ -166,6 +186,10 @@ class GameForm(forms.Form):
             data["cube"], data["cube_owner"], data["level"] = match_records.dropped_double(
                 offered, winner_side
             )
+        elif data.get("cube") in (None, "") and isinstance(
+            self.fields["cube"].widget, forms.HiddenInput
+        ):
+            data["cube"], data["cube_owner"] = 1, "centre"  # a variant without a cube
         elif data.get("cube") and not data.get("cube_owner"):
             data["cube_owner"] = match_records.default_cube_owner(data["cube"])
         return data

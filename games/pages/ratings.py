@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from games import selectors_ratings as selectors
 from games.models import Club, Player, RatingChange
+from games.variant_names import variant_name
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 220, 36
 
@@ -78,14 +79,28 @@ def rating_chart(history: list[RatingChange]) -> Chart | None:
 
 
 def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's list of the English game, or (``?variant=``) of a variant it rates:
+    one list per variant, never mixed."""
     club = get_object_or_404(Club, slug=slug)
-    rating_list = selectors.find_list(club)
+    others = selectors.variant_lists(club)
+    variant = request.GET.get("variant") or "standard"
+    if variant != "standard" and variant not in others:
+        raise Http404
+    rating_list = selectors.find_list(club, variant)
     page = Paginator(selectors.ranked_ratings(rating_list), 100).get_page(request.GET.get("page"))
     rows = [(page.start_index() + i, r) for i, r in enumerate(page.object_list)]
+    tabs = [("standard", variant_name("standard"))] + [(k, variant_name(k)) for k in others]
     return render(
         request,
         "games/ratings_club.html",
-        {"club": club, "rating_list": rating_list, "page": page, "rows": rows},
+        {
+            "club": club,
+            "rating_list": rating_list,
+            "page": page,
+            "rows": rows,
+            "variant": variant,
+            "tabs": tabs if others else [],
+        },
     )
 
 

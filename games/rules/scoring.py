@@ -50,7 +50,7 @@ from .errors import RuleViolation
 from .money import MoneyRules, check_automatic_doubles, money_game_value
 from .types import LEVEL_MULTIPLIER, UNKNOWN_OWNER, Ending, Level, is_power_of_two
 from .variants import Variant
-from .variants import get as get_variant
+from .variants import for_match as get_variant
 from .variants.match_play import check_game as check_variant_game
 
 Score = tuple[int, int]

@@ -21,6 +21,7 @@ from core.text import require_single_line
 from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.models import Club, Membership, Player
 from games.models.clubs import RatingBoost
+from games.rules import variants
 from games.rules.errors import ConflictError, NotAllowed, RuleViolation
 from games.rules.limits import (
     MAX_CLUB_SLUG,
@@ -30,6 +31,8 @@ from games.rules.limits import (
     MAX_RATING,
 )
 from games.rules.names import clean_name, name_key
+from games.services.ratings import lists as rating_lists
+from games.services.ratings import recompute as rating_recompute
 
 M = TypeVar("M", Club, Player)
 
@@ -180,9 +183,15 @@ def update_club(
     match_equity_table: str | None = None,
     time_zone: str | None = None,
     language: str | None = None,
+    rated_variants: list[str] | None = None,
 ) -> Club:
-    """Change a club's name, description, rating policy, match equity table, time zone
-    or language (that of its emails and pushes to players who chose none).
+    """Change a club's name, description, rating policy, match equity table, time zone,
+    language (that of its emails and pushes to players who chose none) or the variants
+    it rates.
+
+    A variant newly rated gets its own list, computed at once from the club's finished
+    matches of that variant (few, next to the English game's); a variant no longer
+    rated keeps its list as it stands, and no new result reaches it.
 
     A change of rating policy changes how future matches are rated; recomputing the
     list from scratch under the new policy is a separate, explicit job. A new table
@@ -195,7 +204,10 @@ def update_club(
         _check_time_zone(time_zone)
     if language is not None:
         _check_language(language)
+    if rated_variants is not None:
+        rated_variants = _check_rated_variants(rated_variants)
     club = Club.objects.select_for_update().get(pk=club.pk)
+    newly_rated = set(rated_variants or []) - set(club.rated_variants or [])
     for field, value in (
         ("name", name),
         ("description", description),
@@ -204,11 +216,28 @@ def update_club(
         ("match_equity_table", match_equity_table),
         ("time_zone", time_zone),
         ("language", language),
+        ("rated_variants", rated_variants),
     ):
         if value is not None:
             setattr(club, field, value)
     club.save()
+    for variant in sorted(newly_rated):
+        rating_recompute.recompute_list(rating_list_id=rating_lists.club_list(club, variant).pk)
     return club
+
+
+def _check_rated_variants(keys: list[str]) -> list[str]:
+    """Known variants (or rotations), each once, in the registry's order; the English
+    game is always rated and is not one of them."""
+    for key in keys:
+        if key == variants.DEFAULT or not variants.is_known(key):
+            raise RuleViolation(
+                "variant_not_ratable",
+                N_("%(key)s is not a variant a club rates on its own list.", key=key),
+                "rated_variants",
+            )
+    wanted = set(keys)
+    return [key for key, _ in variants.match_choices() if key in wanted]
 
 
 def remember_language(*, user: User, language: str) -> Player | None:

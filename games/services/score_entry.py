@@ -115,7 +115,7 @@ def _annotation_sql() -> dict[str, str]:
         "rating": (
             f"SELECT r.{q('rating')} FROM {rating} r JOIN {rating_list} l "
             f"ON l.{q('id')} = r.{q('rating_list_id')} "
-            f"WHERE l.{q('club_id')} = {outer}.{q('club_id')} "
+            f"WHERE l.{q('club_id')} = {outer}.{q('club_id')} AND l.{q('variant')} = 'standard' "
             f"AND r.{q('player_id')} = {outer}.%s LIMIT 1"
         ),
         "directs": (

@@ -67,7 +67,7 @@ from games.rules.notation import format_move
 from games.rules.replay import GameSummary, ReplayIssue, ReplayResult, check_text
 from games.rules.scoring import GameRecord, MatchRules, MatchState, replay_match
 from games.rules.types import LEVEL_MULTIPLIER, Ending, Level
-from games.rules.variants.transcripts import variation_name
+from games.rules.variants.transcripts import variation_name_of
 
 from .clubs import add_membership, create_player
 from .match_records import INDEX_TO_CUBE_OWNER
@@ -552,7 +552,7 @@ def score_sheet_transcript(match: Match) -> str | None:
         )
     metadata = {"Transcriber": "Boxcars score sheet (no moves)"}
     if match.variant != variants.DEFAULT:
-        metadata["Variation"] = variation_name(variants.get(match.variant))
+        metadata["Variation"] = variation_name_of(match.variant)
     if match.played_on:
         metadata["EventDate"] = match.played_on.strftime("%Y.%m.%d")
     return export_mat(ParsedMatch(match.length, names, metadata, games))

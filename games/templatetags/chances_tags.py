@@ -19,6 +19,7 @@ BASIS_WORDS = {
     "pre_match": "before the first game: the FIBS formula from the ratings",
     "table": "equal ratings: the {table} match equity table",
     "model": "the {table} match equity table, shifted by the rating gap",
+    "formula": "the FIBS formula from the ratings and the match length",
 }
 
 
@@ -53,6 +54,7 @@ def chances_view(match: Match, chances: Chances | None, side: int | None = None)
         "left_width": round(100 * left_p, 2),
         "score_text": f"{scores[order[0]]}–{scores[order[1]]}",
         "pre_match": chances.basis == "pre_match",
+        "no_table": chances.basis == "formula",
         "length": match.length,
         "basis_text": BASIS_WORDS[chances.basis].format(table=match.club.match_equity_table),
         "ratings_text": f"{ratings[order[0]]:.0f} v {ratings[order[1]]:.0f}",

@@ -74,7 +74,7 @@ def test_the_apps_fill_the_registries_games_pages_and_seed_demo_read():
         "club.below_players": ["chouette.open_sessions"],
         "home.side": ["tournaments.calls", "chouette.my_seat", "tournaments.player_events"],
         "match.analysis": ["analysis.summary"],
-        "match.head": ["tournaments.event_link"],
+        "match.head": ["tournaments.event_link", "analysis.variant_rules"],
         "match.where": ["tournaments.event_link"],
         "player.history": ["tournaments.past_results", "analysis.pr_chart"],
     }

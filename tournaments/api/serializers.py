@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from games.api.inputs import ClubRef
 from games.models import Club
-from games.rules import limits
+from games.rules import limits, variants
 from games.rules.clock import FlagRule, Preset
 from tournaments.formats.elimination import FeedOrder
 from tournaments.formats.standings import TieBreak
@@ -53,6 +53,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "match_lengths",
             "crawford",
             "rated",
+            "variant",
             "bye_is_win",
             "forfeit_feeds_consolation",
             "prize_order",
@@ -111,6 +112,12 @@ class ConfigSerializer(serializers.Serializer):
     match_lengths = serializers.DictField(required=False)
     crawford = serializers.BooleanField(required=False)
     rated = serializers.BooleanField(required=False)
+    variant = serializers.ChoiceField(
+        choices=variants.match_choices(),
+        required=False,
+        help_text="The game every match of the event is played as (GET /api/v1/variants/, "
+        "or tavli: portes, plakoto and fevga in rotation); standard by default.",
+    )
     bye_is_win = serializers.BooleanField(required=False)
     forfeit_feeds_consolation = serializers.BooleanField(
         required=False,

@@ -335,6 +335,7 @@ def _create_match(tournament, pairing, entries, slot, actor) -> Match:
         length=pairing.round.match_length,
         crawford=tournament.crawford,
         rated=tournament.rated,
+        variant=tournament.variant,
         label=gettext("%(name)s: %(stage)s round %(number)s")
         % {"name": tournament.name, "stage": pairing.round.stage, "number": pairing.round.number},
     )

@@ -13,6 +13,7 @@ from core.actors import Actor
 from core.errors import N_
 from core.text import require_single_line
 from games.models import Club
+from games.rules import variants
 from games.rules.clock import MINUTE, SECOND, FlagRule, Preset
 from games.rules.errors import ConflictError, RuleViolation
 from tournaments.formats import registry as format_registry
@@ -51,6 +52,7 @@ CONFIG_FIELDS = (
     "match_lengths",
     "crawford",
     "rated",
+    "variant",
     "bye_is_win",
     "forfeit_feeds_consolation",
     "prize_order",
@@ -128,6 +130,7 @@ def check_config(config: dict[str, Any]) -> dict[str, Any]:
     if starts and ends and ends < starts:
         raise RuleViolation("ends_before_start", N_("The event ends before it starts."), "ends_on")
     config["match_lengths"] = check_schedule(config.get("match_lengths") or {})
+    _check_variant(config)
     prize_order = config.get("prize_order") or []
     if not isinstance(prize_order, list):
         raise RuleViolation("bad_prize_order", N_("The prize order is a list."), "prize_order")
@@ -142,6 +145,15 @@ def check_config(config: dict[str, Any]) -> dict[str, Any]:
             "capacity_invalid", "A capped field holds at least two players.", "capacity"
         )
     return config
+
+
+def _check_variant(config: dict[str, Any]) -> None:
+    """The event's game: a registered variant or a rotation (tavli); standard if unsaid."""
+    variant = config.setdefault("variant", variants.DEFAULT)
+    if not isinstance(variant, str) or not variants.is_known(variant):
+        raise RuleViolation(
+            "unknown_variant", N_("There is no variant %(key)s.", key=str(variant)), "variant"
+        )
 
 
 def _check_clock(config: dict[str, Any]) -> None:

@@ -178,6 +178,7 @@ def _create_pair(tournament, round_, key, slot, a: Entry, b: Entry | None, actor
             length=round_.match_length,
             crawford=tournament.crawford,
             rated=tournament.rated,
+            variant=tournament.variant,
             label=gettext("%(name)s: %(stage)s round %(number)s")
             % {"name": tournament.name, "stage": round_.stage, "number": round_.number},
         )
@@ -514,6 +515,7 @@ def swap_entries(*, actor: Actor, tournament_id: int, entry_a: int, entry_b: int
                     length=round_.match_length,
                     crawford=tournament.crawford,
                     rated=tournament.rated,
+                    variant=tournament.variant,
                     label=gettext("%(name)s: %(stage)s round %(number)s")
                     % {"name": tournament.name, "stage": round_.stage, "number": round_.number},
                 )

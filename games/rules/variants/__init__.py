@@ -16,6 +16,7 @@ from .acey_deucey import ACEY_DEUCEY
 from .base import Variant
 from .hypergammon import HYPERGAMMON_1, HYPERGAMMON_2, HYPERGAMMON_3
 from .nackgammon import NACKGAMMON
+from .rotations import ROTATIONS, Rotation
 from .russian import RUSSIAN
 from .standard import STANDARD
 from .tavla import TAVLA
@@ -29,17 +30,26 @@ __all__ = [
     "HYPERGAMMON_1",
     "HYPERGAMMON_2",
     "HYPERGAMMON_3",
+    "MATCH_CHOICES",
     "NACKGAMMON",
     "PLAKOTO",
     "PORTES",
     "REGISTRY",
+    "ROTATIONS",
     "RUSSIAN",
     "STANDARD",
     "TAVLA",
     "TURKISH",
+    "Rotation",
     "Variant",
     "all_variants",
+    "for_match",
+    "game_variant",
     "get",
+    "is_known",
+    "is_rotation",
+    "match_choices",
+    "match_equity_applies",
 ]
 
 DEFAULT = STANDARD.key
@@ -75,3 +85,43 @@ def get(key: str) -> Variant:
 
 def all_variants() -> list[Variant]:
     return list(REGISTRY.values())
+
+
+def is_rotation(key: str) -> bool:
+    """Is ``key`` a rotation (tavli) rather than one variant?"""
+    return key in ROTATIONS
+
+
+def for_match(key: str) -> Variant:
+    """The rules a match of ``key`` is scored by: the variant itself, or for a rotation
+    its first game (the games of a rotation score alike). Unknown keys are refused."""
+    if key in ROTATIONS:
+        return ROTATIONS[key].games[0]
+    return get(key)
+
+
+def game_variant(key: str, number: int) -> Variant:
+    """The variant game ``number`` of a match of ``key`` is played as."""
+    if key in ROTATIONS:
+        return ROTATIONS[key].game(number)
+    return get(key)
+
+
+def match_choices() -> list[tuple[str, str]]:
+    """What a match, an event or a rating list may be played as: every registered
+    variant, then the rotations."""
+    return [(v.key, v.name) for v in all_variants()] + [(r.key, r.name) for r in ROTATIONS.values()]
+
+
+#: Every key a match, an event or a rating list may carry (the API's ``VariantEnum``).
+MATCH_CHOICES: list[tuple[str, str]] = match_choices()
+
+
+def is_known(key: str) -> bool:
+    return key in REGISTRY or key in ROTATIONS
+
+
+def match_equity_applies(key: str) -> bool:
+    """A match equity table exists for the English game and nackgammon (same cube, same
+    gammons); every other variant's chances come from the rating formula alone."""
+    return key in (STANDARD.key, NACKGAMMON.key)

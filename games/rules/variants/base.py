@@ -135,6 +135,9 @@ class Variant:
     #: Fevga: a second man may not leave the start until the first has reached the
     #: opponent's starting quarter.
     fevga_first_runner: bool = False
+    #: Fevga: no six points in a row may be held in front of the opponent unless one of
+    #: his men has already passed them (checked at each step, see docs/rules.md).
+    no_prime_unless_passed: bool = False
     #: Plakoto: a pinned "mother" (the last man on a side's starting point) ends the game.
     mother_ends_game: bool = False
     #: The levels a game can be won at and the points each is worth (before the cube).

@@ -111,6 +111,8 @@ class Board:
                 return _NO
             if v.turkish_entering and me[to] and not self._turkish_point_ok(to):
                 return _NO
+            if v.no_prime_unless_passed and me[to] == 0 and self._blind_prime(frm, to):
+                return _NO
             return to
         if any(me[7:]):
             return _NO  # bearing off only with every man in the home table
@@ -125,6 +127,22 @@ class Board:
         if me[24] != self.n - 1:
             return False
         return any(me[p] for p in range(13, 24))
+
+    def _blind_prime(self, frm: int, to: int) -> bool:
+        """Fevga: would the step ``frm``/``to`` hold six points in a row along the
+        opponent's way with none of his men past them? His way is his own points 24..1,
+        so the run is counted on his numbering (the mover's ``opposing_point``)."""
+        me, opp, v = self.me, self.opp, self.v
+        held = [False] * 25  # by the opponent's own point
+        for p in range(1, 25):
+            if me[p] - (1 if p == frm else 0) > 0 or p == to:
+                held[v.opposing_point(p)] = True
+        run = 0
+        for q in range(1, 25):  # from his home outwards: men below q have passed q
+            run = run + 1 if held[q] else 0
+            if run >= 6 and not opp[OFF] and not any(opp[1 : q - 5]):
+                return True
+        return False
 
     def _turkish_point_ok(self, to: int) -> bool:
         """Cady, Turkish: making a point (a second man on it) is allowed there?"""

@@ -47,4 +47,5 @@ FEVGA = replace(
     direction=Direction.SAME_FROM_OPPOSITE_CORNERS,
     contact=Contact.BLOCKED,
     fevga_first_runner=True,
+    no_prime_unless_passed=True,
 )

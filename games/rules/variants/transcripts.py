@@ -31,6 +31,14 @@ def variation_name(variant: Variant) -> str:
     return variant.gnubg_variation or f"Boxcars {variant.key}"
 
 
+def variation_name_of(key: str) -> str:
+    """The ``Variation`` tag of a match's variant key: a registered variant's name, or
+    ``Boxcars tavli`` for a rotation (its games are told apart by their number)."""
+    if key in REGISTRY:
+        return variation_name(REGISTRY[key])
+    return f"Boxcars {key}"
+
+
 def variant_of_variation(name: str | None) -> Variant:
     """The variant a ``Variation`` tag names (no tag: the English game)."""
     text = (name or "Backgammon").strip().lower()
@@ -48,3 +56,13 @@ def variant_of_variation(name: str | None) -> Variant:
         N_("The transcript's Variation %(name)r is not a variant we know.", name=name),
         "Variation",
     )
+
+
+def with_variation(text: str, key: str) -> str:
+    """``text`` with the ``Variation`` tag of the match's variant ``key`` in front, unless
+    it has one (or the variant is the English game): GNU Backgammon's ``import mat``
+    sets its variation from that tag, so a nackgammon or hypergammon match is analysed
+    from its own start."""
+    if key == "standard" or "[Variation " in text:
+        return text
+    return f'; [Variation "{variation_name_of(key)}"]\n' + text

@@ -30,7 +30,7 @@ from .lists import (
     OrderKey,
     club_list,
     is_rated,
-    lists_of_club,
+    lists_of_match,
     lock_list,
     matches_of_list,
     site_list,
@@ -287,11 +287,11 @@ def paused_cyclic_gc() -> Iterator[None]:
 
 def recompute_after_change(*, match_id: int, progress: Progress | None = None) -> list[dict]:
     """A result changed (corrected, voided, undone): replay each of its lists from it."""
-    match = Match.objects.filter(pk=match_id).only("club_id").first()
+    match = Match.objects.filter(pk=match_id).select_related("club").first()
     if match is None:
         return []
     reports = []
-    for list_id in lists_of_club(match.club_id):
+    for list_id in lists_of_match(match):
         reports.append(
             recompute_list(rating_list_id=list_id, from_match_id=match_id, progress=progress)
         )
@@ -302,6 +302,8 @@ def recompute_all_lists(*, progress: Progress | None = None) -> list[dict]:
     """Every list from scratch, each in its own transaction; the reports carry drift."""
     for club in Club.objects.filter(matches__isnull=False).distinct():
         club_list(club)
+        for variant in club.rated_variants or []:
+            club_list(club, variant)
     site_list()
     reports = []
     ids = list(RatingList.objects.order_by("pk").values_list("pk", flat=True))

@@ -57,6 +57,7 @@ def test_club_list_ranks_players_by_rating(
     assert first["last_change"] == -second["last_change"]
     assert body["list"] == {
         "club": club.slug,
+        "variant": "standard",
         "initial": 1500,
         "boost": "fibs",
         "recomputed_at": None,

@@ -76,6 +76,21 @@ def test_fevga_first_runner_leaves_alone() -> None:
     )
 
 
+def test_fevga_no_prime_in_front_of_every_opponent_man() -> None:
+    """Fevga: six points in a row may not be held in front of the opponent's men unless
+    one of them has passed (the reading of the article's blocking rule, docs/rules.md)."""
+    # our 2..6 are his 14..18; 8/7 would make his 19 too: six in a row, nobody past
+    me = side({24: 9, 8: 1, 6: 1, 5: 1, 4: 1, 3: 1, 2: 1})
+    blocked = stage_plays(FEVGA, pos(me, side({24: 15})), (1,))
+    assert blocked and all(p.steps != ((8, 7),) for p in blocked)
+    # one of his men is past the run (on his 5, our 17): the sixth point may be made
+    passed = stage_plays(FEVGA, pos(me, side({24: 14, 5: 1})), (1,))
+    assert any(p.steps == ((8, 7),) for p in passed)
+    # five in a row is no prime: 8/7 with a gap at our 4 is allowed
+    gap = side({24: 10, 8: 1, 6: 1, 5: 1, 3: 1, 2: 1})
+    assert any(p.steps == ((8, 7),) for p in stage_plays(FEVGA, pos(gap, side({24: 15})), (1,)))
+
+
 def test_tavli_and_tavla_have_no_backgammon() -> None:
     """Tavli and tavla: 2 points for a gammon, never 3; the English game counts 3."""
     won = side({})
