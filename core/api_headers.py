@@ -15,6 +15,15 @@ from core import idempotency
 IF_MATCH = OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False)
 IDEMPOTENCY_KEY = OpenApiParameter(idempotency.HEADER, str, OpenApiParameter.HEADER, required=False)
 
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The ETag of the answer you hold: 304 (no body) while it is still current.",
+)
+"""A versioned read's header (the bracket, the standings)."""
+
 WRITE_PARAMS = [IF_MATCH, IDEMPOTENCY_KEY]
 """A versioned write's headers, in this order (views slice it: ``[:1]`` is ``If-Match``
 alone, ``[1:]`` ``Idempotency-Key`` alone)."""
