@@ -76,7 +76,18 @@ ERROR_COMPONENTS: dict[str, dict[str, Any]] = {
                     {"$ref": f"#/components/schemas/{FIELD_ERRORS_SCHEMA}"},
                     {
                         "type": "array",
-                        "items": {"$ref": f"#/components/schemas/{LINE_ERROR_SCHEMA}"},
+                        "description": (
+                            "A refused file's lines (``LineError``), a refused list "
+                            "body's field errors item by item (``FieldErrors``), or "
+                            "messages about the whole body."
+                        ),
+                        "items": {
+                            "anyOf": [
+                                {"$ref": f"#/components/schemas/{LINE_ERROR_SCHEMA}"},
+                                {"$ref": f"#/components/schemas/{FIELD_ERRORS_SCHEMA}"},
+                                {"type": "string"},
+                            ]
+                        },
                     },
                 ]
             },
