@@ -343,6 +343,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "core.api_schema.defaults_that_validate",
+        "core.api_schema.etags_of_versioned_objects",
     ],
     # One name per choice set shared by several fields (manage.py check --deploy is clean).
     "ENUM_NAME_OVERRIDES": {

@@ -25,8 +25,10 @@ apart view by view (issue #30: a client generated from the schema must work as i
   body, 422 with ``Idempotency-Key``, 429 (with ``Retry-After``) where the view throttles,
   503 (with ``Retry-After``) everywhere: the database may be away for a moment.
 - **Response headers.** ``ETag`` on the answers of an operation that honours
-  ``If-Match`` or ``If-None-Match`` or whose body carries the object's ``version``;
-  ``If-None-Match`` adds the 304; ``Location`` on a 202 (the job to poll).
+  ``If-Match`` or ``If-None-Match`` (which adds the 304), and on a read or create of an
+  object that carries its ``version`` under a path whose writes honour ``If-Match``
+  (:func:`etags_of_versioned_objects`, which sees the whole document); ``Location`` on a
+  202 (the job to poll); a view declares the rest (``core.api_headers.ETAG``).
 """
 
 from __future__ import annotations
@@ -219,9 +221,10 @@ class BoxcarsAutoSchema(AutoSchema):
         }
 
     def _declare_headers(self, code: str, response: dict[str, Any], headers: set[str]) -> None:
-        sent: list[str] = []
+        declared = response.get("headers", {})
+        sent = [name for name in declared if name in HEADERS]  # a view's own (ETag...)
         success = code.startswith("2") or code == "304"
-        if success and (headers & {"If-Match", IF_NONE_MATCH} or self._carries_version(response)):
+        if success and headers & {"If-Match", IF_NONE_MATCH}:
             sent.append("ETag")
         if code == "202":
             sent.append("Location")
@@ -232,7 +235,7 @@ class BoxcarsAutoSchema(AutoSchema):
         if sent:
             declared = response.setdefault("headers", {})
             for name in sent:
-                declared.setdefault(name, self._component(ResolvedComponent.HEADER, name))
+                declared[name] = self._component(ResolvedComponent.HEADER, name)
 
     def _component(
         self, kind: str, name: str, schema: dict[str, Any] | None = None
@@ -244,16 +247,6 @@ class BoxcarsAutoSchema(AutoSchema):
         self.registry.register_on_missing(component)
         ref: dict[str, str] = component.ref
         return ref
-
-    def _carries_version(self, response: dict[str, Any]) -> bool:
-        """Whether the answer's body is an object with its ``version`` (then its ETag)."""
-        schema = response.get("content", {}).get("application/json", {}).get("schema", {})
-        ref = schema.get("$ref", "")
-        if not ref:
-            return "version" in schema.get("properties", {})
-        name = ref.rsplit("/", 1)[-1]
-        component = self.registry._components.get((name, ResolvedComponent.SCHEMA))
-        return component is not None and "version" in component.schema.get("properties", {})
 
     def _throttled(self) -> bool:
         try:
@@ -287,4 +280,39 @@ def defaults_that_validate(result: dict[str, Any], **kwargs: Any) -> dict[str, A
                     prop.setdefault("default", branch.pop("default"))
             if prop.get("default") == "" and prop.get("minLength", 0) > 0:
                 del prop["default"]
+    return result
+
+
+def etags_of_versioned_objects(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """A postprocessing hook: ``ETag`` on the answers that carry a versioned object.
+
+    A read or a create of a match or a tournament answers the object with its
+    ``version``, sent as the ``ETag`` the next write's ``If-Match`` names. One operation
+    cannot tell that alone (the odds carry the ``version`` they were computed from, and
+    send no ETag), so this looks at the whole document: a 2xx JSON body whose schema has
+    a ``version``, under a path where some write (there or below) honours ``If-Match``.
+    """
+    schemas = result.get("components", {}).get("schemas", {})
+    versioned_paths = [
+        path
+        for path, item in result["paths"].items()
+        if any(
+            p.get("name") == "If-Match" for op in item.values() for p in op.get("parameters", [])
+        )
+    ]
+    for path, item in result["paths"].items():
+        prefix = path.rstrip("/")
+        if not any(v.startswith(f"{prefix}/") for v in versioned_paths):
+            continue
+        for method, operation in item.items():
+            if method not in ("get", "post"):
+                continue
+            for code, response in operation["responses"].items():
+                body = response.get("content", {}).get("application/json", {}).get("schema", {})
+                name = body.get("$ref", "").rsplit("/", 1)[-1]
+                if code.startswith("2") and "version" in schemas.get(name, {}).get(
+                    "properties", {}
+                ):
+                    headers = response.setdefault("headers", {})
+                    headers.setdefault("ETag", {"$ref": "#/components/headers/ETag"})
     return result
