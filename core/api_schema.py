@@ -20,7 +20,7 @@ apart view by view (issue #30: a client generated from the schema must work as i
 - **Errors.** Every operation declares the error answers it can give, each with the one
   error body, the ``Error`` component (``code``, ``detail``, ``field``, and ``errors``
   when several fields are wrong): 400 for a write or a read with query parameters, 401
-  and 403 for a write (and for a read a visitor may not make), 404 where the path names
+  and 403 (a public view may still refuse a read inside), 404 where the path names
   an object, 409 for a write (the state moved on), 412 with ``If-Match``, 413 with a
   body, 422 with ``Idempotency-Key``, 429 (with ``Retry-After``) where the view throttles,
   503 (with ``Retry-After``) everywhere: the database may be away for a moment.
@@ -35,8 +35,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
+from rest_framework.request import Request
 
 from core import api_headers, idempotency
 
@@ -154,8 +156,12 @@ class BoxcarsAutoSchema(AutoSchema):
         return parameters
 
     def get_auth(self) -> list[Any]:
-        """The usual schemes, plus ``scoreLink`` where the operation takes a score link."""
+        """The usual schemes, plus ``scoreLink`` where the operation takes a score link,
+        and no scheme at all (``{}``) for a read the view's permissions let anyone make
+        (drf-spectacular only knows DRF's own permission classes)."""
         auths: list[Any] = list(super().get_auth())
+        if {} not in auths and self._anyone_may_read():
+            auths.append({})
         names = {getattr(p, "name", None) for p in self.get_override_parameters()}
         if SCORE_LINK in names:
             self._component(ResolvedComponent.SECURITY_SCHEMA, SCORE_LINK_SCHEME, SCORE_LINK_DEF)
@@ -193,11 +199,11 @@ class BoxcarsAutoSchema(AutoSchema):
     def _error_codes(self, operation: dict[str, Any], headers: set[str]) -> list[str]:
         write = self.method in WRITES
         params = operation.get("parameters", [])
-        codes = ["503"]
+        # 401 and 403 everywhere: besides the writes, a public view may still refuse a
+        # read inside (an audit trail, a drop map, a job are for some accounts only)
+        codes = ["401", "403", "503"]
         if write or any(p["in"] == "query" for p in params):
             codes.append("400")
-        if write or not any(not requirement for requirement in operation.get("security", [{}])):
-            codes += ["401", "403"]
         if any(p["in"] == "path" for p in params):
             codes.append("404")
         if write:
@@ -247,6 +253,17 @@ class BoxcarsAutoSchema(AutoSchema):
         self.registry.register_on_missing(component)
         ref: dict[str, str] = component.ref
         return ref
+
+    def _anyone_may_read(self) -> bool:
+        if self.method not in ("GET", "HEAD"):
+            return False
+        bare = HttpRequest()
+        bare.method = self.method
+        visitor = Request(bare)  # no authenticators: an anonymous visitor
+        try:
+            return all(p.has_permission(visitor, self.view) for p in self.view.get_permissions())
+        except Exception:  # a permission that needs a real request: say it may not
+            return False
 
     def _throttled(self) -> bool:
         try:
