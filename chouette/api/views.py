@@ -20,7 +20,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from core import locking
+from core import api_headers, locking
 from core.actors import Actor
 from core.api_headers import WRITE_PARAMS
 from core.errors import N_
@@ -125,7 +125,9 @@ class SessionViewSet(viewsets.ViewSet):
         )
 
     @extend_schema(
-        request=SessionCreateSerializer, responses=OpenApiTypes.OBJECT, parameters=WRITE_PARAMS[1:]
+        request=SessionCreateSerializer,
+        responses=OpenApiTypes.OBJECT,
+        parameters=[*WRITE_PARAMS[1:], api_headers.ETAG, api_headers.LOCATION],
     )
     @idempotent
     def create(self, request: Request) -> Response:
@@ -151,7 +153,7 @@ class SessionViewSet(viewsets.ViewSet):
         response["Location"] = f"/api/v1/chouette/sessions/{session.pk}/"
         return response
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[ID_PARAM])
+    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[ID_PARAM, api_headers.ETAG])
     def retrieve(self, request: Request, pk: str) -> Response:
         get_object_or_404(Session, pk=pk)
         return self._sheet_response(int(pk))

@@ -20,7 +20,7 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from core import locking
+from core import api_headers, locking
 from core.idempotency import idempotent
 from games.clock_policies import clock_policy_of
 from games.models import Match, MatchClock
@@ -85,7 +85,7 @@ class MatchClockViewSet(ScoreThrottling, viewsets.ViewSet):
 
     permission_classes = [MatchWritePermission]
 
-    @extend_schema(responses={200: ClockResourceSerializer})
+    @extend_schema(responses={200: ClockResourceSerializer}, parameters=[api_headers.ETAG])
     def retrieve(self, request: Request, pk: str) -> Response:
         match = get_object_or_404(Match, pk=pk)
         clock = MatchClock.objects.filter(match=match).first()
@@ -101,7 +101,7 @@ class MatchClockViewSet(ScoreThrottling, viewsets.ViewSet):
     @extend_schema(
         request=ClockStartSerializer,
         responses={201: ClockResourceSerializer},
-        parameters=MATCH_WRITE_PARAMS[1:],
+        parameters=[*MATCH_WRITE_PARAMS[1:], api_headers.ETAG],
     )
     @idempotent
     def start(self, request: Request, pk: str) -> Response:

@@ -347,7 +347,19 @@ class MatchViewSet(
         responses={
             200: inline_serializer(
                 "ScoreLinks",
-                {"links": serializers.ListField(child=serializers.DictField())},
+                {
+                    "links": inline_serializer(
+                        "ScoreLink",
+                        {
+                            "player": serializers.IntegerField(help_text="The player id."),
+                            "token": serializers.CharField(
+                                help_text="The X-Score-Link header's value."
+                            ),
+                            "url": serializers.CharField(help_text="The score page."),
+                        },
+                        many=True,
+                    )
+                },
             )
         },
         request=None,

@@ -10,6 +10,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core import api_headers
 from core.api_fields import AsciiDecimalField
 from money import selectors, services
 from money.renderings import ledger_csv
@@ -25,7 +26,7 @@ class MoneyView(MoneyAPIView):
     class Input(serializers.Serializer):
         registration_fee = AsciiDecimalField(**AMOUNT)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[api_headers.ETAG])
     def get(self, request: Request, slug: str) -> Response:
         return money_response(request, get_tournament(slug))
 

@@ -11,6 +11,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core import api_headers
 from games.models import Club, Player
 from games.rules.errors import RuleViolation
 from money import master_points
@@ -134,7 +135,7 @@ class ClubPointsTableView(MoneyAPIView):
     """GET: the club's own master-points table, current version (public); PUT: save it
     as a new version (directors; events already awarded keep theirs)."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[api_headers.ETAG])
     def get(self, request: Request, slug: str) -> Response:
         return club_table_response(request, get_club(slug))
 

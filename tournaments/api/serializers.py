@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.api_jobs import JobSerializer
 from games.api.inputs import ClubRef
 from games.models import Club
 from games.rules import limits, variants
 from games.rules.clock import FlagRule, Preset
+from tournaments.api import shapes
 from tournaments.formats.elimination import FeedOrder
 from tournaments.formats.standings import TieBreak
 from tournaments.models import (
@@ -229,6 +232,7 @@ class EntrySerializer(serializers.ModelSerializer):
             "waitlist_position",
         ]
 
+    @extend_schema_field(shapes.EntryPlayerSerializer)
     def get_player(self, entry: Entry) -> dict[str, Any]:
         p = entry.player
         return {"id": p.pk, "display_name": p.display_name, "slug": p.slug}
@@ -337,7 +341,7 @@ class OddsPlaceSerializer(serializers.Serializer):
 class OddsEntrySerializer(serializers.Serializer):
     """One entrant's chances (0 to 1)."""
 
-    player = serializers.DictField(help_text="The entry and its player, as in the standings.")
+    player = shapes.EntrantSerializer(help_text="The entry and its player, as in the standings.")
     win = serializers.FloatField(help_text="Chance to win the event.")
     final = serializers.FloatField(
         allow_null=True, help_text="Chance to play the final (null for a Swiss: no final)."
@@ -382,7 +386,7 @@ class OddsSerializer(serializers.Serializer):
     entries = OddsEntrySerializer(many=True)
     leaders = serializers.ListField(child=serializers.IntegerField())
     history = OddsHistorySerializer(many=True)
-    job = serializers.DictField(allow_null=True, help_text="The odds job queued or running.")
+    job = JobSerializer(allow_null=True, help_text="The odds job queued or running.")
 
 
 def odds_data(view: Any, job: dict[str, Any] | None) -> dict[str, Any]:

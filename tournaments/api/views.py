@@ -26,7 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.actors import Actor
-from core.api_headers import IDEMPOTENCY_KEY
+from core.api_headers import IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH
 from core.api_jobs import JobSerializer, job_accepted_response
 from core.idempotency import idempotent
 from core.jobs import start_job
@@ -41,9 +41,7 @@ from tournaments.services.common import require_director
 
 from . import registration as reg
 from . import serializers as s
-
-ENTRY_LIST = {"type": "array", "items": {"type": "object", "additionalProperties": {}}}
-"""The entries, as a plain (unpaginated) JSON array."""
+from . import shapes
 
 
 class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -89,7 +87,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         tournament = events.create_tournament(actor=actor, **data.validated_data)
         return self._respond(tournament, status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.ConfigSerializer, responses={200: s.TournamentSerializer})
+    @extend_schema(
+        request=s.ConfigSerializer, responses={200: s.TournamentSerializer}, parameters=[IF_MATCH]
+    )
     def partial_update(self, request: Request, slug: str) -> Response:
         actor = self._actor(request)
         tournament = self._tournament(slug)
@@ -106,7 +106,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def retrieve(self, request: Request, slug: str) -> Response:
         return self._respond(self.get_object())
 
-    @extend_schema(request=None, responses={200: s.TournamentSerializer})
+    @extend_schema(request=None, responses={200: s.TournamentSerializer}, parameters=[IF_MATCH])
     @action(detail=True, methods=["post"], url_path="open-registration")
     @idempotent
     def open_registration(self, request: Request, slug: str) -> Response:
@@ -125,7 +125,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         responses={201: s.EntrySerializer},
         parameters=[IDEMPOTENCY_KEY],  # read by _register_idempotent
     )
-    @extend_schema(methods=["GET"], responses={200: ENTRY_LIST})
+    @extend_schema(methods=["GET"], responses={200: s.EntrySerializer(many=True)})
     @action(detail=True, methods=["get", "post"])
     def entries(self, request: Request, slug: str) -> Response:
         tournament = self._tournament(slug)
@@ -219,7 +219,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     # -- the event -----------------------------------------------------------------------
 
-    @extend_schema(request=None, responses={200: s.TournamentSerializer})
+    @extend_schema(request=None, responses={200: s.TournamentSerializer}, parameters=[IF_MATCH])
     @action(detail=True, methods=["post"])
     @idempotent
     def start(self, request: Request, slug: str) -> Response:
@@ -230,7 +230,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         )
         return self._respond(tournament)
 
-    @extend_schema(request=None, responses={200: s.TournamentSerializer})
+    @extend_schema(request=None, responses={200: s.TournamentSerializer}, parameters=[IF_MATCH])
     @action(detail=True, methods=["post"])
     @idempotent
     def finish(self, request: Request, slug: str) -> Response:
@@ -241,7 +241,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         )
         return self._respond(tournament)
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: shapes.BracketSerializer}, parameters=[IF_NONE_MATCH])
     @action(detail=True, methods=["get"])
     def bracket(self, request: Request, slug: str) -> HttpResponse:
         """Every stage, round and pairing with players, match id, score and status."""
@@ -252,7 +252,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
         return _versioned_read(request, self._tournament(slug), "bracket", build)
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: shapes.StandingsSerializer}, parameters=[IF_NONE_MATCH])
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, slug: str) -> HttpResponse:
         """Standings computed from the results: finishing places for elimination events
@@ -362,7 +362,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         )
         return Response({"warnings": warnings})
 
-    @extend_schema(request=s.ForfeitInputSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=s.ForfeitInputSerializer, responses=shapes.PairingSerializer)
     @action(detail=True, methods=["post"], url_path=r"pairings/(?P<key>[\w-]+)/forfeit")
     @idempotent
     def forfeit(self, request: Request, slug: str, key: str) -> Response:
@@ -377,7 +377,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         )
         return self._pairing(slug, key)
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=None, responses=shapes.PairingSerializer)
     @action(detail=True, methods=["post"], url_path=r"pairings/(?P<key>[\w-]+)/reissue")
     @idempotent
     def reissue(self, request: Request, slug: str, key: str) -> Response:

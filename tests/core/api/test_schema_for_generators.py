@@ -1,0 +1,131 @@
+"""The OpenAPI schema as code generators read it (issue #30): valid, one body type per
+operation, every error declared with the one ``Error`` body, the headers declared, and
+the token's prefix spelled out. The generated client itself runs in
+``test_generated_client.py`` (PostgreSQL)."""
+
+from __future__ import annotations
+
+import pytest
+from openapi_spec_validator import validate as validate_spec
+
+pytestmark = pytest.mark.django_db
+
+ERROR = {"$ref": "#/components/schemas/Error"}
+UPLOADS = {"matches_import_create", "matches_transcript_create", "clubs_results_import_create"}
+
+
+@pytest.fixture(scope="module")
+def spec(django_db_blocker):
+    from rest_framework.test import APIClient
+
+    with django_db_blocker.unblock():
+        answer = APIClient().get("/api/schema/", {"format": "json"})
+    assert answer.status_code == 200
+    return answer.json()
+
+
+def operations(spec):
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            yield path, method.upper(), operation
+
+
+def test_the_schema_is_valid_openapi(spec):
+    validate_spec(spec)  # raises on the first error (it found three before: blank defaults)
+
+
+def test_every_body_has_one_media_type_json_but_for_the_uploads(spec):
+    for _, _, operation in operations(spec):
+        body = operation.get("requestBody")
+        if body is None:
+            continue
+        expected = (
+            "multipart/form-data" if operation["operationId"] in UPLOADS else "application/json"
+        )
+        assert list(body["content"]) == [expected], operation["operationId"]
+
+
+def test_every_operation_declares_its_errors_with_the_error_body(spec):
+    for path, method, operation in operations(spec):
+        responses = operation["responses"]
+        headers = {p["name"] for p in operation.get("parameters", []) if p["in"] == "header"}
+        expected = {"503"}
+        if method != "GET":
+            expected |= {"400", "401", "403", "409"}
+        if "{" in path:
+            expected.add("404")
+        if "If-Match" in headers:
+            expected.add("412")
+        if "Idempotency-Key" in headers:
+            expected.add("422")
+        assert expected <= set(responses), (operation["operationId"], expected - set(responses))
+        for code, response in responses.items():
+            if code >= "400":
+                assert response["content"]["application/json"]["schema"] == ERROR
+        assert "Retry-After" in responses["503"]["headers"]
+
+
+def test_the_error_component_has_the_list_form(spec):
+    error = spec["components"]["schemas"]["Error"]
+    assert error["required"] == ["code", "detail", "field"]
+    assert error["properties"]["field"]["nullable"] is True
+    forms = error["properties"]["errors"]["oneOf"]
+    assert {"$ref": "#/components/schemas/FieldErrors"} in forms
+
+
+def test_idempotent_writes_declare_the_replay_header_and_versioned_ones_the_etag(spec):
+    for _, _, operation in operations(spec):
+        headers = {p["name"] for p in operation.get("parameters", []) if p["in"] == "header"}
+        for code, response in operation["responses"].items():
+            sent = set(response.get("headers", {}))
+            if "Idempotency-Key" in headers and code < "500":
+                assert "Idempotent-Replayed" in sent, (operation["operationId"], code)
+            if "If-Match" in headers and code.startswith("2"):
+                assert "ETag" in sent, (operation["operationId"], code)
+            if code == "202":
+                assert "Location" in sent, operation["operationId"]
+
+
+def test_tournament_writes_declare_if_match_and_reads_if_none_match(spec):
+    paths = spec["paths"]
+    for path in ("/api/v1/tournaments/{slug}/start/", "/api/v1/tournaments/{slug}/finish/"):
+        names = [p["name"] for p in paths[path]["post"]["parameters"]]
+        assert "If-Match" in names and "Idempotency-Key" in names
+    for path in ("/api/v1/tournaments/{slug}/bracket/", "/api/v1/tournaments/{slug}/standings/"):
+        read = paths[path]["get"]
+        assert "If-None-Match" in [p["name"] for p in read["parameters"]]
+        assert "ETag" in read["responses"]["304"]["headers"]
+
+
+def test_seed_answers_a_plain_list_and_the_reads_are_typed(spec):
+    paths = spec["paths"]
+    seed = paths["/api/v1/tournaments/{slug}/seed/"]["post"]["responses"]["200"]
+    schema = seed["content"]["application/json"]["schema"]
+    assert schema == {"type": "array", "items": {"$ref": "#/components/schemas/Entry"}}
+    for path, name in [
+        ("/api/v1/tournaments/{slug}/bracket/", "Bracket"),
+        ("/api/v1/tournaments/{slug}/standings/", "Standings"),
+        ("/api/v1/tournaments/{slug}/odds/", "Odds"),
+    ]:
+        ok = paths[path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+        assert ok == {"$ref": f"#/components/schemas/{name}"}
+
+
+def test_the_token_scheme_says_token_and_the_login_takes_basic_only(spec):
+    schemes = spec["components"]["securitySchemes"]
+    token = schemes["knoxApiToken"]
+    assert (token["type"], token["in"], token["name"]) == ("apiKey", "header", "Authorization")
+    assert "Authorization: Token <key>" in token["description"]
+    assert schemes["scoreLink"]["name"] == "X-Score-Link"
+    login = spec["paths"]["/api/v1/auth/token/"]["post"]
+    assert login["security"] == [{"basicAuth": []}]
+    others = [op for _, _, op in operations(spec) if op["operationId"] != "auth_token_create"]
+    assert all({"basicAuth": []} not in op.get("security", []) for op in others)
+
+
+def test_the_api_still_takes_a_form_body(client_for, director):
+    """The schema describes JSON only; a client posting a form is not turned away."""
+    response = client_for(director).post(
+        "/api/v1/clubs/", {"name": "Form Club"}, format="multipart"
+    )
+    assert response.status_code == 201 and response.json()["slug"] == "form-club"
