@@ -11,7 +11,9 @@ from games.rules import limits
 class ArchiveImportForm(forms.Form):
     file = forms.FileField(
         label=gettext_lazy("Archive file"),
-        help_text=gettext_lazy("The .json file a Boxcars club export wrote (gzip-compressed or not)."),
+        help_text=gettext_lazy(
+            "The .json file a Boxcars club export wrote (gzip-compressed or not)."
+        ),
         error_messages={"required": gettext_lazy("Choose the archive file to import.")},
     )
     slug = forms.SlugField(

@@ -71,7 +71,9 @@ def matches_csv(club: Club) -> Iterator[str]:
     zone = zoneinfo.ZoneInfo(club.time_zone)
     line = _Line()
     out = writer(line)
-    out.writerow([f"{name} ({club.time_zone})" if name == "finished_at" else name for name in MATCH_COLUMNS])
+    out.writerow(
+        [f"{name} ({club.time_zone})" if name == "finished_at" else name for name in MATCH_COLUMNS]
+    )
     yield line.take()
     rows = (
         Match.objects.filter(club=club)

@@ -116,7 +116,9 @@ def read(data: bytes) -> dict[str, Any]:
     if not isinstance(archive, dict) or archive.get("format") != FORMAT:
         raise ArchiveError(
             "archive_format",
-            N_("The file is not a Boxcars club archive (no \"format\": \"%(format)s\").", format=FORMAT),
+            N_(
+                'The file is not a Boxcars club archive (no "format": "%(format)s").', format=FORMAT
+            ),
             "file",
         )
     version = archive.get("version")

@@ -60,7 +60,7 @@ def _rows(archive: dict[str, Any], section: Section) -> list[Any]:
     if section.name not in archive:
         raise _refuse(
             "archive_incomplete",
-            N_("The archive has no section \"%(section)s\".", section=section.name),
+            N_('The archive has no section "%(section)s".', section=section.name),
             section.name,
         )
     value = archive[section.name]
@@ -71,7 +71,7 @@ def _rows(archive: dict[str, Any], section: Section) -> list[Any]:
     else:
         raise _refuse(
             "archive_invalid",
-            N_("The section \"%(section)s\" is not a list.", section=section.name),
+            N_('The section "%(section)s" is not a list.', section=section.name),
             section.name,
         )
     declared = (archive.get("counts") or {}).get(section.name)
@@ -79,8 +79,7 @@ def _rows(archive: dict[str, Any], section: Section) -> list[Any]:
         raise _refuse(
             "archive_incomplete",
             N_(
-                "The section \"%(section)s\" holds %(found)s rows; the archive says "
-                "%(declared)s.",
+                'The section "%(section)s" holds %(found)s rows; the archive says %(declared)s.',
                 section=section.name,
                 found=len(rows),
                 declared=declared,
@@ -165,9 +164,7 @@ class _Import:
         """One row as an unsaved instance, every field checked (see the module)."""
         place = f"{section.name}[{index}]"
         if not isinstance(row, dict):
-            raise _refuse(
-                "archive_invalid", N_("%(place)s is not an object.", place=place), place
-            )
+            raise _refuse("archive_invalid", N_("%(place)s is not an object.", place=place), place)
         columns = section.columns()
         expected = {f.name for f in columns} | set(section.refs) | set(section.many)
         missing = sorted(expected - set(row))
@@ -177,8 +174,7 @@ class _Import:
             raise _refuse(
                 "archive_field",
                 N_(
-                    "%(place)s: the field \"%(name)s\" is missing or unknown to this format "
-                    "version.",
+                    '%(place)s: the field "%(name)s" is missing or unknown to this format version.',
                     place=place,
                     name=name,
                 ),
@@ -196,14 +192,19 @@ class _Import:
         for name, target in section.refs.items():
             model_field = section.model._meta.get_field(name)
             ref = _check_ref(
-                row[name], self.size(target), model_field.null, f"{place}.{name}", target
+                row[name],
+                self.size(target),
+                bool(getattr(model_field, "null", False)),
+                f"{place}.{name}",
+                target,
             )
             setattr(obj, f"{name}_id", None if ref is None else self.new[target][ref - 1])
         for name, target in section.many.items():
             refs = row[name]
             if not isinstance(refs, list):
                 raise _refuse(
-                    "archive_invalid", N_("%(place)s is not a list.", place=f"{place}.{name}"),
+                    "archive_invalid",
+                    N_("%(place)s is not a list.", place=f"{place}.{name}"),
                     f"{place}.{name}",
                 )
             for ref in refs:
@@ -220,7 +221,11 @@ class _Import:
             self.rename(objs, Player, "players")
         if section.model is Tournament:
             self.rename(objs, Tournament, "events")
-        times = [f for f in section.columns() if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
+        times = [
+            f
+            for f in section.columns()
+            if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+        ]
         kept = [{f.attname: getattr(o, f.attname) for f in times} for o in objs]
         section.model._default_manager.bulk_create(objs, batch_size=BATCH)
         if times:
@@ -253,7 +258,7 @@ class _Import:
         if not taken:
             return
         used = set(slugs) | taken
-        limit = model._meta.get_field("slug").max_length or 50
+        limit = getattr(model._meta.get_field("slug"), "max_length", None) or 50
         renamed = 0
         for obj in objs:
             if obj.slug not in taken:  # type: ignore[attr-defined]
@@ -262,7 +267,10 @@ class _Import:
             while True:
                 suffix = f"-{number}"
                 candidate = obj.slug[: limit - len(suffix)] + suffix  # type: ignore[attr-defined]
-                if candidate not in used and not model._default_manager.filter(slug=candidate).exists():
+                if (
+                    candidate not in used
+                    and not model._default_manager.filter(slug=candidate).exists()
+                ):
                     break
                 number += 1
             used.add(candidate)
@@ -290,7 +298,12 @@ def _clean(obj: models.Model, exclude: list[str], place: str) -> None:
         name, messages = next(iter(exc.message_dict.items()))
         raise _refuse(
             "archive_value",
-            N_("%(place)s.%(name)s: %(problem)s", place=place, name=name, problem=" ".join(messages)),
+            N_(
+                "%(place)s.%(name)s: %(problem)s",
+                place=place,
+                name=name,
+                problem=" ".join(messages),
+            ),
             f"{place}.{name}",
         ) from exc
     except (TypeError, ValueError, AttributeError) as exc:

@@ -58,9 +58,7 @@ class Section:
     def columns(self) -> list[models.Field[Any, Any]]:
         """The model's columns written as values (not references, not dropped)."""
         return [
-            f
-            for f in self.model._meta.concrete_fields
-            if not f.primary_key and not f.is_relation
+            f for f in self.model._meta.concrete_fields if not f.primary_key and not f.is_relation
         ]
 
     def dropped(self) -> list[str]:
@@ -101,7 +99,9 @@ SECTIONS: tuple[Section, ...] = (
         _club(games.Dispute, "match__club"),
         {"match": "matches", "raised_by": P},
     ),
-    Section("clocks", games.MatchClock, _club(games.MatchClock, "match__club"), {"match": "matches"}),
+    Section(
+        "clocks", games.MatchClock, _club(games.MatchClock, "match__club"), {"match": "matches"}
+    ),
     Section(
         "clock_turns",
         games.ClockTurn,
@@ -230,7 +230,9 @@ SECTIONS: tuple[Section, ...] = (
         {"game": "chouette_games", "player": P},
     ),
     Section("club_money", money.ClubMoney, _club(money.ClubMoney), club_field="club", single=True),
-    Section("points_tables", money.ClubPointsTable, _club(money.ClubPointsTable), club_field="club"),
+    Section(
+        "points_tables", money.ClubPointsTable, _club(money.ClubPointsTable), club_field="club"
+    ),
     Section(
         "event_money",
         money.EventMoney,
@@ -308,7 +310,9 @@ def check_sections() -> None:
         placed = {*section.refs, *section.dropped(), section.club_field}
         for f in section.model._meta.concrete_fields:
             if f.is_relation and f.name not in placed:
-                raise AssertionError(f"{section.name}.{f.name} is a link the archive does not place")
+                raise AssertionError(
+                    f"{section.name}.{f.name} is a link the archive does not place"
+                )
         for name in (*section.refs.values(), *(s for _, s in section.json_refs.values())):
             if name not in BY_NAME:
                 raise AssertionError(f"{section.name} refers to unknown section {name}")

@@ -16,7 +16,7 @@ from games.services import clocks, match_create
 from games.services.actors import actor_for_user
 from money import services as money
 from tests.tournaments.conftest import play_out
-from tests.tournaments.conftest import win as win  # noqa: F401  (fixture)
+from tests.tournaments.conftest import win as win
 from tournaments.models import Entry
 from tournaments.services import entries as entry_services
 from tournaments.services import events as event_services
