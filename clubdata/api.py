@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from core.api_jobs import JobSerializer, job_accepted_response
 from core.errors import N_, RuleViolation
+from core.idempotency import idempotent
 from games.models import Club
 
 from . import services, spreadsheets
@@ -67,6 +68,7 @@ class ClubExportView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses={202: JobSerializer})
+    @idempotent
     def post(self, request: Request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
         return job_accepted_response(services.start_export(user=request.user, club=club))
@@ -94,6 +96,7 @@ class ClubImportView(APIView):
     throttle_scope = "import"
 
     @extend_schema(request=ArchiveImportSerializer, responses={202: JobSerializer})
+    @idempotent
     def post(self, request: Request) -> Response:
         data = read_upload(request.FILES.get("file"))
         options = ArchiveImportSerializer(

@@ -19,7 +19,7 @@ from django.core.validators import validate_slug
 from django.urls import reverse
 
 from core import access
-from core.errors import N_, NotAllowed, RuleViolation
+from core.errors import N_, BoxcarsError, NotAllowed, RuleViolation
 from core.jobs import Progress, job_handler, start_job
 from core.models import Job
 from games.models import Club
@@ -77,11 +77,17 @@ def export_job(job: Job, progress: Progress) -> dict[str, Any]:
     }
 
 
+class ExportNotFound(BoxcarsError):
+    """No archive kept for that job (404): it failed, runs, was replaced, or is not one."""
+
+    status_code = 404
+
+
 def export_file(*, user: Any, job_id: int) -> tuple[str, bytes]:
     """The file name and the JSON bytes of a finished export the user may read."""
     export = ClubExport.objects.select_related("club").filter(job_id=job_id).first()
     if export is None:
-        raise RuleViolation(
+        raise ExportNotFound(
             "export_not_found",
             N_("No archive is kept for this job: it failed, is still running, or was replaced."),
             "job",

@@ -208,6 +208,7 @@ def path_params(template: str, w: World) -> dict[str, Any]:
         "action": "forfeit",
         "call_action": "call",
         "lot": 1,
+        "job_id": w.job.pk,
     }
     params["slug"] = w.club.slug
     if template.startswith("/api/v1/variants/"):
