@@ -42,7 +42,8 @@ def _ref(positions: dict[int, int], value: Any) -> int | None:
 
 def dump_ids(shape: str, value: Any, positions: dict[int, int]) -> Any:
     """A column holding ids (``sections.IDS`` ...) with references for them; an id of
-    a row the club no longer has becomes null (a list) or is left out (an object)."""
+    a row the club no longer has becomes null (a list) or is left out (a group, an
+    object)."""
     if value is None:
         return None
     if shape == ID:
@@ -50,7 +51,8 @@ def dump_ids(shape: str, value: Any, positions: dict[int, int]) -> Any:
     if shape == IDS:
         return [_ref(positions, v) for v in value]
     if shape == ID_GROUPS:
-        return [[_ref(positions, v) for v in group] for group in value]
+        groups = ([_ref(positions, v) for v in group] for group in value)
+        return [[ref for ref in group if ref is not None] for group in groups]
     if shape == ID_KEYS:
         refs = {str(_ref(positions, k)): v for k, v in value.items() if _ref(positions, k)}
         return dict(sorted(refs.items(), key=lambda item: int(item[0])))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import DataError, IntegrityError, connection, models, transaction
 
 from core.errors import N_
 from games.models import Club, Player
@@ -232,9 +232,7 @@ class _Import:
             for obj, values in zip(objs, kept, strict=True):
                 for name, value in values.items():
                     setattr(obj, name, value)
-            section.model._default_manager.bulk_update(
-                objs, [f.name for f in times], batch_size=BATCH
-            )
+            put_back(section.model, objs, times)
         self.new[section.name] = [obj.pk for obj in objs]
         for name, target in section.many.items():
             through = getattr(section.model, name).through
@@ -287,6 +285,34 @@ class _Import:
                     setattr(obj, name, _new_ids(shape, row[name], self.new[target]))
             section.model._default_manager.bulk_update(
                 objs, list(section.json_refs), batch_size=BATCH
+            )
+
+
+def put_back(model: type[models.Model], objs: list[Any], columns: list[Any]) -> None:
+    """Write the recorded times over those ``bulk_create`` stamped (``auto_now_add``),
+    one ``UPDATE ... FROM (VALUES ...)`` per batch: ``bulk_update``'s ``CASE`` per row
+    cost 37 of an 82-second import of 16,000 rows (PostgreSQL and SQLite both read it;
+    a ``VALUES`` list's columns are ``column1``, ``column2``... in both)."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    pk = connection.ops.quote_name(model._meta.pk.column)
+    sets = ", ".join(
+        f"{connection.ops.quote_name(f.column)} = v.column{n}" for n, f in enumerate(columns, 2)
+    )
+    batch = max(1, 900 // (len(columns) + 1))  # well under SQLite's bound on parameters
+    with connection.cursor() as cursor:
+        for start in range(0, len(objs), batch):
+            chunk = objs[start : start + batch]
+            row = "(" + ", ".join(["%s"] * (len(columns) + 1)) + ")"
+            params: list[Any] = []
+            for obj in chunk:
+                params.append(obj.pk)
+                params.extend(
+                    f.get_db_prep_value(getattr(obj, f.attname), connection) for f in columns
+                )
+            cursor.execute(
+                f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([row] * len(chunk))}) AS v "
+                f"WHERE {table}.{pk} = v.column1",
+                params,
             )
 
 
@@ -369,7 +395,7 @@ def restore_archive(
                 job.create(section, club)
             job.settle_json()
             report(total, total, "done")
-    except IntegrityError as exc:
+    except (IntegrityError, DataError) as exc:  # a constraint, or a value the column refuses
         raise ArchiveError(
             "archive_conflict",
             N_(
