@@ -75,14 +75,14 @@ class ClubExportView(APIView):
 
 
 class ClubExportFileView(APIView):
-    """The archive an export job wrote, as a JSON file."""
+    """The archive an export job wrote: its JSON, gzip-compressed (``.json.gz``)."""
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
+    @extend_schema(responses={(200, "application/gzip"): OpenApiTypes.BINARY})
     def get(self, request: Request, job_id: int) -> HttpResponse:
         name, data = services.export_file(user=request.user, job_id=job_id)
-        response = HttpResponse(data, content_type="application/json")
+        response = HttpResponse(data, content_type="application/gzip")
         response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response
 

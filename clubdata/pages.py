@@ -58,7 +58,7 @@ def export_download(request: HttpRequest, slug: str, job_id: int) -> HttpRespons
         raise Http404 from error
     if not name.startswith(club.slug):
         raise Http404
-    response = HttpResponse(data, content_type="application/json")
+    response = HttpResponse(data, content_type="application/gzip")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 

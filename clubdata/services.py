@@ -84,7 +84,10 @@ class ExportNotFound(BoxcarsError):
 
 
 def export_file(*, user: Any, job_id: int) -> tuple[str, bytes]:
-    """The file name and the JSON bytes of a finished export the user may read."""
+    """The file name and the bytes of a finished export the user may read: the JSON
+    gzip-compressed, as kept (``{slug}-{date}.json.gz``), so that the file a director
+    downloads is the file an import takes: a club of 20,000 matches is 46 MB of JSON
+    but 1.5 MB compressed, well under the upload bound."""
     export = ClubExport.objects.select_related("club").filter(job_id=job_id).first()
     if export is None:
         raise ExportNotFound(
@@ -93,8 +96,7 @@ def export_file(*, user: Any, job_id: int) -> tuple[str, bytes]:
             "job",
         )
     _require_director(user, export.club)
-    data = archive_format.inflate(bytes(export.content))
-    return f"{export.club.slug}-{export.created_at:%Y-%m-%d}.json", data
+    return f"{export.club.slug}-{export.created_at:%Y-%m-%d}.json.gz", bytes(export.content)
 
 
 def recent_exports(club: Club) -> list[Job]:

@@ -4,6 +4,7 @@ refused file is told next to the field."""
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
@@ -60,7 +61,8 @@ def test_a_director_exports_and_downloads(browser, played_club, django_capture_o
     href = page.content[start : page.content.index(b'"', start)].decode()
     download = browser.get(href)
     assert download.status_code == 200
-    archive = json.loads(download.content)
+    assert download["Content-Type"] == "application/gzip"
+    archive = json.loads(gzip.decompress(download.content))
     assert archive["format"] == "boxcars-club-archive" and archive["counts"]["matches"] == 1
 
 
@@ -71,7 +73,7 @@ def test_an_import_from_the_page_creates_the_club(
         browser.post(f"/clubs/{played_club.slug}/data/")
     job = played_club.jobs.get(kind="clubdata.export")
     data = browser.get(f"/clubs/{played_club.slug}/data/exports/{job.pk}/").content
-    upload = SimpleUploadedFile("club.json", data, content_type="application/json")
+    upload = SimpleUploadedFile("club.json.gz", data, content_type="application/gzip")
     with django_capture_on_commit_callbacks(execute=True):
         answer = browser.post("/club-import/", {"file": upload, "slug": "moved", "name": ""})
     assert answer.status_code == 302

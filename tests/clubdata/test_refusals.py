@@ -55,7 +55,7 @@ def archive(small_club, director_api, django_capture_on_commit_callbacks) -> dic
     assert started.status_code == 202
     job = director_api.get(started["Location"]).json()
     assert job["status"] == "succeeded", job
-    return json.loads(director_api.get(job["result"]["download"]).content)
+    return json.loads(gzip.decompress(director_api.get(job["result"]["download"]).content))
 
 
 def snapshot() -> dict[str, int]:

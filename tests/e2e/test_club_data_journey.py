@@ -4,6 +4,7 @@ club from the import page, on a phone 360 px wide."""
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
@@ -43,8 +44,8 @@ def test_a_director_exports_the_club_and_imports_it_as_a_new_one(
         phone.get_by_role("link", name="Download").click()
     saved = tmp_path / caught.value.suggested_filename
     caught.value.save_as(saved)
-    assert saved.name.startswith(f"{club.slug}-") and saved.suffix == ".json"
-    assert json.loads(saved.read_text())["counts"]["matches"] == 1
+    assert saved.name.startswith(f"{club.slug}-") and saved.name.endswith(".json.gz")
+    assert json.loads(gzip.decompress(saved.read_bytes()))["counts"]["matches"] == 1
 
     phone.get_by_role("link", name="Import a club from an archive").click()
     phone.get_by_label("Archive file").set_input_files(str(saved))
