@@ -123,7 +123,9 @@ class ClubMatchesCsvView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    @extend_schema(
+        operation_id="clubs_matches_csv", responses={(200, "text/csv"): OpenApiTypes.STR}
+    )
     def get(self, request: Request, slug: str) -> StreamingHttpResponse:
         club = get_object_or_404(Club, slug=slug)
         return csv_response(spreadsheets.matches_csv(club), f"{club.slug}-matches.csv")
@@ -134,7 +136,10 @@ class ClubRatingHistoryCsvView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    @extend_schema(
+        operation_id="clubs_rating_history_csv",
+        responses={(200, "text/csv"): OpenApiTypes.STR},
+    )
     def get(self, request: Request, slug: str) -> StreamingHttpResponse:
         club = get_object_or_404(Club, slug=slug)
         return csv_response(
