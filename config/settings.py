@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "chouette",
     "analysis",
     "money",
+    "clubdata",
 ]
 
 MIDDLEWARE = [

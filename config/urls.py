@@ -32,6 +32,7 @@ api_v1 = [
     path("auth/token/", TokenLoginView.as_view(), name="api-token-login"),
     path("auth/token/revoke/", TokenRevokeView.as_view(), name="api-token-revoke"),
     path("auth/token/revoke-all/", TokenRevokeAllView.as_view(), name="api-token-revoke-all"),
+    path("", include("clubdata.api_urls")),
     path("", include("money.api_urls")),
     path("", include("games.api.urls", namespace="api")),
     path("", include("core.api_urls")),
@@ -61,6 +62,7 @@ urlpatterns = [
     path("chouette/", include("chouette.urls")),
     path("", include("analysis.urls")),
     path("", include("money.club_urls")),
+    path("", include("clubdata.urls")),
     path("", include("games.urls")),
 ]
 

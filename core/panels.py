@@ -22,6 +22,8 @@ Slots and the arguments their providers receive (after the request):
 ``home.side``           (player,): cards beside the player's match on the home page.
 ``match.analysis``      (match,): below the match's games (its analysis summary).
 ``player.history``      (player,): below the player's rating (the PR history chart).
+``club.settings``       (club,): below the club settings form (directors only: the
+                        club's data, export and import).
 
 Registering under a name a second time replaces the first panel (``ready()`` may run
 twice in tests), as :mod:`core.listeners` does.

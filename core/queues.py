@@ -41,6 +41,8 @@ JOB_QUEUES: dict[str, str] = {
     "matches.import": BULK,
     "analysis.match": BULK,
     "ratings.recompute_all": BULK,
+    "clubdata.export": BULK,
+    "clubdata.import": BULK,
 }
 
 EVENT_QUEUES: dict[str, str] = {

@@ -72,6 +72,7 @@ def test_the_apps_fill_the_registries_games_pages_and_seed_demo_read():
         "club.above_players": ["core.gave_up", "tournaments.events"],
         "club.actions": ["money.master_points", "tournaments.new"],
         "club.below_players": ["chouette.open_sessions"],
+        "club.settings": ["clubdata.club_data"],
         "home.side": ["tournaments.calls", "chouette.my_seat", "tournaments.player_events"],
         "match.analysis": ["analysis.summary"],
         "match.head": ["tournaments.event_link", "analysis.variant_rules"],

@@ -20,7 +20,7 @@ from core import club_zones, demo, events, idempotency, jobs, listeners, live, p
 from games import clock_policies
 
 SNAPSHOT = Path(__file__).with_name("wiring.txt")
-PROJECT = ("core.", "games.", "tournaments.", "chouette.", "analysis.", "money.")
+PROJECT = ("core.", "games.", "tournaments.", "chouette.", "analysis.", "money.", "clubdata.")
 
 
 def name(fn: Callable[..., Any]) -> str:

@@ -88,6 +88,11 @@ def _mat_file() -> SimpleUploadedFile:
     return SimpleUploadedFile("night.mat", text.encode(), content_type="text/plain")
 
 
+def _old_archive() -> SimpleUploadedFile:
+    """A club archive of a format version no site reads: refused (400), nothing written."""
+    return SimpleUploadedFile("club.json", b'{"format": "boxcars-club-archive", "version": 0}')
+
+
 def _chouette_form_body(w: World) -> dict[str, Any]:
     """The record form as the page draws it (its initial values): the box wins game 2."""
     from chouette.forms import GameForm
@@ -293,6 +298,8 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
         return {"club": "test-club", "files": [_mat_file()]}, "multipart", {}
     if key == ("POST", "/clubs/{slug}/import/"):
         return {"file": _mat_file()}, "multipart", {}
+    if key in (("POST", "/api/v1/club-archives/"), ("POST", "/club-import/")):
+        return {"file": _old_archive()}, "multipart", {}
     return bodies.get(key), "json", {}
 
 
@@ -634,6 +641,21 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("POST", "/tournaments/{slug}/director/money/do/{action}/"): directors_form(404),
     ("GET", "/tournaments/{slug}/director/money/master-points/"): directors_page(404),
     ("POST", "/tournaments/{slug}/director/money/master-points/"): directors_form(400),
+    # The club's data (docs/club-archive.md): an export is its directors'; the world keeps
+    # no exported file (404); an import is anyone's with an account (the world's file is
+    # of an unknown version: 400, nothing written); the spreadsheets are public.
+    ("POST", "/api/v1/clubs/{slug}/archive/"): directors_api(202),
+    ("GET", "/api/v1/club-archives/{job_id}/"): row(401, 404, 404, 404, 404, 404, 401),
+    ("POST", "/api/v1/club-archives/"): row(401, 400, 400, 400, 400, 400, 401),
+    ("GET", "/api/v1/clubs/{slug}/matches.csv"): everyone(200),
+    ("GET", "/api/v1/clubs/{slug}/rating-history.csv"): everyone(200),
+    ("GET", "/clubs/{slug}/data/"): directors_page(200),
+    ("POST", "/clubs/{slug}/data/"): directors_form(W302),
+    ("GET", "/clubs/{slug}/data/exports/{job_id}/"): directors_page(404),
+    ("GET", "/clubs/{slug}/matches.csv"): everyone(200),
+    ("GET", "/clubs/{slug}/rating-history.csv"): everyone(200),
+    ("GET", "/club-import/"): row(302, 200, 200, 200, 200, 200, 302),
+    ("POST", "/club-import/"): row(R302, 400, 400, 400, 400, 400, R302),
 }
 
 

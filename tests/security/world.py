@@ -210,6 +210,7 @@ def path_params(template: str, w: World) -> dict[str, Any]:
         "lot": 1,
         "export": "wbgf",
         "uidb64": "MQ",  # an invitation's set-password link (its token: not a valid one)
+        "job_id": w.job.pk,
     }
     params["slug"] = w.club.slug
     if template.startswith("/api/v1/variants/"):
