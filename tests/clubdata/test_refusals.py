@@ -86,11 +86,12 @@ def as_bytes(archive: dict) -> bytes:
         ),
         (b'{"format": "something else"}', "archive_format", "not a Boxcars club archive"),
         (
-            gzip.compress(b'{"format": "boxcars-club-archive"}')[:-9],
+            gzip.compress(b'{"format": "boxcars-club-archive"}', mtime=0)[:-9],
             "archive_truncated",
             "cut short",
         ),
     ],
+    ids=["empty", "not-utf8", "cut-json", "other-format", "cut-gzip"],
 )
 def test_a_file_that_is_no_archive_is_refused_at_once(
     director_api, archive, django_capture_on_commit_callbacks, data, code, words
