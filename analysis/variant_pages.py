@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_lazy
+from django.views.decorators.http import require_GET
 
 from games.rules import variants
 from games.rules.variants.base import Contact, Direction, Variant
@@ -148,6 +149,7 @@ def rules_of(key: str, variant: Variant, numbers: str = "") -> VariantRules:
     )
 
 
+@require_GET
 def variant_rules(request: HttpRequest, key: str) -> HttpResponse:
     """``/variants/<key>/``: one variant, or each game of a rotation (tavli) in turn."""
     if variants.is_rotation(key):

@@ -75,14 +75,18 @@ class ClubExportView(APIView):
 
 
 class ClubExportFileView(APIView):
-    """The archive an export job wrote: its JSON, gzip-compressed (``.json.gz``)."""
+    """The archive an export job wrote: its JSON, gzip-compressed (``.json.gz``).
+
+    Sent as ``application/octet-stream`` (the bytes of the ``.json.gz`` file the
+    Content-Disposition names): the media type generated clients read as a file; the
+    page's download says ``application/gzip``."""
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={(200, "application/gzip"): OpenApiTypes.BINARY})
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
     def get(self, request: Request, job_id: int) -> HttpResponse:
         name, data = services.export_file(user=request.user, job_id=job_id)
-        response = HttpResponse(data, content_type="application/gzip")
+        response = HttpResponse(data, content_type="application/octet-stream")
         response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response
 

@@ -58,11 +58,11 @@ def set_password_path(user: User) -> str:
 def _send(user: User, email: str, site: str, text: str, title: str) -> None:
     link = site.rstrip("/") + set_password_path(user)
     send_mail(
-        subject(title),
-        f"{text}\n\n{link}\n\n"
+        subject=subject(title),
+        message=f"{text}\n\n{link}\n\n"
         + _("Your user name: %(name)s. The link works once.") % {"name": user.username},
-        None,
-        [email],
+        from_email=None,
+        recipient_list=[email],
     )
 
 

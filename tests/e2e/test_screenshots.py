@@ -32,6 +32,9 @@ TALL_LAPTOP = {"width": 1280, "height": 960}
 BIG_SCREEN = {"width": 1366, "height": 900}
 NARROW_PHONE = {"width": 360, "height": 740}
 MAX_BYTES = 250_000
+# The create page at 1366 px, whole: since it took capacity, check-in, the clock plan and
+# the variant (issues 27 and 28) it is about 330 KB; the docs show it as it is.
+MAX_BYTES_LONG_FORM = 400_000
 
 
 @pytest.fixture
@@ -156,7 +159,8 @@ def test_screenshots_of_the_main_pages(browser, live_server, demo_data):
         shot("chouette-sheet", session.get_absolute_url(), "Ledger", viewport=TALL_LAPTOP)
 
     for path in taken:
-        assert path.stat().st_size < MAX_BYTES, f"{path.name} is {path.stat().st_size} bytes"
+        limit = MAX_BYTES_LONG_FORM if path.name.startswith("new-event-") else MAX_BYTES
+        assert path.stat().st_size < limit, f"{path.name} is {path.stat().st_size} bytes"
 
 
 def test_screenshots_of_the_new_event_page(browser, live_server, club, director):
@@ -219,4 +223,5 @@ def test_screenshots_of_the_new_event_page(browser, live_server, club, director)
         finally:
             context.close()
     for path in taken:
-        assert path.stat().st_size < MAX_BYTES, f"{path.name} is {path.stat().st_size} bytes"
+        limit = MAX_BYTES_LONG_FORM if path.name.startswith("new-event-") else MAX_BYTES
+        assert path.stat().st_size < limit, f"{path.name} is {path.stat().st_size} bytes"

@@ -11,7 +11,12 @@ from openapi_spec_validator import validate as validate_spec
 pytestmark = pytest.mark.django_db
 
 ERROR = {"$ref": "#/components/schemas/Error"}
-UPLOADS = {"matches_import_create", "matches_transcript_create", "clubs_results_import_create"}
+UPLOADS = {
+    "matches_import_create",
+    "matches_transcript_create",
+    "clubs_results_import_create",
+    "club_archives_create",  # a club archive, .json or .json.gz (docs/club-archive.md)
+}
 
 
 @pytest.fixture(scope="module")

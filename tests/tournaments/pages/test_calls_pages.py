@@ -134,4 +134,4 @@ def test_round_names_follow_the_pages_language(make_event, browser, alice_user):
     html = clock.content.decode()
     assert f"{event.name}, Runde 1" in html and ", round 1" not in html
     one, two = pairing.entry1.player.display_name, pairing.entry2.player.display_name
-    assert f'<p class="clock-players">{one} v {two}</p>' in html
+    assert f'<p class="clock-players">{one} gegen {two}</p>' in html  # "v" in German

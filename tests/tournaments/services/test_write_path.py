@@ -118,7 +118,7 @@ def test_what_a_score_entry_costs_in_a_tournament(
     make_event, director, django_assert_max_num_queries
 ):
     """A game of a tournament match: the same 8 queries as any match while it is not a
-    result (the bracket listener does not run); the game that finishes the match is 28:
+    result (the bracket listener does not run); the game that finishes the match is 29:
     the bracket listener locks the tournament, records the pairing's winner, moves the
     winner on and bumps the tournament (each with its audit row), and the outbox event.
     """
@@ -151,5 +151,6 @@ def test_what_a_score_entry_costs_in_a_tournament(
     # after it; in production a worker does)
     sqls = [q["sql"] for q in finishing.captured_queries]
     assert (
-        len(sqls[: sqls.index("COMMIT") + 1]) <= 28
-    )  # +1: the calls listener reads whether the round is complete
+        len(sqls[: sqls.index("COMMIT") + 1]) <= 29
+    )  # +1: the calls listener reads whether the round is complete; +1: the clock guard
+    # reads the round's clock policy (only on the game that ends the match)
