@@ -14,6 +14,11 @@ numbering*: index 0 = borne off, 1..24 = points counted from that side's home bo
 position stores the side to move first (``me``) and the other side second (``opp``);
 :meth:`Position.flip` swaps them, which is the other side's view.
 
+Hypergammon plays the same moves with 1, 2 or 3 men a side, so nothing here assumes
+fifteen: a side is done when all its men are off, and its men are counted from the side
+itself (``sum(side)``: a game never adds or removes one), so the English game,
+nackgammon and hypergammon share this fast path.
+
 A *step* is one checker moved by one die: ``(from_point, to_point)`` with ``to_point = 0``
 for bearing off and ``from_point = 25`` for entering. A *play* is the tuple of steps made
 for one roll.
@@ -64,7 +69,9 @@ class Position:
         return Position(self.opp, self.me, 1 - self.player)
 
     def validate(self) -> None:
-        """Raise :class:`RuleViolation` unless both sides have 15 checkers, no point is shared."""
+        """Raise :class:`RuleViolation` unless both sides have 15 checkers, no point is
+        shared (the English game's check; a variant's positions are checked by
+        :func:`games.rules.variants.position.validate`)."""
         for side in (self.me, self.opp):
             if len(side) != 26 or min(side) < 0 or sum(side) != CHECKERS:
                 raise RuleViolation(
@@ -133,7 +140,7 @@ def _sources(me: list[int]) -> Iterable[int]:
 
 def _max_usable(me: list[int], opp: list[int], dice: Sequence[int], cap: int) -> int:
     """Most dice of ``dice`` (tried in any order) that can be played, stopping at ``cap``."""
-    if not dice or me[OFF] == CHECKERS:
+    if not dice or me[OFF] == sum(me):
         return 0
     best = 0
     tried: set[int] = set()
@@ -338,7 +345,7 @@ def maximality_violation(
     """
     ds = dice_list(dice)
     used = len(steps)
-    if used < len(ds) and after.opp[OFF] < CHECKERS:
+    if used < len(ds) and after.opp[OFF] < sum(after.opp):
         best = max_dice_usable(position, dice)
         if used < best:
             return RuleViolation(
@@ -388,7 +395,8 @@ class GameResult:
 def result_level(
     position: Position, *, bar_backgammon_counts_four: bool = False
 ) -> GameResult | None:
-    """The result if a side has borne off all 15 checkers, else ``None``.
+    """The result if a side has borne off all its checkers (15, or hypergammon's 1-3),
+    else ``None``.
 
     Gammon: the loser has borne off none. Backgammon: and still has a checker on the bar
     or in the winner's home board (the loser's points 19..24). Hoyle lets a backgammon
@@ -399,7 +407,7 @@ def result_level(
         (position.me, position.opp, position.player),
         (position.opp, position.me, 1 - position.player),
     ):
-        if winner_side[OFF] == CHECKERS:
+        if winner_side[OFF] == sum(winner_side):
             if loser_side[OFF] > 0:
                 return GameResult(winner, Level.SINGLE, 1)
             if loser_side[BAR] and bar_backgammon_counts_four:
@@ -412,7 +420,7 @@ def result_level(
 
 def game_over(position: Position) -> bool:
     """Whether either side has borne off all its checkers."""
-    return position.me[OFF] == CHECKERS or position.opp[OFF] == CHECKERS
+    return any(side[OFF] == sum(side) for side in (position.me, position.opp))
 
 
 def pip_count(side: Sequence[int]) -> int:

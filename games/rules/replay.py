@@ -5,7 +5,9 @@ Rules checked, with their sources:
 * every move is legal for its roll (movement, entering, bearing off, both dice / the
   higher die): the modern rules (``docs/rules.md``) and Hoyle's
   bearing-off examples in ``docs/rules/hoyle-modernized-backgammon.txt``, through
-  :mod:`games.rules.board`;
+  :mod:`games.rules.board`, from the start of the transcript's variant (its
+  ``Variation`` tag) with its number of men; a hypergammon play must moreover be one
+  the registry's engine lists for the roll (:data:`~.variants.transcripts.ENGINE_CONFIRMED`);
 * the cube: either player may double while the cube is in the centre, afterwards only its
   owner, on their own turn, before rolling; a take doubles the cube and gives it to the
   taker; a drop ends the game for the cube value *before* the double; beavers and
@@ -50,7 +52,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .board import Play, Position, hit_points, match_play, maximality_violation, result_level
+from .board import (
+    Play,
+    Position,
+    dice_list,
+    hit_points,
+    match_play,
+    maximality_violation,
+    result_level,
+)
 from .errors import RuleViolation
 from .matfile import (
     BEAVER,
@@ -67,7 +77,10 @@ from .matfile import (
     parse_mat,
 )
 from .types import LEVEL_MULTIPLIER, Ending, Level
-from .variants.transcripts import REPLAYED, variant_of_variation
+from .variants import STANDARD, Variant
+from .variants.engine import stage_plays
+from .variants.position import VariantPosition
+from .variants.transcripts import ENGINE_CONFIRMED, REPLAYED, variant_of_variation
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +194,7 @@ class _Replayer:
         )
         self.unmarked_hits = 0
         self.start_side: tuple[int, ...] = Position.start().me
+        self.variant: Variant = STANDARD
 
     def start(self, player: int) -> Position:
         """The opening position of the transcript's variant, ``player`` on roll."""
@@ -204,8 +218,25 @@ class _Replayer:
                 0,
             )
             return False
+        self.variant = variant
         self.start_side = variant.start_side()[:26]
         return True
+
+    def engine_refusal(
+        self, pos: Position, dice: tuple[int, int], steps: Play, after: Position
+    ) -> str | None:
+        """Why the registry's engine does not list the play ``steps`` (which made
+        ``after``) for ``dice`` in the transcript's variant, or ``None`` when it does (or
+        the variant is left to the fast path alone)."""
+        if self.variant.key not in ENGINE_CONFIRMED:
+            return None
+        start = VariantPosition((*pos.me, 0), (*pos.opp, 0))
+        plays = stage_plays(self.variant, start, dice_list(dice))
+        # ``after`` is the other side's view: its ``opp`` is the mover
+        if any(p.after.me[:26] == after.opp and p.after.opp[:26] == after.me for p in plays):
+            return None
+        text = " ".join(f"{x}/{y}" for x, y in steps) or "no move"
+        return f"{text} is not a legal play of {dice[0]}{dice[1]} in {self.variant.name}"
 
     def issue(
         self, game: ParsedGame | None, move: int | None, code: str, msg: str, line: int
@@ -326,6 +357,9 @@ class _Replayer:
                 steps, after = found
                 self.check_hit_marks(game, k, a, pos, steps)
                 problem = maximality_violation(pos, a.dice, steps, after)
+                refusal = None if problem else self.engine_refusal(pos, a.dice, steps, after)
+                if refusal is not None:
+                    problem = RuleViolation("illegal_move", refusal)
                 if problem is not None:
                     if not steps and k == len(game.actions) and game.declared_winner is not None:
                         # gnubg writes "rolled, then resigned" as a bare roll

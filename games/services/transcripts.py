@@ -67,7 +67,7 @@ from games.rules.notation import format_move
 from games.rules.replay import GameSummary, ReplayIssue, ReplayResult, check_text
 from games.rules.scoring import GameRecord, MatchRules, MatchState, replay_match
 from games.rules.types import LEVEL_MULTIPLIER, Ending, Level
-from games.rules.variants.transcripts import variation_name_of
+from games.rules.variants.transcripts import variation_name_of, with_variation
 
 from .clubs import add_membership, create_player
 from .match_records import INDEX_TO_CUBE_OWNER
@@ -568,6 +568,14 @@ def _disagreements(match: Match, result: ReplayResult) -> list[dict[str, Any]]:
     def say(code: str, detail: str, field_name: str) -> None:
         problems.append({"code": code, "detail": detail, "field": field_name})
 
+    if result.variant != match.variant:
+        kinds = dict(variants.MATCH_CHOICES)
+        say(
+            "variant_disagrees",
+            f"The transcript is {kinds.get(result.variant, result.variant)}; the match is "
+            f"{kinds.get(match.variant, match.variant)}.",
+            "variant",
+        )
     names = (match.player1.display_name.strip().lower(), match.player2.display_name.strip().lower())
     written = tuple(n.strip().lower() for n in result.players)
     if written != names:
@@ -609,13 +617,16 @@ def attach_transcript(*, actor: Actor | None, match: Match, text: str, name: str
     """Attach a ``.mat`` transcript to a match entered game by game.
 
     The transcript must replay without errors and agree with what was recorded: the
-    players (in order), the length and every game's winner and points. Otherwise
-    nothing is written and the refusal lists every disagreement. Writes the transcript
-    and an outbox event (``match.transcript_attached``) on which the analysis starts.
+    variant, the players (in order), the length and every game's winner and points.
+    Otherwise nothing is written and the refusal lists every disagreement. A transcript
+    without a ``Variation`` tag is read as the match's variant (a hypergammon match's
+    moves checked as hypergammon) and stored with the tag, so its export names it.
+    Writes the transcript and an outbox event (``match.transcript_attached``) on which
+    the analysis starts.
     """
     locked = Match.objects.select_for_update().select_related("player1", "player2").get(pk=match.pk)
     _require_director(actor, locked.club)
-    text = normalise_transcript(text)
+    text = with_variation(normalise_transcript(text), locked.variant)
     result = check_transcript(text=text, name=name)
     if not result.ok:
         first = result.errors[0]

@@ -1,14 +1,17 @@
 """A variant's name in ``.mat`` transcripts: the ``; [Variation "..."]`` tag.
 
-GNU Backgammon reads and writes ``Backgammon``, ``NackGammon`` and ``HyperGammon n``
-(docs/transcripts-format.md, 1.1); we write ``HyperGammon (n)`` as the variants issue
-quotes it and read both. The other variants have no gnubg name: ours is ``Boxcars
-<key>`` (e.g. ``Boxcars acey-deucey``), documented in docs/transcripts.md.
+GNU Backgammon writes ``Backgammon``, ``NackGammon`` and ``HyperGammon (n)`` (checked
+with its 1.07 ``export match mat``; ``tests/games/rules/variants/gnubg_hypergammon.py``)
+and its importer also takes ``HyperGammon n`` (docs/transcripts-format.md, 1.1); we
+write gnubg's spelling and read both. The other variants have no gnubg name: ours is
+``Boxcars <key>`` (e.g. ``Boxcars acey-deucey``), documented in docs/transcripts.md.
 
 The move-by-move replay (:mod:`games.rules.replay`) checks the variants that play the
-English moves with fifteen men and differ only in their start (:data:`REPLAYED`); a
-transcript of another variant is refused by name rather than checked as the English
-game.
+English moves (hits, opposite directions, the bar first) and differ only in their start
+and their number of men (:data:`REPLAYED`): the English game, nackgammon and hypergammon
+1-3. Hypergammon's plays are also confirmed by the registry's engine
+(:data:`ENGINE_CONFIRMED`). A transcript of another variant is refused by name rather
+than checked as the English game.
 """
 
 from __future__ import annotations
@@ -21,7 +24,13 @@ from ..errors import RuleViolation
 from . import REGISTRY, Variant
 
 #: Variants whose transcripts the replay checks move by move.
-REPLAYED = frozenset({"standard", "nackgammon"})
+REPLAYED = frozenset({"standard", "nackgammon", "hypergammon-1", "hypergammon-2", "hypergammon-3"})
+
+#: Variants whose every written play must also be one the registry's engine
+#: (:func:`games.rules.variants.engine.stage_plays`) lists for the roll: cheap with three
+#: men or fewer. The English game and nackgammon keep the replay's fast path alone, which
+#: ``tests/games/rules/variants/test_engine_properties.py`` holds to the engine's answers.
+ENGINE_CONFIRMED = frozenset({"hypergammon-1", "hypergammon-2", "hypergammon-3"})
 
 _HYPER = re.compile(r"hypergammon\s*\(?\s*([123])\s*\)?$")
 

@@ -4,10 +4,12 @@ where it has none, the Crawford game only where the rule applies."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from games.models import Match
+from games.models import Match, MatchSource
 
 pytestmark = pytest.mark.django_db
 
@@ -114,3 +116,74 @@ def test_an_entered_variant_match_exports_its_variation(client_for, director, cl
     post_game(client, match_id, alice, level="gammon")
     exported = client.get(f"/api/v1/matches/{match_id}/transcript.mat").content.decode()
     assert '; [Variation "Boxcars tavla"]' in exported
+
+
+GNUBG_HYPER = (
+    Path(__file__).parents[1] / "rules" / "variants" / "data" / "gnubg-hypergammon-3.mat"
+).read_text(encoding="utf-8")
+
+
+def test_a_gnubg_hypergammon_transcript_imports_and_exports_as_written(client_for, director, club):
+    """GNU Backgammon's own export (tests/games/rules/variants/gnubg_hypergammon.py says
+    how it was made): four games of hypergammon-3, every move checked."""
+    client = client_for(director)
+    response = import_mat(client, club, "gnubg-hypergammon-3.mat", GNUBG_HYPER)
+    assert response.status_code == 201, response.content
+    match = Match.objects.get(pk=response.json()["files"][0]["match"])
+    assert match.variant == "hypergammon-3" and (match.score1, match.score2) == (4, 6)
+    assert match.games.count() == 4
+    exported = client.get(f"/api/v1/matches/{match.pk}/transcript.mat").content.decode()
+    assert exported == GNUBG_HYPER and '; [Variation "HyperGammon (3)"]' in exported
+
+
+def test_a_standard_move_in_a_hypergammon_transcript_is_refused_at_its_move(
+    client_for, director, club
+):
+    text = GNUBG_HYPER.replace("  1) 52: 23/21 24/19 ", "  1) 52: 13/8 13/11  ", 1)
+    assert text != GNUBG_HYPER
+    response = import_mat(client_for(director), club, "hyper.mat", text)
+    assert response.status_code == 400
+    [result] = response.json()["files"]
+    first = result["errors"][0]
+    assert (first["game"], first["move"], first["code"]) == (1, 1, "illegal_move")
+    assert "13/8 13/11 is not a legal play of 52" in first["message"]
+    assert Match.objects.count() == 0
+
+
+def entered_from_gnubg_hyper(client, club, **changes) -> int:
+    """The gnubg match imported, then stripped of its transcript as if entered by hand."""
+    response = import_mat(client, club, "gnubg-hypergammon-3.mat", GNUBG_HYPER)
+    match_id = response.json()["files"][0]["match"]
+    Match.objects.filter(pk=match_id).update(
+        transcript="", transcript_hash="", source=MatchSource.ENTERED, **changes
+    )
+    return match_id
+
+
+def test_an_untagged_transcript_attached_to_a_hypergammon_match_is_read_as_hypergammon(
+    client_for, director, club
+):
+    client = client_for(director)
+    match_id = entered_from_gnubg_hyper(client, club)
+    untagged = GNUBG_HYPER.replace('; [Variation "HyperGammon (3)"]\n', "")
+    assert "Variation" not in untagged
+    response = client.post(
+        f"/api/v1/matches/{match_id}/transcript/", {"text": untagged}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    exported = client.get(f"/api/v1/matches/{match_id}/transcript.mat").content.decode()
+    assert exported.startswith('; [Variation "HyperGammon (3)"]\n')
+
+
+def test_a_hypergammon_transcript_attached_to_a_standard_match_is_refused(
+    client_for, director, club
+):
+    client = client_for(director)
+    match_id = entered_from_gnubg_hyper(client, club, variant="standard")
+    response = client.post(
+        f"/api/v1/matches/{match_id}/transcript/", {"text": GNUBG_HYPER}, format="json"
+    )
+    assert response.status_code == 400
+    assert (response.json()["code"], response.json()["field"]) == ("variant_disagrees", "variant")
+    assert "Hypergammon (3)" in response.json()["detail"]
+    assert Match.objects.get(pk=match_id).transcript == ""

@@ -40,9 +40,9 @@ def test_the_same_moves_as_standard_are_refused_with_the_illegal_move() -> None:
 
 
 def test_a_variant_the_replay_cannot_check_is_refused_by_name() -> None:
-    result = check_text('; [Variation "HyperGammon (3)"]\n\n' + NACK_GAME, "hyper.mat")
+    result = check_text('; [Variation "Boxcars acey-deucey"]\n\n' + NACK_GAME, "acey.mat")
     assert [e.code for e in result.errors] == ["variant_not_checked"]
-    assert result.variant == "hypergammon-3"
+    assert result.variant == "acey-deucey"
     unknown = check_text('; [Variation "Chess"]\n\n' + NACK_GAME, "chess.mat")
     assert [e.code for e in unknown.errors] == ["unknown_variation"]
 
