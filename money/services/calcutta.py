@@ -13,13 +13,7 @@ from core.text import require_single_line
 from games.models import Player
 from games.rules.errors import ConflictError, RuleViolation
 from money import rules
-from money.models import (
-    Calcutta,
-    EventMoney,
-    Lot,
-    LotShare,
-    Remainder,
-)
+from money.models import Calcutta, EventMoney, Lot, LotShare, Remainder
 from tournaments.models import Tournament
 
 from .common import (

@@ -13,12 +13,7 @@ from games.rules.errors import RuleViolation
 from money.models import ClubMoney, EventMoney
 from tournaments.models import Tournament
 
-from .common import (
-    cents_field,
-    directors_only,
-    event_money_write,
-    require_director,
-)
+from .common import cents_field, directors_only, event_money_write, require_director
 
 
 @directors_only

@@ -13,13 +13,7 @@ from games.rules.errors import ConflictError, RuleViolation
 from money.models import BuyBack, Payment, PaymentMethod
 from tournaments.models import Entry, EntryStatus, Pairing, PairingStatus, StageKind, Tournament
 
-from .common import (
-    cents_field,
-    directors_only,
-    entries_by_id,
-    event_money_write,
-    pool_by_key,
-)
+from .common import cents_field, directors_only, entries_by_id, event_money_write, pool_by_key
 
 
 @directors_only

@@ -11,12 +11,7 @@ from core.errors import N_
 from core.text import require_single_line
 from games.rules.errors import ConflictError, RuleViolation
 from money import rules
-from money.models import (
-    EventMoney,
-    PaidBy,
-    Pool,
-    Remainder,
-)
+from money.models import EventMoney, PaidBy, Pool, Remainder
 from tournaments.models import Tournament
 
 from .common import (
