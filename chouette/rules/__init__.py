@@ -20,15 +20,9 @@ from .house_rules import (
 )
 from .ledger import Ledger, LedgerRow
 from .order import Lineup, order_from_rolls
-from .payouts import (
-    GameRecord,
-    GameScore,
-    MemberRecord,
-    Position,
-    partner_for_game,
-    score_game,
-    split_with_partner,
-)
+from .partner import partner_for_game, split_with_partner
+from .payouts import score_game
+from .records import GameRecord, GameScore, MemberRecord, Position
 from .rotation import lineup_after, rotate
 from .session import GameReplay, Join, Leave, SessionReplay, next_game, replay_session
 from .settlement import Transfer, money_totals, settle

@@ -1,4 +1,7 @@
-"""One chouette game: its record, its validation, and who pays whom how many points.
+"""One chouette game scored: its validation, and who pays whom how many points.
+
+The record and the score live in :mod:`chouette.rules.records`, the partner rule in
+:mod:`chouette.rules.partner`.
 
 Sources: ``docs/rules.md``, "The chouette" and the money-play sections (normative); the
 modern rules, *Doubling cube* (the cube, beavers, raccoons, the Jacoby rule, automatic
@@ -49,173 +52,16 @@ Decisions on points the sources leave open (each is tested):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
-from core.errors import N_
 from games.rules.errors import RuleViolation
 from games.rules.money import check_cube, level_multiplier
 from games.rules.types import Ending, Level
 
-from .house_rules import STARTING_MULTIPLES, BoxRetention, ChouetteRules, CubeMode, PartnerChoice
+from .house_rules import STARTING_MULTIPLES, BoxRetention, ChouetteRules, CubeMode
 from .order import Lineup
+from .partner import partner_for_game, split_with_partner
+from .records import GameRecord, GameScore, MemberRecord, Position
 from .types import Player, Side
-
-
-@dataclass(frozen=True, slots=True)
-class MemberRecord:
-    """One team member's cube in one game.
-
-    ``cube``: the member's final cube value; for a drop, the value before the refused
-    double. None means the cube as the game started (``2**automatic_doubles``).
-    ``drop``: who refused a double on this cube: ``Side.TEAM`` (the member refused the
-    box's double) or ``Side.BOX`` (the box refused the member's double); None if the
-    member played on to the end. ``beaver``: who beavered on this cube, if anyone;
-    ``raccoon``: the other side answered that beaver with a raccoon. ``owner``: who
-    holds the cube at the end (optional, None = centred or not recorded).
-    ``stake``: the member's stake multiple (1; 2 or 4 with ``allow_starting_cube``).
-    ``taken_over``: the captain took over this dropped position (Thorne's option).
-    """
-
-    player: Player
-    cube: int | None = None
-    drop: Side | None = None
-    beaver: Side | None = None
-    raccoon: bool = False
-    owner: Side | None = None
-    stake: int = 1
-    taken_over: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """What the table records for one game.
-
-    ``members``: one record per member who played (the team without the partner).
-    ``winner``, ``level``, ``ending``: the result on the board, for every member still
-    in at the end (``ending`` PLAYED or RESIGNED). When every member was out (all drops)
-    ``winner`` and ``ending`` may be left out: they follow from the drops.
-    ``partner``: the box's partner (required when the partner is chosen by hand).
-    ``box`` and ``captain``: optional cross-checks against the lineup.
-    """
-
-    members: tuple[MemberRecord, ...]
-    winner: Side | None = None
-    level: Level = Level.SINGLE
-    ending: Ending | None = None
-    automatic_doubles: int = 0
-    partner: Player | None = None
-    box: Player | None = None
-    captain: Player | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "members", tuple(self.members))
-
-
-@dataclass(frozen=True, slots=True)
-class Position:
-    """One settlement between the box and a team member (or a taken-over position)."""
-
-    holder: Player  # who settles it with the box
-    source: Player  # whose position it was (differs from holder for a takeover)
-    cube: int
-    stake: int
-    multiplier: int  # the level multiplier applied (1 for a drop)
-    winner: Side
-    points: int  # what the winner of this position gets
-    dropped: bool
-    takeover: bool
-
-    @property
-    def box_delta(self) -> int:
-        """The box's gain on this position (negative when the box loses it)."""
-        return self.points if self.winner is Side.BOX else -self.points
-
-
-@dataclass(frozen=True, slots=True)
-class GameScore:
-    """A scored game: the sides, the positions, the payouts and the rotation inputs.
-
-    ``payouts`` holds every seated player of the game (box, partner, members), each
-    with the points won (positive) or lost (negative); it sums to zero.
-    ``box_total`` is the box side's net before the partner's share.
-    ``box_keeps`` applies the table's box-retention rule.
-    ``dropped_before_captain``: members in line before the board's captain who
-    refused a double (they lost their place in line: see ``rotation``).
-    """
-
-    box: Player
-    partner: Player | None
-    team: tuple[Player, ...]
-    board_captain: Player
-    board_winner: Side
-    level: Level
-    ending: Ending
-    positions: tuple[Position, ...]
-    box_total: int
-    payouts: Mapping[Player, int] = field(default_factory=dict)
-    box_keeps: bool = True
-    dropped_before_captain: tuple[Player, ...] = ()
-
-
-def partner_for_game(rules: ChouetteRules, lineup: Lineup, given: Player | None) -> Player | None:
-    """The box's partner for a game with this lineup, or None.
-
-    The box takes a partner once the seated players reach ``partner_threshold``. With
-    ``PartnerChoice.BOTTOM`` it is the last member in line; a recorded partner must be
-    that player. With ``PartnerChoice.GIVEN`` the record names any member but the
-    captain, who must play the board.
-    """
-    threshold = rules.partner_threshold
-    if threshold is None or len(lineup.players) < threshold:
-        if given is not None:
-            raise RuleViolation(
-                "partner_not_allowed",
-                "The box takes a partner only when the house rules allow and the table "
-                f"has {threshold} players or more."
-                if threshold is not None
-                else "The house rules give the box no partner.",
-                field="partner",
-            )
-        return None
-    if rules.partner_choice is PartnerChoice.BOTTOM:
-        bottom = lineup.team[-1]
-        if given is not None and given != bottom:
-            raise RuleViolation(
-                "partner_not_bottom",
-                N_(
-                    "The partner is the last member in line (%(bottom)r), not %(given)r.",
-                    bottom=bottom,
-                    given=given,
-                ),
-                field="partner",
-            )
-        return bottom
-    if given is None:
-        raise RuleViolation(
-            "partner_missing", N_("Name the box's partner for this game."), field="partner"
-        )
-    if given == lineup.box or given not in lineup.team:
-        raise RuleViolation(
-            "partner_not_on_team",
-            N_("%(given)r is not a team member.", given=given),
-            field="partner",
-        )
-    if given == lineup.captain:
-        raise RuleViolation(
-            "partner_is_captain",
-            N_("The captain plays the board for the team and cannot be the box's partner."),
-            field="partner",
-        )
-    return given
-
-
-def split_with_partner(total: int) -> tuple[int, int]:
-    """(box share, partner share) of the box side's total: evenly, the odd point to the box."""
-    magnitude = abs(total)
-    box_share = (magnitude + 1) // 2
-    if total < 0:
-        box_share = -box_share
-    return box_share, total - box_share
 
 
 def _violation(code: str, message: str, where: str) -> RuleViolation:

@@ -42,7 +42,7 @@ from core.errors import N_
 from games.rules.errors import RuleViolation
 
 from .order import Lineup
-from .payouts import GameScore
+from .records import GameScore
 from .types import Player, Side
 
 

@@ -23,7 +23,8 @@ from games.rules.errors import RuleViolation
 from .house_rules import ChouetteRules
 from .ledger import Ledger
 from .order import Lineup
-from .payouts import GameRecord, GameScore, score_game
+from .payouts import score_game
+from .records import GameRecord, GameScore
 from .rotation import lineup_after
 from .types import Player
 

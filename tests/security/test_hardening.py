@@ -27,7 +27,8 @@ from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 
 from games.api.transcripts import MAX_UPLOAD_BYTES
 
-from .test_permission_matrix import EXPECTATIONS, _body
+from .cells import _body
+from .test_permission_matrix import EXPECTATIONS
 from .world import build_world, path_params
 
 ROOT = Path(__file__).resolve().parents[2]

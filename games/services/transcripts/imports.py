@@ -1,39 +1,12 @@
-"""Importing ``.mat`` match transcripts into a club's matches.
+"""Importing ``.mat`` match transcripts into a club's matches: checked, matched to the
+club's players, scored by the match rules and written whole, one transaction per file.
 
-A transcript is read and replayed by the pure rules (``games.rules.matfile`` and
-``games.rules.replay``: every move, cube action, Crawford game and score line), then
-its games go through the same match scoring as games entered by hand
-(``games.rules.scoring``), so an imported match can never hold a record the score
-entry would refuse. One transaction per file: a file is imported whole or not at all.
-
-* A file with any replay error (an illegal move, a score line that the games do not
-  reproduce, a wrong ``Wins``...) is **refused** with every error it contains, unless
-  ``lenient``: then the games are kept as the rules score them and the errors are
-  reported with the import (in the command's output and the import job's result; the
-  match itself has no field for them). Scoring refusals (a double in the Crawford game,
-  a game after the match ended) refuse the file even when lenient, because such a
-  match could not be stored.
-* The same file imported twice into a club creates nothing new: ``Match.transcript_hash``
-  is the SHA-256 of the normalised text (BOM, line endings and trailing blanks removed)
-  and the club's row is locked while a file is checked and written, so two concurrent
-  uploads of one file give one match.
-* Money transcripts (a ``0 point match``, or a Galaxy coin game, which the site exports
-  as an "N point match" of one game with a table limit N) become unlimited sessions:
-  length 0, unrated, scored with money rules (the Jacoby rule when the file shows it).
-* Players are found by display name (case-insensitive) among the club's members, or
-  created in the club.
-* A resigned match (BackgammonGalaxy's last ``Wins n point and the match`` with n above
-  any game value) is stored as a finished, rated match whose last game has the ending
-  ``match_resigned``: the game is worth exactly the points the winner needed, so the stored
-  final score is N to the loser's score (e.g. 5-2), whatever n the file wrote (Galaxy
-  caps that n inconsistently). The n the file wrote stays in the game's last move entry
-  (``declared_points``) and in the stored transcript, which is what the match's
-  transcript download returns, so the file round-trips unchanged.
+The decisions (refusals, leniency, duplicates, money sessions, resigned matches) are
+those of :mod:`games.services.transcripts`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -43,13 +16,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from core import access
 from core.actors import Actor
 from core.errors import N_
-from core.events import emit
-from games import events
 from games.models import Club, Game, Match, MatchSource, MatchStatus, Player
-from games.rules import variants
 from games.rules.errors import RuleViolation
 from games.rules.matfile import (
     BEAVER,
@@ -64,14 +33,15 @@ from games.rules.matfile import (
 )
 from games.rules.money import MoneyRules
 from games.rules.notation import format_move
-from games.rules.replay import GameSummary, ReplayIssue, ReplayResult, check_text
+from games.rules.replay import GameSummary, ReplayIssue, ReplayResult
 from games.rules.scoring import GameRecord, MatchRules, MatchState, replay_match
 from games.rules.types import LEVEL_MULTIPLIER, Ending, Level
-from games.rules.variants.transcripts import variation_name_of, with_variation
 
-from .clubs import add_membership, create_player
-from .match_records import INDEX_TO_CUBE_OWNER
-from .match_writes import UNPLAYED, announce
+from ..clubs import add_membership, create_player
+from ..match_records import INDEX_TO_CUBE_OWNER
+from ..match_writes import UNPLAYED, announce
+from .access import require_director
+from .text import check_transcript, transcript_hash
 
 IMPORTED = "imported"
 DUPLICATE = "duplicate"
@@ -79,26 +49,6 @@ REFUSED = "refused"
 CHECKED = "checked"
 
 _UNNAMED = ("Unnamed player (left)", "Unnamed player (right)")
-
-
-def normalise_transcript(text: str) -> str:
-    """The text that is hashed: no BOM, ``\\n`` line ends, no trailing blanks or lines."""
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    lines = [line.rstrip() for line in text.split("\n")]
-    return "\n".join(lines).strip("\n") + "\n"
-
-
-def transcript_hash(text: str) -> str:
-    """SHA-256 (hex) of the normalised transcript: how a second import is recognised."""
-    return hashlib.sha256(normalise_transcript(text).encode("utf-8")).hexdigest()
-
-
-def decode_transcript(data: bytes) -> str:
-    """Uploaded bytes as text: UTF-8 (with or without BOM), else Latin-1 (old Jellyfish)."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
 
 
 @dataclass
@@ -285,22 +235,6 @@ def _label(result: ReplayResult, name: str, money: bool) -> str:
 # --- the use cases -----------------------------------------------------------------------------
 
 
-def check_transcript(*, text: str, name: str, money: bool | None = None) -> ReplayResult:
-    """Parse and replay a transcript without writing anything."""
-    return check_text(text, name, money=money)
-
-
-def _require_director(actor: Actor | None, club: Club) -> None:
-    if actor is None:  # the management command: whoever runs it operates the site
-        return
-    access.require_director(actor, club, detail="Only the club's directors import transcripts.")
-
-
-def require_may_attach(*, actor: Actor | None, match: Match) -> None:
-    """Refuse a stranger before the upload is read: 403 comes before a 400 on the body."""
-    _require_director(actor, match.club)
-
-
 def _existing(club: Club, digest: str) -> Match | None:
     return Match.objects.filter(club=club, transcript_hash=digest).order_by("pk").first()
 
@@ -322,7 +256,7 @@ def import_transcript(
     club's directors and site admins may import. Returns the outcome; never raises for
     a refused file (its errors are in the outcome), only for permissions.
     """
-    _require_director(actor, club)
+    require_director(actor, club)
     result = check_transcript(text=text, name=name, money=money)
     digest = transcript_hash(text)
     outcome = _checked(name, result, lenient)
@@ -496,169 +430,3 @@ def was_refused(outcome: ImportOutcome, *, lenient: bool) -> bool:
     if outcome.status == CHECKED:
         return bool(outcome.extra_errors) or (bool(outcome.replay.errors) and not lenient)
     return False
-
-
-# --- export ------------------------------------------------------------------------------------
-
-
-def _cube_actions(game: Game, side_of_winner: int) -> list[Action]:
-    """Doubles and takes that leave the cube where the game row says, then the drop.
-
-    Takers alternate and the last one owns the cube, so the history is determined by
-    the cube value and its owner; a dropped game ends with the winner's refused double.
-    """
-    owner = {"player1": 0, "player2": 1}.get(game.cube_owner, side_of_winner)
-    takes = game.cube.bit_length() - 1
-    actions: list[Action] = []
-    value = 1
-    for index in range(takes):
-        taker = owner if (takes - index) % 2 == 1 else 1 - owner
-        value *= 2
-        actions.append(Action(DOUBLE, 1 - taker, 0, value=value))
-        actions.append(Action(TAKE, taker, 0))
-    if game.ending == Ending.DROPPED:
-        actions.append(Action(DOUBLE, side_of_winner, 0, value=value * 2))
-        actions.append(Action(DROP, 1 - side_of_winner, 0))
-    return actions
-
-
-def score_sheet_transcript(match: Match) -> str | None:
-    """A ``.mat`` transcript of a match entered game by game: its score lines, cube
-    actions and results, without moves (never entered). ``None`` when there is nothing
-    to export: no games, or a final score recorded without them."""
-    from games.rules.matexport import export_mat
-    from games.rules.matfile import ParsedMatch
-
-    rows = list(match.games.order_by("number"))
-    if not rows or match.final_score_only:
-        return None
-    names = (match.player1.display_name, match.player2.display_name)
-    games = []
-    for row in rows:
-        winner = 0 if row.winner_id == match.player1_id else 1
-        games.append(
-            ParsedGame(
-                number=row.number,
-                score_before=(row.score1_before, row.score2_before),
-                line=0,
-                actions=_cube_actions(row, winner)
-                if row.cube > 1 or row.ending == "dropped"
-                else [],
-                declared_winner=winner,
-                declared_points=row.points,
-                declared_match=row.ending == Ending.MATCH_RESIGNED,
-                names=names,
-            )
-        )
-    metadata = {"Transcriber": "Boxcars score sheet (no moves)"}
-    if match.variant != variants.DEFAULT:
-        metadata["Variation"] = variation_name_of(match.variant)
-    if match.played_on:
-        metadata["EventDate"] = match.played_on.strftime("%Y.%m.%d")
-    return export_mat(ParsedMatch(match.length, names, metadata, games))
-
-
-# --- attaching a transcript to an entered match ---------------------------------------------
-
-
-def _disagreements(match: Match, result: ReplayResult) -> list[dict[str, Any]]:
-    """What a transcript says that the recorded match does not (empty: they agree)."""
-    problems: list[dict[str, Any]] = []
-
-    def say(code: str, detail: str, field_name: str) -> None:
-        problems.append({"code": code, "detail": detail, "field": field_name})
-
-    if result.variant != match.variant:
-        kinds = dict(variants.MATCH_CHOICES)
-        say(
-            "variant_disagrees",
-            f"The transcript is {kinds.get(result.variant, result.variant)}; the match is "
-            f"{kinds.get(match.variant, match.variant)}.",
-            "variant",
-        )
-    names = (match.player1.display_name.strip().lower(), match.player2.display_name.strip().lower())
-    written = tuple(n.strip().lower() for n in result.players)
-    if written != names:
-        say(
-            "players_disagree",
-            f"The transcript's players are {result.players[0]!r} and {result.players[1]!r}; "
-            f"the match is {match.player1.display_name!r} v {match.player2.display_name!r} "
-            "(in that order).",
-            "players",
-        )
-    if result.length != match.length:
-        say(
-            "length_disagrees",
-            f"The transcript is a {result.length}-point match; the match is {match.length}.",
-            "length",
-        )
-    recorded = list(match.games.order_by("number"))
-    if len(recorded) != len(result.games):
-        say(
-            "games_disagree",
-            f"The transcript has {len(result.games)} games; {len(recorded)} are recorded.",
-            "games",
-        )
-    for row, game in zip(recorded, result.games, strict=False):
-        winner = 0 if row.winner_id == match.player1_id else 1
-        if game.winner != winner or game.points != row.points:
-            said = "nobody" if game.winner is None else names[game.winner]
-            say(
-                "game_disagrees",
-                f"Game {row.number}: the transcript has {said} winning {game.points}; "
-                f"recorded: {names[winner]} won {row.points}.",
-                "games",
-            )
-    return problems
-
-
-@transaction.atomic
-def attach_transcript(*, actor: Actor | None, match: Match, text: str, name: str) -> Match:
-    """Attach a ``.mat`` transcript to a match entered game by game.
-
-    The transcript must replay without errors and agree with what was recorded: the
-    variant, the players (in order), the length and every game's winner and points.
-    Otherwise nothing is written and the refusal lists every disagreement. A transcript
-    without a ``Variation`` tag is read as the match's variant (a hypergammon match's
-    moves checked as hypergammon) and stored with the tag, so its export names it.
-    Writes the transcript and an outbox event (``match.transcript_attached``) on which
-    the analysis starts.
-    """
-    locked = Match.objects.select_for_update().select_related("player1", "player2").get(pk=match.pk)
-    _require_director(actor, locked.club)
-    text = with_variation(normalise_transcript(text), locked.variant)
-    result = check_transcript(text=text, name=name)
-    if not result.ok:
-        first = result.errors[0]
-        raise RuleViolation(
-            "transcript_invalid",
-            N_(
-                "The transcript does not replay: %(message)s (game %(game)s, %(count)s error(s)).",
-                message=first.message,
-                game=first.game,
-                count=len(result.errors),
-            ),
-            "transcript",
-        )
-    problems = _disagreements(locked, result)
-    if problems:
-        raise TranscriptDisagrees(problems)
-    locked.transcript = text
-    locked.transcript_hash = transcript_hash(text)
-    locked.version += 1
-    locked.save(update_fields=["transcript", "transcript_hash", "version"])
-    emit(events.MATCH_TRANSCRIPT_ATTACHED, match_id=locked.pk, club_id=locked.club_id)
-    return locked
-
-
-class TranscriptDisagrees(RuleViolation):
-    """A transcript that contradicts the recorded match; ``problems`` lists each point."""
-
-    def __init__(self, problems: list[dict[str, Any]]) -> None:
-        super().__init__(
-            problems[0]["code"],
-            "The transcript disagrees with the recorded match: "
-            + " ".join(p["detail"] for p in problems),
-            problems[0]["field"],
-        )
-        self.problems = problems

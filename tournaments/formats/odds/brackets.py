@@ -1,37 +1,17 @@
-"""Event odds: each entrant's chance to win, to reach the final, to finish in each place.
+"""Bracket odds (single elimination with consolation and last chance, double elimination).
 
-``docs/chances.md`` ("Event odds") explains the model; in short:
-
-* **Brackets** (single elimination with consolation and last chance, double
-  elimination): the remaining matches are played out by Monte Carlo in the graph's
-  topological order (:class:`~tournaments.formats.bracket_graph.BracketGraph`), with
-  the same rules as :mod:`tournaments.formats.bracket_engine`: byes and walkovers let
-  the other side through, a loser goes where the drop map sends them, a grand-final
-  reset is played only when the losers' bracket champion wins the first final.
-  Recorded results are fixed. A match in progress uses its own chance for side A (from
-  its score); an unplayed one the chance from a per-match matrix (``matrices``, the
-  FIBS pre-match probability for its length in the service). Withdrawn entries lose
-  every match they would meet, as the bracket's walkovers have it.
-* The same plan is played three ways: vectorised with numpy (:func:`simulate_bracket`,
-  all simulations at once, one match at a time), by a plain Python loop
-  (:func:`simulate_bracket_loop`, one simulation at a time: the cross-check and the
-  benchmark's baseline), and exactly (:func:`exact_bracket`, every combination of the
-  remaining results, for small brackets).
-* **Swiss** (fixed number of rounds): :func:`simulate_swiss`, an approximation of the
-  real pairer stated in the docs: players sorted by wins (ties by seed) are paired
-  with their neighbour, the lowest-ranked gets the bye; rematches are not avoided.
-  Final ranking: wins, then Buchholz, then seed.
-
-Finishing places follow the event's prize order (:func:`tournaments.formats.places.place_layout`).
-A Monte Carlo probability from ``S`` simulations has standard error
-``sqrt(p (1 - p) / S)``, at most ``0.5 / sqrt(S)`` (:func:`standard_error`).
+The remaining matches are played out in the graph's topological order
+(:class:`~tournaments.formats.bracket_graph.BracketGraph`), with the same rules as
+:mod:`tournaments.formats.bracket_engine` (see :mod:`tournaments.formats.odds`): a plan
+of integer operations (:func:`plan_bracket`) played three ways, vectorised with numpy
+(:func:`simulate_bracket`), by a plain Python loop (:func:`simulate_bracket_loop`, the
+cross-check and the benchmark's baseline), and exactly (:func:`exact_bracket`).
 """
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,63 +19,14 @@ from numpy.typing import NDArray
 
 from core.errors import N_
 
-from .bracket_engine import MatchStatus, derive_bracket_state
-from .bracket_graph import BracketGraph, Bye, LoserOf, Seed, Source, Stage, WinnerOf
-from .errors import FormatError
-from .places import DEFAULT_PRIZE_ORDER, PlaceBucket, place_layout
-
-Progress = Callable[[int, int], None]
+from ..bracket_engine import MatchStatus, derive_bracket_state
+from ..bracket_graph import BracketGraph, Bye, LoserOf, Seed, Source, Stage, WinnerOf
+from ..errors import FormatError
+from ..places import DEFAULT_PRIZE_ORDER, PlaceBucket, place_layout
+from .common import CHUNK, EventOdds, Progress
 
 EXACT_LIMIT = 22
 """At most this many undecided matches are enumerated exactly (4 million leaves)."""
-
-CHUNK = 25_000
-"""Simulations run together: bounds memory (a 64-player bracket: about 15 MB a chunk)."""
-
-
-def standard_error(simulations: int, p: float = 0.5) -> float:
-    """The standard error of a probability ``p`` estimated from ``simulations`` runs.
-
-    At ``p = 0.5`` (the default) this is the largest it can be, the figure the API and
-    the pages state: 0.0016 for 100,000 simulations, 0.0022 for 50,000.
-    """
-    if simulations <= 0:
-        return 0.0
-    return math.sqrt(p * (1.0 - p) / simulations)
-
-
-def fibs_matrix(ratings: Sequence[float] | NDArray[np.float64], length: int) -> NDArray[np.float64]:
-    """``P[a, b]``: the chance that ``a`` beats ``b`` over ``length`` points, FIBS formula.
-
-    The formula of ``games.rules.fibs.win_probabilities`` (``1 / (10^(-D sqrt(N) / 2000) + 1)``
-    with ``D = r_a - r_b``) over every pair at once; the service passes these matrices.
-    """
-    r = np.asarray(ratings, dtype=float)
-    diff = r[:, None] - r[None, :]
-    matrix: NDArray[np.float64] = 1.0 / (10.0 ** (-diff * math.sqrt(max(length, 1)) / 2000.0) + 1.0)
-    return matrix
-
-
-@dataclass(frozen=True)
-class EventOdds:
-    """The odds of every entry (index = seed order, 0-based).
-
-    ``win[i]``: chance to win the event; ``final[i]``: to play the final (``None`` for
-    formats without one); ``places[i, j]``: to finish in ``buckets[j]`` (a place shared
-    by ``buckets[j].size`` players, so column ``j`` sums to that size).
-    ``simulations`` is 0 for an exact computation.
-    """
-
-    win: np.ndarray
-    final: np.ndarray | None
-    places: np.ndarray
-    buckets: tuple[PlaceBucket, ...]
-    simulations: int
-
-    @property
-    def standard_error(self) -> float:
-        return standard_error(self.simulations)
-
 
 # ---------------------------------------------------------------- the bracket plan
 
@@ -548,127 +479,3 @@ def exact_bracket(plan: BracketPlan) -> EventOdds:
 
     walk(0, 1.0)
     return EventOdds(win=win, final=final, places=places, buckets=plan.buckets, simulations=0)
-
-
-# ---------------------------------------------------------------- Swiss
-
-
-@dataclass(frozen=True)
-class SwissInput:
-    """A Swiss event part-way (entries are 0-based seed indices).
-
-    ``wins``: match wins so far (byes included when they count); ``opponents``: each
-    entry's opponents so far; ``current``: the pairs of the round being played that
-    have no result yet, each ``(a, b, chance of a or None)`` (None: from the matrix);
-    ``rounds_left``: rounds still to pair after it; ``matrices[r]``: the chance matrix
-    for the current round (``r = 0``, unused without ``current``) and each later one;
-    ``active``: who is still paired (withdrawn entries keep their record but play no more).
-    """
-
-    wins: Sequence[int]
-    opponents: Sequence[Sequence[int]]
-    current: Sequence[tuple[int, int, float | None]]
-    rounds_left: int
-    matrices: Sequence[np.ndarray]
-    active: Sequence[bool]
-    bye_is_win: bool = True
-    places: int = 8
-
-
-def swiss_buckets(entries: int, places: int = 8) -> tuple[PlaceBucket, ...]:
-    """Places 1..k of a Swiss event (k = ``places``, at most the entry count)."""
-    return tuple(PlaceBucket(str(k), "swiss", k, k, k) for k in range(1, min(places, entries) + 1))
-
-
-def simulate_swiss(
-    event: SwissInput,
-    simulations: int,
-    *,
-    seed: int | None = None,
-    progress: Progress | None = None,
-) -> EventOdds:
-    """Play the rest of a Swiss event ``simulations`` times (the stated approximation).
-
-    Pairing: active players sorted by wins, ties by seed, each paired with the next;
-    with an odd number the last gets the bye (a win if byes count). Ranking at the end:
-    wins, then Buchholz (the sum of the opponents' wins), then seed.
-    """
-    if simulations < 1:
-        raise FormatError("odds_simulations", N_("At least one simulation."), "simulations")
-    n = len(event.wins)
-    if len(event.matrices) < event.rounds_left + 1:
-        raise FormatError("odds_matrix", N_("A chance matrix is needed for every round left."))
-    rng = np.random.default_rng(seed)
-    buckets = swiss_buckets(n, event.places)
-    win = np.zeros(n, dtype=np.int64)
-    places = np.zeros((n, len(buckets)), dtype=np.int64)
-    met = np.zeros((n, n), dtype=np.int16)
-    for i, opponents in enumerate(event.opponents):
-        for j in opponents:
-            if j >= 0:
-                met[i, j] += 1
-    for a, b, _ in event.current:
-        met[a, b] += 1
-        met[b, a] += 1
-    active = np.flatnonzero(np.asarray(event.active, dtype=bool))
-    chunk = max(1, CHUNK // max(1, n // 32))
-    done = 0
-    while done < simulations:
-        size = min(chunk, simulations - done)
-        order = _swiss_chunk(event, size, rng, met, active)
-        top = order[:, : len(buckets)]
-        for k in range(top.shape[1]):
-            places[:, k] += np.bincount(top[:, k], minlength=n)
-        win += np.bincount(order[:, 0], minlength=n)
-        done += size
-        if progress is not None:
-            progress(done, simulations)
-    return EventOdds(
-        win=win / simulations,
-        final=None,
-        places=places / simulations,
-        buckets=buckets,
-        simulations=simulations,
-    )
-
-
-def _swiss_chunk(
-    event: SwissInput, size: int, rng: np.random.Generator, met: np.ndarray, active: np.ndarray
-) -> np.ndarray:
-    n = len(event.wins)
-    wins = np.tile(np.asarray(event.wins, dtype=np.int16), (size, 1))
-    rows = np.arange(size)[:, None]
-    if event.current:
-        a = np.array([c[0] for c in event.current])
-        b = np.array([c[1] for c in event.current])
-        matrix = event.matrices[0]
-        p = np.array([matrix[x, y] if c is None else c for x, y, c in event.current])
-        a_wins = rng.random((size, len(a))) < p
-        wins[:, a] += a_wins
-        wins[:, b] += ~a_wins
-    later: list[np.ndarray] = []  # opponents in simulated rounds, -1 for the bye
-    m = len(active)
-    for r in range(event.rounds_left):
-        if m < 2:
-            break
-        matrix = event.matrices[1 + r]
-        # a stable sort keeps seed order within a score (and radix-sorts small ints)
-        order = active[np.argsort(-wins[:, active], axis=1, kind="stable")]
-        even = m - m % 2
-        top, bottom = order[:, 0:even:2], order[:, 1:even:2]
-        a_wins = rng.random(top.shape) < matrix[top, bottom]
-        winner = np.where(a_wins, top, bottom)
-        wins[np.broadcast_to(rows, winner.shape), winner] += 1  # distinct within a row
-        opp = np.full((size, n), -1, dtype=np.int32)
-        opp[np.broadcast_to(rows, top.shape), top] = bottom
-        opp[np.broadcast_to(rows, top.shape), bottom] = top
-        if m % 2 and event.bye_is_win:
-            wins[np.arange(size), order[:, -1]] += 1
-        later.append(opp)
-    # a float product goes through BLAS (an integer one does not); exact below 2**53
-    buchholz = (wins.astype(np.float64) @ met.T.astype(np.float64)).astype(np.int64)
-    for opp in later:
-        gathered = np.take_along_axis(wins, np.maximum(opp, 0), axis=1)
-        buchholz += np.where(opp >= 0, gathered, 0)
-    key = -(wins.astype(np.int64) * (n * n + 1) + buchholz)
-    return np.argsort(key, axis=1, kind="stable")  # ties: seed order

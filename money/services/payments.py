@@ -1,0 +1,117 @@
+"""Payments people hand over (or owe), and buy-backs into a pool after a knock-out."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db.models import Q
+
+from core.actors import Actor
+from core.errors import N_
+from games.models import Player
+from games.rules.errors import ConflictError, RuleViolation
+from money.models import BuyBack, Payment, PaymentMethod
+from tournaments.models import Entry, EntryStatus, Pairing, PairingStatus, StageKind, Tournament
+
+from .common import cents_field, directors_only, entries_by_id, event_money_write, pool_by_key
+
+
+@directors_only
+def record_payment(
+    *,
+    actor: Actor,
+    tournament: Tournament,
+    player_id: int,
+    amount: Decimal,
+    method: str,
+    note: str = "",
+    expected_version: int | None = None,
+) -> Payment:
+    """Money a person handed over (cash, transfer), or a mark that they owe it."""
+    if method not in PaymentMethod.values:
+        raise RuleViolation(
+            "invalid_method", N_("Paid by cash, transfer, or marked owing."), "method"
+        )
+    value = cents_field(amount, "amount")
+    if method != PaymentMethod.OWING and value <= 0:
+        raise RuleViolation("invalid_amount", N_("A payment is above zero."), "amount")
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise RuleViolation("player_not_found", N_("No such player."), "player")
+
+    with event_money_write(
+        actor=actor, tournament=tournament, expected_version=expected_version
+    ) as event:
+        return Payment.objects.create(
+            event=event,
+            player=player,
+            amount=value,
+            method=method,
+            note=note[:200],
+            recorded_by=actor.user,
+        )
+
+
+def knocked_out_in(tournament: Tournament, entry: Entry) -> int | None:
+    """The main-bracket round the entry lost in (None: not knocked out of the main)."""
+    rounds = (
+        Pairing.objects.filter(
+            Q(entry1=entry) | Q(entry2=entry),
+            tournament=tournament,
+            status=PairingStatus.PLAYED,
+            round__stage__kind__in=(StageKind.MAIN, StageKind.WINNERS),
+            stale=False,
+        )
+        .exclude(winner=entry)
+        .values_list("round__number", flat=True)
+    )
+    return min(rounds, default=None)
+
+
+@directors_only
+def record_buy_back(
+    *,
+    actor: Actor,
+    tournament: Tournament,
+    key: str,
+    entry_id: int,
+    expected_version: int | None = None,
+) -> BuyBack:
+    """A player knocked out of the main by the pool's deadline round buys into it."""
+    entry = entries_by_id(tournament, [entry_id], "entry")[0]
+    if entry.status != EntryStatus.ACTIVE:
+        raise RuleViolation("entry_withdrawn", N_("A withdrawn entry cannot buy back."), "entry")
+    out = knocked_out_in(tournament, entry)
+
+    with event_money_write(
+        actor=actor, tournament=tournament, expected_version=expected_version
+    ) as event:
+        pool = pool_by_key(event, key)
+        if pool.buy_back_fee is None or pool.buy_back_until_round is None:
+            raise RuleViolation(
+                "no_buy_backs", N_("%(name)s takes no buy-backs.", name=pool.name), "pool"
+            )
+        if out is None:
+            raise RuleViolation(
+                "not_knocked_out",
+                N_("Only a player knocked out of the main bracket buys back."),
+                "entry",
+            )
+        if out > pool.buy_back_until_round:
+            raise RuleViolation(
+                "buy_back_closed",
+                N_(
+                    "Buy-backs close after round %(buy_back_until_round)s; this player "
+                    "went out in round %(out)s.",
+                    buy_back_until_round=pool.buy_back_until_round,
+                    out=out,
+                ),
+                "entry",
+            )
+        if pool.buy_backs.filter(entry=entry).exists():
+            raise ConflictError(
+                "already_bought_back", N_("This player bought into the pool already."), "entry"
+            )
+        return BuyBack.objects.create(
+            pool=pool, entry=entry, amount=pool.buy_back_fee, out_in_round=out
+        )
