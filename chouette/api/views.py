@@ -330,7 +330,9 @@ class SessionGameView(viewsets.ViewSet):
         return _game_response(result, status.HTTP_200_OK)
 
     @extend_schema(
-        request=None, responses=shapes.ChouetteGameWrittenSerializer, parameters=WRITE_PARAMS[:1]
+        request=None,
+        responses={200: shapes.ChouetteGameWrittenSerializer},  # the undo answers the sheet
+        parameters=WRITE_PARAMS[:1],
     )
     def destroy(self, request: Request, session_pk: str, number: str) -> Response:
         actor = _actor(request)

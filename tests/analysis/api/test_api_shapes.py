@@ -41,7 +41,7 @@ def test_an_analysis_and_its_history_answer_as_declared(
     first = check_answer(schema, anyone.get(url))
     assert [p["side"] for p in first["players"]] == [1, 2] and first["players"][0]["worst"]
     with django_capture_on_commit_callbacks(execute=True):
-        job = check_answer(schema, directed.post(url, {"plies": 0}, format="json"))
+        job = check_answer(schema, directed.post(url, {"plies": 1}, format="json"))
     assert check_answer(schema, directed.get(f"/api/v1/jobs/{job['id']}/"))["error"] is None
     (earlier,) = check_answer(schema, anyone.get(f"{url}history/"))
     assert earlier["plies"] == 0 and "decision_rows" not in earlier

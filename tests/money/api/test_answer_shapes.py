@@ -109,7 +109,7 @@ def test_master_points_answer_as_declared(
         schema,
         directed.put(club + "table/", {"per_match_won": "1", "brackets": brackets}, format="json"),
     )
-    assert table["table"]["brackets"][0]["points"] == ["10", "6", "3", "3"]
+    assert table["table"]["brackets"][0]["points"] == ["10.00", "6.00", "3.00", "3.00"]
     check_answer(schema, directed.put(club + "season/", {"month": 9, "day": 1}, format="json"))
     check_answer(
         schema,
