@@ -52,7 +52,7 @@ class PlayerFiguresSerializer(serializers.Serializer):
     cube_error = serializers.FloatField()
     total_error = serializers.FloatField()
     doubtful = serializers.IntegerField()
-    errors = serializers.IntegerField()
+    errors = serializers.IntegerField()  # type: ignore[assignment]  # DRF's Serializer has errors
     blunders = serializers.IntegerField()
     worst = DecisionSerializer(many=True)
 
@@ -79,7 +79,7 @@ class EarlierFiguresSerializer(serializers.Serializer):
     error_rate = serializers.FloatField(required=False)
     rating = serializers.CharField(required=False)
     luck_rate = serializers.FloatField(required=False)
-    errors = serializers.IntegerField(required=False)
+    errors = serializers.IntegerField(required=False)  # type: ignore[assignment]  # DRF's Serializer has errors
     blunders = serializers.IntegerField(required=False)
     decisions = serializers.IntegerField(required=False)
 

@@ -56,7 +56,7 @@ class ChouetteSessionRowSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     club = serializers.CharField(help_text="The club's slug.")
     played_on = serializers.DateField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # DRF's Field has a label
     stake = serializers.CharField(help_text="Money per point, e.g. '1.00'.")
     currency = serializers.CharField()
     status = serializers.CharField(help_text="open or closed.")

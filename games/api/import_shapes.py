@@ -46,7 +46,7 @@ class ImportedFileSerializer(serializers.Serializer):
     final_score = serializers.ListField(child=serializers.IntegerField())
     winner = serializers.IntegerField(allow_null=True, help_text="1 or 2.")
     moves_checked = serializers.IntegerField()
-    errors = ReplayIssueSerializer(many=True)
+    errors = ReplayIssueSerializer(many=True)  # type: ignore[assignment]  # DRF's Serializer has errors
     status = serializers.CharField(help_text="imported, checked, duplicate or refused.")
     match = serializers.IntegerField(allow_null=True)
     warnings = ReplayIssueSerializer(many=True)

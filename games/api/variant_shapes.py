@@ -59,7 +59,7 @@ class VariantOptionSerializer(serializers.Serializer):
     key = serializers.CharField()
     default = serializers.BooleanField()
     description = serializers.CharField()
-    source = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]  # DRF's Field has a source
 
 
 class VariantDescriptionSerializer(serializers.Serializer):

@@ -15,10 +15,13 @@ from rest_framework import serializers
 
 
 def amount(
-    help_text: str = 'A decimal string, e.g. "12.50".', **kwargs: bool
+    help_text: str = 'A decimal string, e.g. "12.50".',
+    *,
+    required: bool = True,
+    allow_null: bool = False,
 ) -> serializers.CharField:
     """An amount as the answers show it: a decimal string."""
-    return serializers.CharField(help_text=help_text, **kwargs)
+    return serializers.CharField(help_text=help_text, required=required, allow_null=allow_null)
 
 
 class CalcuttaOwnerSerializer(serializers.Serializer):
@@ -28,7 +31,7 @@ class CalcuttaOwnerSerializer(serializers.Serializer):
 
 class CalcuttaLotSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # DRF's Field has a label
     players = serializers.ListField(child=serializers.CharField(), help_text="Their names.")
     price = amount(allow_null=True)
     owners = CalcuttaOwnerSerializer(many=True)
