@@ -12,18 +12,14 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.models import Player, Rating, RatingChange
+from games.models import Rating, RatingChange
+
+from .match_serializers import PlayerRefSerializer
 
 
 def rounded(value: float) -> float:
     """A rating as answers show it: two decimals."""
     return round(value, 2)
-
-
-class PlayerRefSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Player
-        fields = ["id", "display_name", "slug"]
 
 
 class RatingRowSerializer(serializers.ModelSerializer):
