@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -19,6 +19,7 @@ from games.api.permissions import ReadOnlyOrAuthenticated
 from games.models import Club, Match
 
 from . import selectors, services
+from .api_shapes import EarlierAnalysisSerializer, MatchAnalysisSerializer
 
 
 class AnalysisRequestSerializer(serializers.Serializer):
@@ -30,9 +31,7 @@ class MatchAnalysisView(APIView):
 
     permission_classes = [ReadOnlyOrAuthenticated]
 
-    @extend_schema(
-        responses={200: inline_serializer("MatchAnalysis", {"match": serializers.IntegerField()})}
-    )
+    @extend_schema(responses={200: MatchAnalysisSerializer})
     def get(self, request: Request, pk: int) -> Response:
         match = get_object_or_404(Match, pk=pk)
         analysis = selectors.analysis_of(match)
@@ -60,7 +59,7 @@ class EarlierAnalysesView(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("decisions", bool, OpenApiParameter.QUERY, required=False)],
-        responses={200: {"type": "array", "items": {"type": "object", "additionalProperties": {}}}},
+        responses={200: EarlierAnalysisSerializer(many=True)},
     )
     def get(self, request: Request, pk: int) -> Response:
         match = get_object_or_404(Match.objects.select_related("player1", "player2"), pk=pk)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Model, QuerySet
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
@@ -18,12 +19,25 @@ if TYPE_CHECKING:
 HIDDEN_PARAMS = {"files", "content", "payload"}
 
 
+@extend_schema_field(
+    {
+        "allOf": [{"$ref": "#/components/schemas/Error"}],
+        "nullable": True,
+        "readOnly": True,
+        "description": "Why the job failed (or its last attempt did), in the API's error shape.",
+    }
+)
+class JobErrorField(serializers.JSONField):
+    """The job's stored error: the ``Error`` body (``core.api_schema``), or null."""
+
+
 class JobSerializer(serializers.ModelSerializer[Job]):
     """A job as pollers see it. ``heartbeat_at`` shows a running job is alive;
     ``retried_as`` is the job that took over the work of one lost with its worker."""
 
     percent = serializers.FloatField(read_only=True, allow_null=True)
     params = serializers.SerializerMethodField()
+    error = JobErrorField(read_only=True)
     club: serializers.SlugRelatedField[Model] = serializers.SlugRelatedField(
         slug_field="slug", read_only=True
     )

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -35,6 +34,7 @@ from ..audit import session_audit_trail
 from ..models import ChouetteGame, RuleProfile, Session, SessionStatus
 from ..selectors import session_sheet, sessions_queryset
 from ..services import common, corrections, recording, seats, sessions
+from . import shapes
 from .serializers import (
     ChouetteGameInputSerializer,
     PlayerActionSerializer,
@@ -47,8 +47,6 @@ from .serializers import (
 )
 
 ID_PARAM = OpenApiParameter("id", int, OpenApiParameter.PATH)
-LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": {}}}
-"""The schema of an answer that is a JSON array of objects."""
 
 
 # --- views ------------------------------------------------------------------------------------
@@ -96,7 +94,7 @@ class SessionViewSet(viewsets.ViewSet):
 
     @extend_schema(
         operation_id="chouette_sessions_list",
-        responses={200: LIST_OF_OBJECTS["items"]},  # a list action: items, wrapped
+        responses={200: shapes.ChouetteSessionRowSerializer},  # a list action: wrapped
         parameters=[
             OpenApiParameter("club", str, OpenApiParameter.QUERY, required=False),
             OpenApiParameter("status", str, OpenApiParameter.QUERY, required=False),
@@ -126,7 +124,7 @@ class SessionViewSet(viewsets.ViewSet):
 
     @extend_schema(
         request=SessionCreateSerializer,
-        responses=OpenApiTypes.OBJECT,
+        responses={201: shapes.ChouetteSessionSerializer},
         parameters=[*WRITE_PARAMS[1:], api_headers.ETAG, api_headers.LOCATION],
     )
     @idempotent
@@ -153,7 +151,9 @@ class SessionViewSet(viewsets.ViewSet):
         response["Location"] = f"/api/v1/chouette/sessions/{session.pk}/"
         return response
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[ID_PARAM, api_headers.ETAG])
+    @extend_schema(
+        responses=shapes.ChouetteSessionSerializer, parameters=[ID_PARAM, api_headers.ETAG]
+    )
     def retrieve(self, request: Request, pk: str) -> Response:
         get_object_or_404(Session, pk=pk)
         return self._sheet_response(int(pk))
@@ -161,10 +161,14 @@ class SessionViewSet(viewsets.ViewSet):
     @extend_schema(
         methods=["POST"],
         request=ChouetteGameInputSerializer,
-        responses=OpenApiTypes.OBJECT,
+        responses={201: shapes.ChouetteGameWrittenSerializer},
         parameters=[ID_PARAM, *WRITE_PARAMS],
     )
-    @extend_schema(methods=["GET"], responses={200: LIST_OF_OBJECTS}, parameters=[ID_PARAM])
+    @extend_schema(
+        methods=["GET"],
+        responses={200: shapes.ChouetteGameSerializer(many=True)},
+        parameters=[ID_PARAM],
+    )
     @action(detail=True, methods=["get", "post"])
     @idempotent
     def games(self, request: Request, pk: str) -> Response:
@@ -186,14 +190,14 @@ class SessionViewSet(viewsets.ViewSet):
         )
         return _game_response(result, status.HTTP_201_CREATED)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[ID_PARAM])
+    @extend_schema(responses=shapes.ChouetteLedgerSerializer, parameters=[ID_PARAM])
     @action(detail=True, methods=["get"])
     def ledger(self, request: Request, pk: str) -> Response:
         get_object_or_404(Session, pk=pk)
         sheet = session_sheet(int(pk))
         return _with_etag(Response(ledger_data(sheet)), sheet.session)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[ID_PARAM])
+    @extend_schema(responses=shapes.ChouetteSettlementSerializer, parameters=[ID_PARAM])
     @action(detail=True, methods=["get"])
     def settlement(self, request: Request, pk: str) -> Response:
         get_object_or_404(Session, pk=pk)
@@ -232,7 +236,7 @@ class SessionViewSet(viewsets.ViewSet):
 
     @extend_schema(
         request=PlayerActionSerializer,
-        responses=OpenApiTypes.OBJECT,
+        responses=shapes.ChouetteSessionSerializer,
         parameters=[ID_PARAM, *WRITE_PARAMS],
     )
     @action(detail=True, methods=["post"])
@@ -243,7 +247,7 @@ class SessionViewSet(viewsets.ViewSet):
 
     @extend_schema(
         request=PlayerActionSerializer,
-        responses=OpenApiTypes.OBJECT,
+        responses=shapes.ChouetteSessionSerializer,
         parameters=[ID_PARAM, *WRITE_PARAMS],
     )
     @action(detail=True, methods=["post"])
@@ -253,7 +257,9 @@ class SessionViewSet(viewsets.ViewSet):
         return self._seat_change(request, pk, seats.leave_session)
 
     @extend_schema(
-        request=None, responses=OpenApiTypes.OBJECT, parameters=[ID_PARAM, *WRITE_PARAMS]
+        request=None,
+        responses=shapes.ChouetteSessionSerializer,
+        parameters=[ID_PARAM, *WRITE_PARAMS],
     )
     @action(detail=True, methods=["post"])
     @idempotent
@@ -272,7 +278,9 @@ class SessionGameView(viewsets.ViewSet):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="chouette_sessions_game_retrieve", responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        operation_id="chouette_sessions_game_retrieve", responses=shapes.ChouetteGameSerializer
+    )
     def retrieve(self, request: Request, session_pk: str, number: str) -> Response:
         get_object_or_404(ChouetteGame, session_id=session_pk, number=number)
         sheet = session_sheet(int(session_pk))
@@ -281,7 +289,7 @@ class SessionGameView(viewsets.ViewSet):
 
     @extend_schema(
         request=ChouetteGameInputSerializer,
-        responses=OpenApiTypes.OBJECT,
+        responses=shapes.ChouetteGameWrittenSerializer,
         parameters=WRITE_PARAMS[:1],
     )
     def partial_update(self, request: Request, session_pk: str, number: str) -> Response:
@@ -321,7 +329,11 @@ class SessionGameView(viewsets.ViewSet):
         )
         return _game_response(result, status.HTTP_200_OK)
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT, parameters=WRITE_PARAMS[:1])
+    @extend_schema(
+        request=None,
+        responses={200: shapes.ChouetteGameWrittenSerializer},  # the undo answers the sheet
+        parameters=WRITE_PARAMS[:1],
+    )
     def destroy(self, request: Request, session_pk: str, number: str) -> Response:
         actor = _actor(request)
         get_object_or_404(Session, pk=session_pk)

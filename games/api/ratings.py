@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotAuthenticated
@@ -25,7 +24,7 @@ from core.api_jobs import JobSerializer, job_accepted_response
 from core.errors import N_
 from core.idempotency import idempotent
 from games import selectors_ratings as selectors
-from games.models import Club, Player, Rating, RatingChange, RatingList
+from games.models import Club, Player, RatingList
 from games.models.ratings import SITE_INITIAL_RATING
 from games.rules import limits
 from games.rules.errors import RuleViolation
@@ -33,76 +32,18 @@ from games.services import ratings as rating_services
 
 from .inputs import query_text, require_object
 from .parsers import BoundedJSONParser
+from .rating_shapes import (
+    ClubRatingsPageSerializer,
+    PlayerRatingHistorySerializer,
+    PlayerRefSerializer,
+    RatingChangeSerializer,
+    RatingPreviewSerializer,
+    RatingRowSerializer,
+)
+from .rating_shapes import (
+    rounded as _r,
+)
 from .transcripts import MAX_UPLOAD_BYTES, UploadTooLarge
-
-
-def _r(value: float) -> float:
-    return round(value, 2)
-
-
-class PlayerRefSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Player
-        fields = ["id", "display_name", "slug"]
-
-
-class RatingRowSerializer(serializers.ModelSerializer):
-    rank = serializers.SerializerMethodField()
-    player = PlayerRefSerializer()
-    rating = serializers.SerializerMethodField()
-    last_change = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Rating
-        fields = [
-            "rank",
-            "player",
-            "rating",
-            "experience",
-            "last_change",
-            "matches_played",
-            "last_played_at",
-        ]
-
-    def get_rank(self, rating: Rating) -> int:
-        return self.context["first_rank"] + self.context["rows"].index(rating)
-
-    def get_rating(self, rating: Rating) -> float:
-        return _r(rating.rating)
-
-    def get_last_change(self, rating: Rating) -> float:
-        return _r(rating.last_change)
-
-
-class RatingChangeSerializer(serializers.ModelSerializer):
-    opponent = PlayerRefSerializer()
-    rating_before = serializers.SerializerMethodField()
-    rating_after = serializers.SerializerMethodField()
-    change = serializers.SerializerMethodField()
-
-    class Meta:
-        model = RatingChange
-        fields = [
-            "match",
-            "at",
-            "opponent",
-            "won",
-            "length",
-            "rating_before",
-            "rating_after",
-            "change",
-            "experience_before",
-            "experience_after",
-        ]
-
-    def get_rating_before(self, c: RatingChange) -> float:
-        return _r(c.rating_before)
-
-    def get_rating_after(self, c: RatingChange) -> float:
-        return _r(c.rating_after)
-
-    def get_change(self, c: RatingChange) -> float:
-        return _r(c.change)
 
 
 def _list_info(rating_list: RatingList | None, club: Club | None) -> dict[str, Any]:
@@ -147,7 +88,7 @@ class ClubRatingsView(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("variant", str, required=False)],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: ClubRatingsPageSerializer},
     )
     def get(self, request: Request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
@@ -172,7 +113,7 @@ class PlayerRatingsView(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("club", str, required=False)],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: PlayerRatingHistorySerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
@@ -211,7 +152,7 @@ class RatingPreviewView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[PreviewQuerySerializer], responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(parameters=[PreviewQuerySerializer], responses={200: RatingPreviewSerializer})
     def get(self, request: Request) -> Response:
         query = PreviewQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
@@ -300,7 +241,15 @@ class ClubResultsImportView(APIView):
             },
         ),
         responses={
-            201: inline_serializer("ResultsImported", {"matches": serializers.IntegerField()})
+            201: inline_serializer(
+                "ResultsImported",
+                {
+                    "matches": serializers.IntegerField(),
+                    "players_created": serializers.IntegerField(),
+                    "first_date": serializers.CharField(help_text="The first match's date."),
+                    "last_date": serializers.CharField(help_text="The last match's date."),
+                },
+            )
         },
     )
     @idempotent

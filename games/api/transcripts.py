@@ -21,7 +21,7 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -32,7 +32,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from core import access
-from core.api_jobs import job_accepted_response
+from core.api_jobs import JobSerializer, job_accepted_response
 from core.errors import N_
 from core.idempotency import idempotent
 from core.jobs import start_job
@@ -42,6 +42,8 @@ from games.services import transcripts as transcript_services
 from games.services.actors import actor_for_user
 from games.services.transcripts import score_sheet_transcript
 from games.transcript_jobs import KIND, import_params, summarise
+
+from .import_shapes import TranscriptsImportedSerializer
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 SYNC_MAX_FILES = 3
@@ -95,7 +97,14 @@ class MatchImportView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "import"
 
-    @extend_schema(request=MatchImportSerializer, responses={200: dict, 201: dict, 202: dict})
+    @extend_schema(
+        request=MatchImportSerializer,
+        responses={
+            200: TranscriptsImportedSerializer,
+            201: TranscriptsImportedSerializer,
+            202: JobSerializer,
+        },
+    )
     @idempotent
     def post(self, request: Request) -> Response:
         uploads = _files(request)
@@ -187,7 +196,18 @@ class MatchAttachTranscriptView(APIView):
 
     parser_classes = [MultiPartParser, FormParser, JSONParser]
 
-    @extend_schema(request=TranscriptUploadSerializer, responses={200: dict})
+    @extend_schema(
+        request=TranscriptUploadSerializer,
+        responses={
+            200: inline_serializer(
+                "TranscriptAttached",
+                {
+                    "match": serializers.IntegerField(),
+                    "transcript_hash": serializers.CharField(),
+                },
+            )
+        },
+    )
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         match = get_object_or_404(Match.objects.select_related("club"), pk=pk)

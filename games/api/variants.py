@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -30,6 +29,8 @@ from games.rules.variants.engine import LegalPlay, format_steps
 from games.rules.variants.position import VariantPosition
 from games.rules.variants.scoring import game_result
 from games.rules.variants.throws import Stage, Throw, legal_plays
+
+from .variant_shapes import VariantListSerializer, VariantPlaysSerializer
 
 
 class _Public(APIView):
@@ -197,7 +198,7 @@ class VariantListView(_Public):
     """``GET /api/v1/variants/``: every registered variant, its sources and rules."""
 
     @extend_schema(
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: VariantListSerializer},
         examples=[
             OpenApiExample(
                 "Two of the entries (abridged)",
@@ -229,7 +230,7 @@ class VariantPlaysView(_Public):
 
     @extend_schema(
         request=PlaysRequestSerializer,
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: VariantPlaysSerializer},
         examples=[
             OpenApiExample(
                 "Russian sixes: the first stage of a privileged doublet",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -13,6 +12,7 @@ from money import services
 from .answers import money_data
 from .common import MoneyAPIView, get_tournament
 from .serializers import CalcuttaInput, LotBuyBackInput, LotInput, SaleInput
+from .shapes import CalcuttaSerializer
 from .writing import EVENT_MONEY, endpoint
 
 LOT = {"lot": "lot_id"}
@@ -22,7 +22,7 @@ LOT = {"lot": "lot_id"}
 class CalcuttaView(MoneyAPIView):
     """GET: the lots, prices and owners (public if the club publishes them); PUT: set up."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=CalcuttaSerializer)
     def get(self, request: Request, slug: str) -> Response:
         data, _ = money_data(request, get_tournament(slug))
         if "calcutta" not in data:

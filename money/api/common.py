@@ -27,10 +27,6 @@ class MoneyAPIView(APIView):
     permission_classes = [AllowAny]
 
 
-LIST_OF_OBJECTS = {"type": "array", "items": {"type": "object", "additionalProperties": {}}}
-"""The schema of an answer that is a JSON array of objects."""
-
-
 # The two write headers are described once, in core (beside their readers).
 IF_MATCH = api_headers.IF_MATCH
 IDEMPOTENCY_KEY = api_headers.IDEMPOTENCY_KEY

@@ -17,6 +17,7 @@ from money.renderings import ledger_csv
 
 from .common import AMOUNT, MoneyAPIView, get_tournament, request_actor
 from .serializers import ClubMoneyInput, EntrantsInput, PaymentInput
+from .shapes import EventMoneySerializer
 from .writing import EVENT_MONEY, endpoint, money_response
 
 
@@ -26,7 +27,7 @@ class MoneyView(MoneyAPIView):
     class Input(serializers.Serializer):
         registration_fee = AsciiDecimalField(**AMOUNT)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[api_headers.ETAG])
+    @extend_schema(responses=EventMoneySerializer, parameters=[api_headers.ETAG])
     def get(self, request: Request, slug: str) -> Response:
         return money_response(request, get_tournament(slug))
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,7 +17,8 @@ from money import master_points
 from money.models import EventMasterPoints
 from tournaments.models import Tournament
 
-from .common import LIST_OF_OBJECTS, MoneyAPIView, get_tournament
+from . import shapes
+from .common import MoneyAPIView, get_tournament
 from .serializers import ClubPointsTableInput, MasterPointsInput, SeasonInput
 from .writing import Family, endpoint
 
@@ -47,7 +47,11 @@ def event_points_response(request: Request, tournament: Tournament) -> Response:
 
 
 EVENT_POINTS: Family[Tournament] = Family(
-    load=get_tournament, keyword="tournament", noun=None, answer=event_points_response
+    load=get_tournament,
+    keyword="tournament",
+    noun=None,
+    answer=event_points_response,
+    shape=shapes.EventMasterPointsSerializer,
 )
 """An event's master-points setting: it has no version, so ``If-Match`` is not read."""
 
@@ -57,7 +61,7 @@ class EventMasterPointsView(MoneyAPIView):
     club's own table, the table version it keeps) and each player's points; PUT: its
     formula and weights."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: shapes.EventMasterPointsSerializer})
     def get(self, request: Request, slug: str) -> Response:
         return event_points_response(request, get_tournament(slug))
 
@@ -79,7 +83,7 @@ class ClubMasterPointsView(MoneyAPIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("season", int, OpenApiParameter.QUERY, required=False)],
-        responses={200: LIST_OF_OBJECTS},
+        responses={200: shapes.MasterPointsRowSerializer(many=True)},
     )
     def get(self, request: Request, slug: str) -> Response:
         club = get_club(slug)
@@ -126,6 +130,7 @@ CLUB_POINTS: Family[Club] = Family(
     noun="club's master-points settings",
     answer=club_table_response,
     guard=master_points.require_club_director,
+    shape=shapes.ClubPointsTableSerializer,
 )
 """The club's master-points table and season: directors only, refused before the body
 is read; one version (``points_version``) for both."""
@@ -135,7 +140,7 @@ class ClubPointsTableView(MoneyAPIView):
     """GET: the club's own master-points table, current version (public); PUT: save it
     as a new version (directors; events already awarded keep theirs)."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[api_headers.ETAG])
+    @extend_schema(responses=shapes.ClubPointsTableSerializer, parameters=[api_headers.ETAG])
     def get(self, request: Request, slug: str) -> Response:
         return club_table_response(request, get_club(slug))
 

@@ -30,6 +30,7 @@ from tournaments.models import Tournament
 
 from .answers import money_data
 from .common import IDEMPOTENCY_KEY, IF_MATCH, get_tournament, request_actor
+from .shapes import EventMoneySerializer
 
 T = TypeVar("T")
 
@@ -42,7 +43,7 @@ class Family(Generic[T]):
     services name it; ``guard`` (if any) refuses the actor before the body is read;
     ``noun`` names the version ``If-Match`` carries (None: the family has no version and
     the header is not read); ``answer`` is the family's GET answer, which every write
-    returns too.
+    returns too, and ``shape`` the serializer that describes it in the schema.
     """
 
     load: Callable[[str], T]
@@ -50,6 +51,7 @@ class Family(Generic[T]):
     noun: str | None
     answer: Callable[[Request, T], Response]
     guard: Callable[[Actor, T], None] | None = None
+    shape: type[serializers.Serializer] | None = None
 
 
 def money_response(request: Request, tournament: Tournament) -> Response:
@@ -61,7 +63,11 @@ def money_response(request: Request, tournament: Tournament) -> Response:
 
 
 EVENT_MONEY: Family[Tournament] = Family(
-    load=get_tournament, keyword="tournament", noun="event money", answer=money_response
+    load=get_tournament,
+    keyword="tournament",
+    noun="event money",
+    answer=money_response,
+    shape=EventMoneySerializer,
 )
 """The event's money: the services check the director under the event money's lock."""
 
@@ -128,6 +134,8 @@ def endpoint(
     if idempotent:
         parameters.append(IDEMPOTENCY_KEY)
     schema = extend_schema(
-        request=serializer, responses=OpenApiTypes.OBJECT, parameters=parameters or None
+        request=serializer,
+        responses={code: family.shape or OpenApiTypes.OBJECT},
+        parameters=parameters or None,
     )
     return schema(handler)

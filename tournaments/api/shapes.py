@@ -1,4 +1,5 @@
-"""The shapes of the tournament reads built from selectors (bracket, standings, places).
+"""The shapes of the tournament reads built from selectors (bracket, standings, places,
+the drop map).
 
 These answers are rendered by plain functions (``serializers.bracket_data`` and its
 neighbours: a big event's bracket is thousands of rows, rendered once per version), so
@@ -129,3 +130,36 @@ class StandingsSerializer(serializers.Serializer):
     winner = EntrantSerializer(allow_null=True)
     places = PlaceSerializer(many=True)
     standings = StandingSerializer(many=True)
+
+
+class DropMapFeedSerializer(serializers.Serializer):
+    """Which rounds of a stage feed another, as asked and as wired."""
+
+    stage = serializers.CharField(help_text="The stage fed.")
+    from_stage = serializers.CharField()
+    asked = serializers.ListField(child=serializers.IntegerField(), help_text="Rounds asked for.")
+    rounds = serializers.ListField(child=serializers.IntegerField(), help_text="Rounds wired.")
+    note = serializers.CharField(help_text="One sentence for the director.")
+
+
+class DropSerializer(serializers.Serializer):
+    """Where the loser of one match goes (nowhere: out)."""
+
+    match = serializers.CharField()
+    stage = serializers.CharField()
+    round = serializers.IntegerField()
+    to_match = serializers.CharField(allow_null=True, help_text="Null: the loser is out.")
+    to_stage = serializers.CharField(allow_null=True)
+    to_round = serializers.IntegerField(allow_null=True)
+    to_side = serializers.IntegerField(allow_null=True)
+
+
+class DropMapSerializer(serializers.Serializer):
+    """Where every loser goes, and how many matches could be early rematches."""
+
+    entries = serializers.IntegerField()
+    matches = serializers.IntegerField()
+    possible_rematches = serializers.IntegerField()
+    possible_rematch_matches = serializers.ListField(child=serializers.CharField())
+    feeds = DropMapFeedSerializer(many=True)
+    drops = DropSerializer(many=True)

@@ -15,7 +15,6 @@ from django.core.cache import cache
 from django.db.models import Count, QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -325,7 +324,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         job.refresh_from_db()
         return job_accepted_response(job)
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 202: JobSerializer})
+    @extend_schema(responses={200: shapes.DropMapSerializer, 202: JobSerializer})
     @action(detail=True, methods=["get"], url_path="drop-map")
     def drop_map(self, request: Request, slug: str) -> Response:
         """Where every loser goes; large events answer 202 with a job."""

@@ -82,3 +82,16 @@ def test_a_swiss_round_answers_its_tie_breaks_as_declared(schema, make_event, ap
         schema, api_client, "get", "/api/v1/tournaments/{slug}/standings/", f"{base}/standings/"
     ).json()
     assert set(standings["standings"][0]["tie_breaks"]) == set(standings["tie_breaks"])
+
+
+def test_the_drop_map_answers_as_declared(schema, make_event, client_for, director):
+    event = make_event(8, consolation_from=[1])
+    drop_map = answer(
+        schema,
+        client_for(director),
+        "get",
+        "/api/v1/tournaments/{slug}/drop-map/",
+        f"/api/v1/tournaments/{event.slug}/drop-map/",
+    ).json()
+    assert drop_map["entries"] == 8 and drop_map["feeds"][0]["stage"] == "consolation"
+    assert any(drop["to_match"] is None for drop in drop_map["drops"])
