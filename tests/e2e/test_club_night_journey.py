@@ -25,7 +25,7 @@ from tournaments.models import Tournament
 
 from .conftest import LAPTOP
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 PHONE_360 = {"width": 360, "height": 740}
 MEMBERS = ["Ann Smith", "Ben Okafor", "Cleo Park", "Dev Patel"]

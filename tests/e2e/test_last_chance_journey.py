@@ -19,7 +19,7 @@ from tournaments.models import Tournament
 
 from .conftest import LAPTOP
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 NAMES = [f"Player {letter}" for letter in "ABCDEFGHIJKLMNOPQRSTUVWX"]  # 24
 DASHBOARD = "/tournaments/club-open/director/"

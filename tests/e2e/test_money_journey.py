@@ -24,7 +24,7 @@ from tournaments.models import Entry
 
 from .conftest import LAPTOP, PHONE
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def _submit(page, section: str, button: str) -> None:
