@@ -213,7 +213,7 @@ def path_params(template: str, w: World) -> dict[str, Any]:
         "job_id": w.job.pk,
     }
     params["slug"] = w.club.slug
-    if template.startswith("/api/v1/variants/"):
+    if template.startswith(("/api/v1/variants/", "/variants/")):
         params["key"] = "standard"
     if template.startswith(("/api/v1/tournaments/", "/tournaments/")):
         params["slug"] = t.slug
