@@ -7,7 +7,10 @@ Rules checked, with their sources:
   bearing-off examples in ``docs/rules/hoyle-modernized-backgammon.txt``, through
   :mod:`games.rules.board`, from the start of the transcript's variant (its
   ``Variation`` tag) with its number of men; a hypergammon play must moreover be one
-  the registry's engine lists for the roll (:data:`~.variants.transcripts.ENGINE_CONFIRMED`);
+  the registry's engine lists for the roll (:data:`~.variants.transcripts.ENGINE_CONFIRMED`).
+  The variants that do not play the English moves (the Russian and Turkish games,
+  acey-deucey, tavli, tavla) are replayed by :mod:`games.rules.variant_replay` instead,
+  every play checked by the registry's engine alone;
 * the cube: either player may double while the cube is in the centre, afterwards only its
   owner, on their own turn, before rolling; a take doubles the cube and gives it to the
   taker; a drop ends the game for the cube value *before* the double; beavers and
@@ -76,10 +79,12 @@ from .matfile import (
 )
 from .notation import IN
 from .replay_results import (
+    Decided,
     GameSummary,
     ReplayerBase,
     ReplayIssue,
     ReplayResult,
+    is_crawford_game,
 )
 from .types import Ending, Level
 from .variant_replay import VariantReplayer
@@ -87,6 +92,16 @@ from .variants import STANDARD, Variant
 from .variants.engine import stage_plays
 from .variants.position import VariantPosition
 from .variants.transcripts import ENGINE_CONFIRMED, transcript_game
+
+__all__ = [
+    "GameSummary",
+    "ReplayIssue",
+    "ReplayResult",
+    "check_file",
+    "check_text",
+    "is_crawford_game",
+    "replay_match",
+]
 
 
 class _Replayer(ReplayerBase):
@@ -233,45 +248,16 @@ class _Replayer(ReplayerBase):
                     self.issue(game, k, "raccoon_in_match", "raccoons only in money play", a.line)
                 if not beavered:
                     self.issue(game, k, "no_beaver", "a raccoon answers a beaver", a.line)
+        decided = Decided(ending, winner, level, points, resigner, cube, owner)
         return self.settle(
-            game,
-            crawford=crawford,
-            money=money,
-            score=score,
-            last=last,
-            ending=ending,
-            winner=winner,
-            level=level,
-            points=points,
-            resigner=resigner,
-            cube=cube,
-            owner=owner,
+            game, crawford=crawford, money=money, score=score, last=last, decided=decided
         )
 
     def check_hit_marks(
         self, game: ParsedGame, k: int, action: Action, pos: Position, steps: Play
     ) -> None:
         """Compare the written ``*`` marks with the blots the steps really hit."""
-        assert action.move is not None
-        move = action.move
-        written = {seg[1] for seg, mark in zip(move.segments, move.hits, strict=True) if mark}
-        real = hit_points(pos, steps)
-        for point in sorted(written - real):
-            self.issue(
-                game,
-                k,
-                "false_hit_mark",
-                f"{point}* marks a hit but no blot was there",
-                action.line,
-            )
-        missing = real - written
-        if missing and self.marks_hits:
-            for point in sorted(missing):
-                self.issue(
-                    game, k, "unmarked_hit", f"the move hits on {point} without '*'", action.line
-                )
-        elif missing:
-            self.unmarked_hits += len(missing)
+        self.compare_hit_marks(game, k, action, hit_points(pos, steps))
 
 
 def replay_match(match: ParsedMatch, name: str = "") -> ReplayResult:

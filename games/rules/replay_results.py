@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .matfile import ParsedGame, ParsedMatch
+from .matfile import Action, ParsedGame, ParsedMatch
 from .types import LEVEL_MULTIPLIER, Ending, Level
 
 
@@ -119,6 +119,20 @@ def level_from_points(n: int, cube: int) -> Level:
     return Level.BACKGAMMON
 
 
+@dataclass(slots=True)
+class Decided:
+    """What a game's moves decided: how it ended (None: not yet), who won what, who
+    resigned, and the cube (1 and centred where there is none)."""
+
+    ending: Ending | None = None
+    winner: int | None = None
+    level: Level | None = None
+    points: int = 0
+    resigner: int | None = None
+    cube: int = 1
+    owner: int | None = None
+
+
 class ReplayerBase:
     """One file's replay; subclasses check a game's moves (:meth:`replay_game`)."""
 
@@ -212,6 +226,31 @@ class ReplayerBase:
                 self.issue(None, None, "match_unfinished", "nobody reached the match length", 0)
         return res
 
+    def compare_hit_marks(
+        self,
+        game: ParsedGame,
+        k: int,
+        action: Action,
+        real: frozenset[int],
+        false_because: str = "no blot was there",
+    ) -> None:
+        """Compare the written ``*`` marks with the points ``real`` where the play hit: a
+        mark where nothing was hit is an error, and so is an unmarked hit in a file that
+        marks hits (a file that marks none only gets one warning, see :meth:`run`)."""
+        assert action.move is not None
+        move = action.move
+        written = {seg[1] for seg, mark in zip(move.segments, move.hits, strict=True) if mark}
+        for point in sorted(written - real):
+            said = f"{point}* marks a hit but {false_because}"
+            self.issue(game, k, "false_hit_mark", said, action.line)
+        missing = real - written
+        if missing and self.marks_hits:
+            for point in sorted(missing):
+                said = f"the move hits on {point} without '*'"
+                self.issue(game, k, "unmarked_hit", said, action.line)
+        elif missing:
+            self.unmarked_hits += len(missing)
+
     def settle(
         self,
         game: ParsedGame,
@@ -220,16 +259,17 @@ class ReplayerBase:
         money: bool,
         score: tuple[int, int],
         last: bool,
-        ending: Ending | None,
-        winner: int | None,
-        level: Level | None,
-        points: int,
-        resigner: int | None,
-        cube: int = 1,
-        owner: int | None = None,
+        decided: Decided,
     ) -> GameSummary:
         """The game's summary once its moves are replayed: the declared result (``Wins``,
         a resignation, a resigned match) checked against what the moves decided."""
+        ending, winner, level, points = (
+            decided.ending,
+            decided.winner,
+            decided.level,
+            decided.points,
+        )
+        resigner, cube, owner = decided.resigner, decided.cube, decided.owner
         declared = game.declared_winner
         n_decl = game.declared_points
         if ending is None:

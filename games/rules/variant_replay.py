@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 
 from .matfile import RESIGN, ROLL, Action, ParsedGame, ParsedMatch
 from .notation import format_move
-from .replay_results import GameSummary, ReplayerBase
-from .types import Ending, Level
+from .replay_results import Decided, GameSummary, ReplayerBase
+from .types import Ending
 from .variant_moves import read_play
 from .variants import Variant
 from .variants.base import Contact
@@ -52,11 +52,7 @@ class _Game:
     due: Throw | None = None
     again: bool = False
     doublets_thrown: set[int] = field(default_factory=set)
-    ending: Ending | None = None
-    winner: int | None = None
-    level: Level | None = None
-    points: int = 0
-    resigner: int | None = None
+    decided: Decided = field(default_factory=Decided)
 
     def owes(self) -> str | None:
         """What the mover still owes, in words, or None when his turn is over."""
@@ -83,7 +79,7 @@ class VariantReplayer(ReplayerBase):
         variant = self.played.game(game.number)
         state = _Game(variant, VariantPosition.start(variant))
         for k, action in enumerate(game.actions, start=1):
-            if state.ending is not None:
+            if state.decided.ending is not None:
                 self.issue(
                     game, k, "action_after_end", f"{action.kind} after the game ended", action.line
                 )
@@ -100,21 +96,12 @@ class VariantReplayer(ReplayerBase):
             if not self.take_turn(game, k, action, state):
                 break
             if action.kind == RESIGN:
-                state.ending, state.resigner = Ending.RESIGNED, action.player
+                state.decided.ending, state.decided.resigner = Ending.RESIGNED, action.player
                 continue
             if not self.play(game, k, action, state):
                 break
         return self.settle(
-            game,
-            crawford=crawford,
-            money=money,
-            score=score,
-            last=last,
-            ending=state.ending,
-            winner=state.winner,
-            level=state.level,
-            points=state.points,
-            resigner=state.resigner,
+            game, crawford=crawford, money=money, score=score, last=last, decided=state.decided
         )
 
     def take_turn(self, game: ParsedGame, k: int, action: Action, state: _Game) -> bool:
@@ -209,8 +196,8 @@ class VariantReplayer(ReplayerBase):
         state.due, state.again = None, False
         over = game_result(variant, reading.after)
         if over is not None:
-            state.ending, state.level, state.points = Ending.PLAYED, over.level, over.points
-            state.winner = state.mover if over.winner == "mover" else 1 - state.mover
+            winner = state.mover if over.winner == "mover" else 1 - state.mover
+            state.decided = Decided(Ending.PLAYED, winner, over.level, over.points)
         elif stage.next is Next.COMPLEMENTARY:
             state.due = Throw(throw.dice, Stage.COMPLEMENTARY, throw.chosen, throw.earlier_doublets)
         elif stage.next is Next.CHOOSE_DOUBLETS:
@@ -222,23 +209,10 @@ class VariantReplayer(ReplayerBase):
     def check_marks(
         self, game: ParsedGame, k: int, action: Action, variant: Variant, real: frozenset[int]
     ) -> None:
-        """``*`` marks a hit and nothing else: a mark where nothing was hit (a plakoto
-        pin, fevga's no contact) is an error, and so is an unmarked hit in a file that
-        marks hits."""
-        assert action.move is not None
-        move = action.move
-        written = {seg[1] for seg, mark in zip(move.segments, move.hits, strict=True) if mark}
-        for point in sorted(written - real):
-            why = {
-                Contact.PIN: f"{variant.name} pins, it does not hit",
-                Contact.BLOCKED: f"nothing is hit in {variant.name}",
-            }.get(variant.contact, "no blot was there")
-            self.issue(game, k, "false_hit_mark", f"{point}* marks a hit but {why}", action.line)
-        missing = real - written
-        if missing and self.marks_hits:
-            for point in sorted(missing):
-                self.issue(
-                    game, k, "unmarked_hit", f"the move hits on {point} without '*'", action.line
-                )
-        elif missing:
-            self.unmarked_hits += len(missing)
+        """``*`` marks a hit and nothing else: a plakoto pin or a step of fevga (no
+        contact) writes none."""
+        why = {
+            Contact.PIN: f"{variant.name} pins, it does not hit",
+            Contact.BLOCKED: f"nothing is hit in {variant.name}",
+        }.get(variant.contact, "no blot was there")
+        self.compare_hit_marks(game, k, action, real, why)
