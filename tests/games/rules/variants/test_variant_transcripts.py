@@ -19,12 +19,17 @@ from hypothesis import strategies as st
 
 from games.rules.matexport import export_mat
 from games.rules.matfile import parse_mat
+from games.rules.notation import IN
 from games.rules.replay import check_text
 from games.rules.types import Ending, Level
-from games.rules.variants import PLAKOTO
+from games.rules.variant_moves import read_play, write_play
+from games.rules.variants import PLAKOTO, RUSSIAN, TURKISH
+from games.rules.variants.base import BAR, UNENTERED
+from games.rules.variants.engine import stage_plays
 from games.rules.variants.position import VariantPosition
 
 from ..test_matexport import essence
+from .helpers import random_position
 from .transcript_games import random_match
 
 DATA = Path(__file__).parent / "data"
@@ -124,8 +129,6 @@ def test_plakoto_pins_without_a_hit_mark() -> None:
         (1, 3, "false_hit_mark", "6* marks a hit but Plakoto (tavli) pins, it does not hit")
     ]
     # the pin is the engine's: bob's man lies under alice's on her 6 (his 19)
-    from games.rules.variant_moves import read_play
-
     start = VariantPosition.start(PLAKOTO)
     after_alice = read_play(PLAKOTO, start, (6, 4), ((24, 18), (24, 20)))[0].after
     after_bob = read_play(PLAKOTO, after_alice.flip(), (6, 5), ((24, 18), (24, 19)))[0].after
@@ -223,3 +226,27 @@ def test_random_legal_games_round_trip_exactly(variation: str, house: str, seed:
     written = [[(a.player, a.dice, a.move) for a in g.actions] for g in games]
     read = [[(a.player, a.dice, a.move) for a in g.actions] for g in parsed.games]
     assert read == written
+
+
+@pytest.mark.parametrize("variant", [RUSSIAN, TURKISH])
+def test_a_man_not_yet_entered_while_one_waits_on_the_bar_is_written_in(variant) -> None:
+    """Cady lets a man not yet entered come in while a taken-up man waits (Russian:
+    "before playing any other already entered"): ``25/x`` would read as the man on the
+    bar, so that step is written ``in/x`` and reads back to the same position."""
+    for seed in range(200):
+        rng = random.Random(seed)
+        position = random_position(variant, rng, rng.randint(2, 30))
+        if not (position.me[BAR] and position.me[UNENTERED]):
+            continue
+        for play in stage_plays(variant, position, (3, 1)):
+            if play.after.me[BAR] and any(frm == UNENTERED for frm, _ in play.steps):
+                written = write_play(variant, position, play.steps)
+                assert all(frm == IN for frm, _ in written.segments if frm > 24)
+                [reading] = read_play(variant, position, (3, 1), written.segments)
+                assert reading.after == play.after
+                # the same landing points written 25/x enter the man from the bar first
+                from_bar = tuple((BAR, to) for _, to in written.segments)
+                others = read_play(variant, position, (3, 1), from_bar)
+                assert others and all(r.after.me[BAR] < position.me[BAR] for r in others)
+                return
+    pytest.fail("no position with men both on the bar and not yet entered")
