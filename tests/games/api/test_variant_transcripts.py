@@ -1,5 +1,6 @@
 """Transcripts of the variants GNU Backgammon does not play, through the import door
-directors use (``POST /api/v1/matches/import/``) and the transcript download
+directors use (``POST /api/v1/matches/import/``; ``manage.py import_mat`` at the end) and
+the transcript download
 (docs/transcripts.md, "Variants"): each hand-written fixture of
 ``tests/games/rules/variants/data/`` imports as its variant with every play checked by
 the engine, downloads as written, and our export of it imports again to the same
@@ -8,10 +9,13 @@ transcript still imports."""
 
 from __future__ import annotations
 
+import json
 import random
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.core.management import CommandError, call_command
 
 from games.models import Match
 from games.rules.matexport import export_mat
@@ -123,3 +127,20 @@ STANDARD = (
 def test_a_standard_transcript_still_imports(client_for, director, club):
     match = imported(client_for(director), club, "standard.mat", STANDARD)
     assert match.variant == "standard" and (match.score1, match.score2) == (0, 1)
+
+
+def test_the_import_command_reads_a_variant_and_refuses_an_illegal_play(club, tmp_path):
+    """``manage.py import_mat``, the operator's door, checks the same way."""
+    good = tmp_path / "plakoto.mat"
+    good.write_text((DATA / "boxcars-plakoto.mat").read_text(encoding="utf-8"))
+    call_command("import_mat", str(good), "--club", club.slug, stdout=StringIO())
+    assert Match.objects.get().variant == "plakoto"
+    bad = tmp_path / "fevga.mat"
+    text = (DATA / "boxcars-fevga.mat").read_text(encoding="utf-8")
+    bad.write_text(text.replace("64: 24/14", "64: 24/18 24/20"))
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("import_mat", str(bad), "--check", "--json", stdout=out)
+    [error] = json.loads(out.getvalue())["errors"]
+    assert (error["game"], error["move"], error["code"]) == (1, 1, "illegal_move")
+    assert "in Fevga (tavli)" in error["message"]
