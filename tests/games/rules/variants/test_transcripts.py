@@ -1,6 +1,6 @@
 """Transcripts of a variant (docs/transcripts.md, "Variants"): the ``Variation`` tag
-names it, the replay starts from its position and checks every move by its rules, and
-a variant the replay cannot check is refused by name, never checked as the English game."""
+names it, the replay starts from its position and checks every move by its rules, never
+as the English game; a name we do not know is refused."""
 
 from __future__ import annotations
 
