@@ -1,5 +1,11 @@
 """Move notation of .mat transcripts: ``13/9 24/23``, ``6/1*``, ``bar/22``, ``6/off``, ``(2)``.
 
+One addition of ours, for the variants whose men start off the board: ``in/22`` enters a
+man not yet entered while a man of the same side waits on the bar (Cady's Russian and
+Turkish games allow it); everywhere else a man entering from off the board is written
+from the bar point, ``25/22``, as gnubg writes bar entries (docs/transcripts.md,
+"Variants"). ``in`` reads as :data:`IN` (26, the registry's "not yet entered").
+
 Implements the move grammar of ``docs/transcripts-format.md`` section 1.5 (points 1..24
 from the mover's side, bar = ``25`` or ``bar``, borne off = ``0`` or ``off``, ``*`` for a
 hit, ``(n)`` repeats, merged moves such as ``13/6``, ``Cannot Move`` for a dance), which
@@ -23,7 +29,12 @@ from core.errors import N_
 from .board import BAR, OFF, Play, Position, Step, validate_play
 from .errors import RuleViolation
 
-_TOKEN = re.compile(r"^((?:bar|\d{1,2})\*?(?:/(?:off|\d{1,2})\*?)+)(?:\((\d)\))?$", re.IGNORECASE)
+#: ``in``: a man not yet entered (games.rules.variants.base.UNENTERED).
+IN = 26
+
+_TOKEN = re.compile(
+    r"^((?:bar|in|\d{1,2})\*?(?:/(?:off|\d{1,2})\*?)+)(?:\((\d)\))?$", re.IGNORECASE
+)
 _DANCE_WORDS = {"cannot move", "can't move", ""}
 
 
@@ -45,6 +56,8 @@ def _point(text: str) -> int:
         return BAR
     if t == "off":
         return OFF
+    if t == "in":
+        return IN
     value = int(t)
     if not 0 <= value <= 25:
         raise RuleViolation(
@@ -91,6 +104,8 @@ def parse_move(text: str) -> ParsedMove:
 
 
 def _fmt_point(p: int, *, xg: bool) -> str:
+    if p == IN:
+        return "in"
     if xg and p == BAR:
         return "bar"
     if xg and p == OFF:

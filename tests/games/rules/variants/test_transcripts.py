@@ -1,6 +1,6 @@
 """Transcripts of a variant (docs/transcripts.md, "Variants"): the ``Variation`` tag
-names it, the replay starts from its position and checks every move by its rules, and
-a variant the replay cannot check is refused by name, never checked as the English game."""
+names it, the replay starts from its position and checks every move by its rules, never
+as the English game; a name we do not know is refused."""
 
 from __future__ import annotations
 
@@ -39,9 +39,11 @@ def test_the_same_moves_as_standard_are_refused_with_the_illegal_move() -> None:
     assert "23/20" in error.message
 
 
-def test_a_variant_the_replay_cannot_check_is_refused_by_name() -> None:
+def test_a_variant_checked_by_the_engine_refuses_the_english_moves() -> None:
+    """Acey-deucey starts with every man off the board: 23/20 is refused at its move
+    (tests/games/rules/variants/test_variant_transcripts.py has the rest)."""
     result = check_text('; [Variation "Boxcars acey-deucey"]\n\n' + NACK_GAME, "acey.mat")
-    assert [e.code for e in result.errors] == ["variant_not_checked"]
+    assert [(e.game, e.move, e.code) for e in result.errors] == [(1, 1, "illegal_move")]
     assert result.variant == "acey-deucey"
     unknown = check_text('; [Variation "Chess"]\n\n' + NACK_GAME, "chess.mat")
     assert [e.code for e in unknown.errors] == ["unknown_variation"]
