@@ -201,6 +201,18 @@ def test_every_success_answer_is_typed(spec):
     assert set(found) == SHAPELESS  # a shapeless place that got a shape leaves the list
 
 
+def test_every_json_request_body_is_typed(spec):
+    """The bodies too: an event's options, a club's rated variants, a chouette's opening
+    rolls are described as their answers are (the checks behind them unchanged)."""
+    found = {}
+    for path, method, operation in operations(spec):
+        media = operation.get("requestBody", {}).get("content", {}).get("application/json")
+        if media is not None:
+            for where in free_forms(spec, media["schema"], f"{method} {path}"):
+                found.setdefault(where, operation["operationId"])
+    assert found == {}
+
+
 def test_the_free_form_check_sees_what_it_must():
     """The walker itself: a free-form object, an untyped value, a nested one behind a
     ``$ref`` and a list; a typed map and an object with properties pass."""
