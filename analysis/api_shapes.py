@@ -9,7 +9,6 @@ drift apart.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 
@@ -84,18 +83,28 @@ class EarlierFiguresSerializer(serializers.Serializer):
     decisions = serializers.IntegerField(required=False)
 
 
-@extend_schema_field(
-    {
-        "type": "array",
-        "items": {"type": "object", "additionalProperties": {}},
-        "description": (
-            "The replaced decision rows as stored when they were replaced: their keys are "
-            "the decision table's columns at that time."
-        ),
-    }
-)
-class StoredRowsField(serializers.Field):
-    """Rows kept as they were stored: their keys are the columns of their time."""
+class StoredDecisionSerializer(DecisionSerializer):
+    """A replaced decision row as it was stored: the decision table's columns
+    (``services._keep_superseded``: the score as two columns, and what the live answer
+    leaves out). A row stored before a
+    column was added lacks it, so none is required."""
+
+    score = None  # type: ignore[assignment]  # stored as score1 and score2
+    score1 = serializers.IntegerField()
+    score2 = serializers.IntegerField()
+    crawford = serializers.BooleanField()
+    cube_value = serializers.IntegerField()
+    cube_owner = serializers.IntegerField(allow_null=True, help_text="0, 1, or null (centred).")
+    counted = serializers.BooleanField(help_text="Unforced, or a close or actual cube decision.")
+    luck = serializers.FloatField(allow_null=True)
+    no_double = serializers.FloatField(allow_null=True)
+    double_take = serializers.FloatField(allow_null=True)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        for field in fields.values():
+            field.required = False
+        return fields
 
 
 class EarlierAnalysisSerializer(serializers.Serializer):
@@ -108,4 +117,6 @@ class EarlierAnalysisSerializer(serializers.Serializer):
     superseded_at = serializers.DateTimeField()
     decisions = serializers.IntegerField()
     players = EarlierFiguresSerializer(many=True)
-    decision_rows = StoredRowsField(required=False, help_text="With ?decisions=true only.")
+    decision_rows = StoredDecisionSerializer(
+        many=True, required=False, help_text="With ?decisions=true only."
+    )

@@ -368,6 +368,8 @@ SPECTACULAR_SETTINGS = {
         "VariantThrowStageEnum": "games.api.variants.STAGE_CHOICES",
         "StageEnum": "tournaments.models.StageKind",
         "VariantEnum": "games.rules.variants.MATCH_CHOICES",
+        "FederationExclusionEnum": "tournaments.federation.api_shapes.REASONS",
+        "AbtDivisionEnum": "tournaments.federation.api_shapes.DIVISIONS",
     },
 }
 

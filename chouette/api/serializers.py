@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.inputs import ClubRef
@@ -23,6 +24,7 @@ from ..models import (
 from ..records import GameInput, MemberInput
 from ..rules import HOUSE_RULES, HouseRule
 from ..selectors import Sheet, game_payouts
+from .shapes import OpeningRollField
 
 # --- input serializers (parse only) ---------------------------------------------------------
 
@@ -64,8 +66,10 @@ class HouseRulesSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+@extend_schema_field(serializers.DictField(child=OpeningRollField()))
 class RollsField(serializers.DictField):
-    """``{"<player id>": roll}`` or ``{"<player id>": [roll, re-roll, ...]}``."""
+    """``{"<player id>": roll}`` or ``{"<player id>": [roll, re-roll, ...]}``: described
+    as the sheet's ``opening_rolls`` (a typed map), checked here as it was."""
 
     def to_internal_value(self, data: Any) -> dict[int, Any]:
         if not isinstance(data, dict):

@@ -28,8 +28,21 @@ from .inputs import ID_PATTERN, SLUG_PATTERN, ClubRef
 from .permissions import ClubDirectorOrReadOnly, PlayerEditorOrReadOnly
 
 
+def rated_variants_field(**kwargs: Any) -> serializers.ListField:
+    """The variants (and rotations) a club rates: variant keys, not "anything" (a JSON
+    column), in the read and in the change body alike."""
+    return serializers.ListField(
+        child=serializers.ChoiceField(choices=variants.match_choices()),
+        max_length=len(variants.match_choices()),
+        help_text="The variants (and tavli) the club rates, each on a list of its own; the "
+        "others are unrated. The English game is always rated.",
+        **kwargs,
+    )
+
+
 class ClubSerializer(serializers.ModelSerializer):
     player_count = serializers.IntegerField(read_only=True)
+    rated_variants = rated_variants_field(read_only=True)
 
     class Meta:
         model = Club
@@ -96,13 +109,7 @@ class ClubUpdateSerializer(serializers.Serializer):
         max_length=64, required=False, validators=[validate_time_zone]
     )
     language = serializers.CharField(max_length=8, required=False, validators=[validate_language])
-    rated_variants = serializers.ListField(
-        child=serializers.ChoiceField(choices=variants.match_choices()),
-        required=False,
-        max_length=len(variants.match_choices()),
-        help_text="The variants (and tavli) the club rates, each on a list of its own; the "
-        "others are unrated. The English game is always rated.",
-    )
+    rated_variants = rated_variants_field(required=False)
 
 
 class PlayerSerializer(serializers.ModelSerializer):

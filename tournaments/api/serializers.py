@@ -12,9 +12,7 @@ from games.api.inputs import ClubRef
 from games.models import Club
 from games.rules import limits, variants
 from games.rules.clock import FlagRule, Preset
-from tournaments.api import shapes
-from tournaments.formats.elimination import FeedOrder
-from tournaments.formats.standings import TieBreak
+from tournaments.api import config_shapes, shapes
 from tournaments.models import (
     ClockPolicy,
     Entry,
@@ -30,6 +28,14 @@ class TournamentSerializer(serializers.ModelSerializer):
         slug_field="slug", read_only=True
     )
     entry_count = serializers.IntegerField(read_only=True, default=None)
+    # the JSON columns, as the services write them (config_shapes), not "anything"
+    consolation_from = config_shapes.feeding_rounds(read_only=True)
+    last_chance_from = config_shapes.feeding_rounds(read_only=True)
+    feed_orders = config_shapes.feed_orders(read_only=True)
+    tie_breaks = config_shapes.tie_breaks(read_only=True)
+    match_lengths = config_shapes.match_lengths(read_only=True)
+    prize_order = config_shapes.prize_order(read_only=True)
+    clock_rounds = config_shapes.clock_rounds(read_only=True)
 
     class Meta:
         model = Tournament
@@ -85,25 +91,13 @@ class ConfigSerializer(serializers.Serializer):
     starts_on = serializers.DateField(required=False, allow_null=True)
     ends_on = serializers.DateField(required=False, allow_null=True)
     format = serializers.ChoiceField(choices=TournamentFormat.choices)
-    consolation_from = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=limits.MAX_INT16),
-        required=False,
-        max_length=64,
-    )
-    last_chance_from = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=limits.MAX_INT16),
-        required=False,
-        max_length=64,
-    )
+    consolation_from = config_shapes.feeding_rounds(required=False)
+    last_chance_from = config_shapes.feeding_rounds(required=False)
     grand_final_reset = serializers.BooleanField(required=False)
-    feed_orders = serializers.ListField(
-        child=serializers.ChoiceField(choices=[o.value for o in FeedOrder]), required=False
-    )
+    feed_orders = config_shapes.feed_orders(required=False)
     seeding = serializers.ChoiceField(choices=SeedingMethod.choices, required=False)
     random_seed = serializers.IntegerField(min_value=0, max_value=limits.MAX_SEED, required=False)
-    tie_breaks = serializers.ListField(
-        child=serializers.ChoiceField(choices=[t.value for t in TieBreak]), required=False
-    )
+    tie_breaks = config_shapes.tie_breaks(required=False)
     swiss_rounds = serializers.IntegerField(
         min_value=1, max_value=50, required=False, allow_null=True
     )
@@ -112,7 +106,7 @@ class ConfigSerializer(serializers.Serializer):
     )
     groups = serializers.IntegerField(min_value=1, max_value=64, required=False)
     playoff_qualifiers = serializers.IntegerField(min_value=0, max_value=16, required=False)
-    match_lengths = serializers.DictField(required=False)
+    match_lengths = config_shapes.match_lengths(required=False)
     crawford = serializers.BooleanField(required=False)
     rated = serializers.BooleanField(required=False)
     variant = serializers.ChoiceField(
@@ -127,13 +121,7 @@ class ConfigSerializer(serializers.Serializer):
         help_text="A main match lost by forfeit still sends its loser to the consolation "
         "and last chance (default false: the forfeiting player is out).",
     )
-    prize_order = serializers.ListField(
-        child=serializers.CharField(max_length=32),
-        required=False,
-        max_length=16,
-        help_text='Elimination: the order places rank and prizes go, e.g. ["main", '
-        '"consolation:2", "last_chance:2"] (the default); places not named follow.',
-    )
+    prize_order = config_shapes.prize_order(required=False)
     capacity = serializers.IntegerField(
         min_value=2,
         max_value=limits.MAX_INT16,
@@ -151,13 +139,7 @@ class ConfigSerializer(serializers.Serializer):
     clock_policy = serializers.ChoiceField(
         choices=ClockPolicy.choices, required=False, help_text="Clocks required, allowed or none."
     )
-    clock_rounds = serializers.ListField(
-        child=serializers.DictField(),
-        required=False,
-        max_length=8,
-        help_text='The clock policy per round before the draw: [{"stage": "main", "from": -3, '
-        '"policy": "required"}] gives the quarter-finals on their policy (docs/clocks.md).',
-    )
+    clock_rounds = config_shapes.clock_rounds(required=False)
     clock_preset = serializers.ChoiceField(
         choices=[(p.value, p.name) for p in Preset], required=False
     )

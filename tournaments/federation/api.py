@@ -32,6 +32,7 @@ from games.services.actors import actor_for_user
 
 from ..models import Tournament
 from . import services
+from .api_shapes import FederationSummarySerializer
 from .models import FederationExport
 from .rules import abt
 
@@ -52,8 +53,12 @@ EXPORT_BODY = inline_serializer(
     {
         "export": serializers.ChoiceField(choices=FederationExport.choices),
         "filename": serializers.CharField(),
-        "address": serializers.EmailField(allow_blank=True),
-        "summary": serializers.DictField(
+        # an e-mail address or blank: EmailField(allow_blank) is a oneOf whose two
+        # branches both take "" (format is not asserted), so no blank answer validates
+        "address": serializers.CharField(
+            allow_blank=True, help_text="The club's address for this export; blank: none set."
+        ),
+        "summary": FederationSummarySerializer(
             help_text="What the file holds: the WBGF checks and entrants, the ABT awards, "
             "the UKBGF matches, the bundle's files, and the matches left out with why."
         ),

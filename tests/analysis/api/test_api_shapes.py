@@ -12,6 +12,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from analysis import services
+from analysis.api_shapes import StoredDecisionSerializer
+from analysis.models import Decision
 from games.models import Match, MatchSource
 from tests.openapi_answers import check_answer, closed_live_schema
 
@@ -47,6 +49,14 @@ def test_an_analysis_and_its_history_answer_as_declared(
     assert earlier["plies"] == 0 and "decision_rows" not in earlier
     (full,) = check_answer(schema, anyone.get(f"{url}history/", {"decisions": "true"}))
     assert len(full["decision_rows"]) == earlier["decisions"]
+    assert set(full["decision_rows"][0]) == set(StoredDecisionSerializer().fields)
+
+
+def test_a_stored_decision_row_names_every_column_a_replaced_analysis_keeps():
+    """``StoredDecision`` is typed (not a free-form object): a column added to the
+    decision table is added to it too, or this fails (the stored rows would carry it)."""
+    kept = {f.attname for f in Decision._meta.concrete_fields} - {"id", "analysis_id"}
+    assert set(StoredDecisionSerializer().fields) == kept
 
 
 def test_an_attached_transcript_answers_as_declared(schema, client_for, club, director):

@@ -1,6 +1,7 @@
 """The OpenAPI schema as code generators read it (issue #30): valid, one body type per
-operation, every error declared with the one ``Error`` body, the headers declared, and
-the token's prefix spelled out. The generated client itself runs in
+operation, every error declared with the one ``Error`` body, the headers declared, the
+token's prefix spelled out, and every success answer typed (no free-form object where
+the shape is known; docs/api.md, "Every answer is typed"). The generated client itself runs in
 ``test_generated_client.py`` (PostgreSQL)."""
 
 from __future__ import annotations
@@ -128,6 +129,122 @@ def test_the_token_scheme_says_token_and_the_login_takes_basic_only(spec):
     assert login["security"] == [{"basicAuth": []}]
     others = [op for _, _, op in operations(spec) if op["operationId"] != "auth_token_create"]
     assert all({"basicAuth": []} not in op.get("security", []) for op in others)
+
+
+# Where no shape is named, each with why (docs/api.md, "Every answer is typed").
+# Anything else free-form in a success answer fails the test below.
+SHAPELESS = {
+    # the parameters and the result of a job depend on its kind (13 kinds, documented
+    # with each endpoint that starts one); a typed union per kind is still to come
+    "Job.params",
+    "Job.result",
+    # an audit entry's before and after are the changed field's value, of any type
+    "FieldChange.before",
+    "FieldChange.after",
+    # a refused body's errors (a failed job's ``error``), keyed by the body's field names
+    # and nested as the body is: DRF's own error shape
+    "FieldErrors",
+}
+COMPOSED = ("allOf", "oneOf", "anyOf")
+
+
+def free_form(schema):
+    """An object with no named properties whose values may be anything (no
+    ``additionalProperties``, or ``true``, or ``{}``), or a value of no type at all (a
+    JSON column described as "anything"). A map whose values are typed is not."""
+    if "properties" in schema or "$ref" in schema or "enum" in schema:
+        return False
+    if any(key in schema for key in COMPOSED):
+        return False
+    if "type" not in schema:
+        return True
+    values = schema.get("additionalProperties")
+    return schema["type"] == "object" and values in (None, True, {})
+
+
+def free_forms(spec, schema, where, seen=frozenset()):
+    """Every free-form place under ``schema`` (``$ref`` followed once per walk), named
+    ``Component.field[]{}`` (``[]`` an array's items, ``{}`` a map's values)."""
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        if name not in seen:
+            component = spec["components"]["schemas"][name]
+            yield from free_forms(spec, component, name, seen | {name})
+        return
+    if free_form(schema):
+        yield where
+    for name, field in schema.get("properties", {}).items():
+        yield from free_forms(spec, field, f"{where}.{name}", seen)
+    if isinstance(schema.get("items"), dict):
+        yield from free_forms(spec, schema["items"], f"{where}[]", seen)
+    values = schema.get("additionalProperties")
+    if isinstance(values, dict) and values:  # a typed map's values ({}: the map is free-form)
+        yield from free_forms(spec, values, f"{where}{{}}", seen)
+    for key in COMPOSED:
+        for branch in schema.get(key, []):
+            yield from free_forms(spec, branch, where, seen)
+
+
+def test_every_success_answer_is_typed(spec):
+    """No free-form object in a 2xx answer where the shape is known (issue #30): a
+    generated client gets a model, not a dict, for every JSON column the API answers."""
+    found = {}
+    for path, method, operation in operations(spec):
+        for code, response in operation["responses"].items():
+            if not code.startswith("2"):
+                continue
+            for media in response.get("content", {}).values():
+                for where in free_forms(spec, media.get("schema", {}), f"{method} {path}"):
+                    found.setdefault(where, operation["operationId"])
+    offenders = {where: op for where, op in found.items() if where not in SHAPELESS}
+    assert offenders == {}
+    assert set(found) == SHAPELESS  # a shapeless place that got a shape leaves the list
+
+
+def test_every_json_request_body_is_typed(spec):
+    """The bodies too: an event's options, a club's rated variants, a chouette's opening
+    rolls are described as their answers are (the checks behind them unchanged)."""
+    found = {}
+    for path, method, operation in operations(spec):
+        media = operation.get("requestBody", {}).get("content", {}).get("application/json")
+        if media is not None:
+            for where in free_forms(spec, media["schema"], f"{method} {path}"):
+                found.setdefault(where, operation["operationId"])
+    assert found == {}
+
+
+def test_the_free_form_check_sees_what_it_must():
+    """The walker itself: a free-form object, an untyped value, a nested one behind a
+    ``$ref`` and a list; a typed map and an object with properties pass."""
+    spec = {
+        "components": {
+            "schemas": {
+                "Inner": {"type": "object", "properties": {"rows": {"type": "array", "items": {}}}},
+            }
+        }
+    }
+    body = {
+        "type": "object",
+        "properties": {
+            "loose": {"type": "object", "additionalProperties": {}},
+            "any": {"readOnly": True},
+            "open": {"type": "object", "additionalProperties": True},
+            "inner": {"$ref": "#/components/schemas/Inner"},
+            "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "deep": {
+                "type": "object",
+                "additionalProperties": {"type": "object", "additionalProperties": {}},
+            },
+            "ok": {"type": "object", "properties": {"n": {"type": "integer"}}},
+        },
+    }
+    assert sorted(free_forms(spec, body, "Body")) == [
+        "Body.any",
+        "Body.deep{}",
+        "Body.loose",
+        "Body.open",
+        "Inner.rows[]",
+    ]
 
 
 def test_the_api_still_takes_a_form_body(client_for, director):

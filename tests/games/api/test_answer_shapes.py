@@ -83,6 +83,24 @@ def test_the_ratings_and_a_recomputation_answer_as_declared(
     }
 
 
+def test_a_clubs_rated_variants_answer_as_variant_keys(schema, client_for, club, director):
+    """``rated_variants`` (a JSON column) is a list of ``VariantEnum`` in the schema."""
+    directed = client_for(director)
+    patched = check_answer(
+        schema,
+        directed.patch(
+            f"/api/v1/clubs/{club.slug}/",
+            {"rated_variants": ["tavli", "nackgammon"]},
+            format="json",
+        ),
+    )
+    assert patched["rated_variants"] == ["nackgammon", "tavli"]  # the registry's order
+    read = check_answer(schema, client_for(None).get(f"/api/v1/clubs/{club.slug}/"))
+    assert read["rated_variants"] == ["nackgammon", "tavli"]
+    listed = check_answer(schema, client_for(None).get("/api/v1/clubs/"))
+    assert listed["results"][0]["rated_variants"] == ["nackgammon", "tavli"]
+
+
 def test_the_variants_answer_as_declared(schema, client_for):
     anyone = client_for(None)
     registry = check_answer(schema, anyone.get("/api/v1/variants/"))

@@ -95,3 +95,71 @@ def test_the_drop_map_answers_as_declared(schema, make_event, client_for, direct
     ).json()
     assert drop_map["entries"] == 8 and drop_map["feeds"][0]["stage"] == "consolation"
     assert any(drop["to_match"] is None for drop in drop_map["drops"])
+
+
+OPTIONS = {
+    "consolation_from": [1, 2],
+    "last_chance_from": [1],
+    "feed_orders": ["reversed", "straight"],
+    "tie_breaks": ["match_wins", "head_to_head"],
+    "match_lengths": {"default": 5, "rounds": {"main": {"1": 3, "-2": 7, "-1": 11}}},
+    "prize_order": ["main:2", "consolation:1", "main"],
+    "clock_rounds": [{"stage": "main", "from": -3, "policy": "required"}],
+}
+
+
+def test_an_events_json_options_answer_in_their_declared_shapes(schema, club, client_for, director):
+    """The event's JSON columns are typed in the schema (``tournaments.api.config_shapes``),
+    not free-form: the create, change and read answers hold them to those shapes."""
+    client = client_for(director)
+    body = {"club": club.slug, "name": "Shapes Open", "format": "single_elimination", **OPTIONS}
+    created = answer(
+        schema,
+        client,
+        "post",
+        "/api/v1/tournaments/",
+        "/api/v1/tournaments/",
+        data=body,
+        format="json",
+    )
+    assert created.status_code == 201, created.json()
+    slug = created.json()["slug"]
+    for key, value in OPTIONS.items():
+        assert created.json()[key] == value, key
+    url = f"/api/v1/tournaments/{slug}/"
+    changed = answer(
+        schema,
+        client,
+        "patch",
+        "/api/v1/tournaments/{slug}/",
+        url,
+        data={"match_lengths": {"default": 7}, "clock_rounds": []},
+        format="json",
+    ).json()
+    assert changed["match_lengths"] == {"default": 7, "rounds": {}}
+    assert changed["clock_rounds"] == []
+    read = answer(schema, client, "get", "/api/v1/tournaments/{slug}/", url).json()
+    assert read["prize_order"] == OPTIONS["prize_order"]
+    listed = answer(schema, client, "get", "/api/v1/tournaments/", "/api/v1/tournaments/")
+    assert slug in [row["slug"] for row in listed.json()["results"]]
+
+
+def test_a_bad_option_is_still_refused_by_its_rule(club, client_for, director):
+    """Typing the options in the schema did not move their checks: the service still
+    names the rule (not a generic "invalid" of the serializer)."""
+    client = client_for(director)
+    base = {"club": club.slug, "name": "Bad Options", "format": "single_elimination"}
+    refusals = [
+        ({"match_lengths": {"rounds": {"main": {"final": 7}}}}, "match_lengths_round"),
+        ({"match_lengths": {"length": 7}}, "match_lengths_unknown_key"),
+        (
+            {"clock_rounds": [{"stage": "main", "from": 0, "policy": "required"}]},
+            "clock_rounds_round",
+        ),
+        ({"clock_rounds": [{"stage": "main"}]}, "clock_rounds_invalid"),
+        ({"prize_order": ["main:x"]}, "bad_prize_order"),
+    ]
+    for options, code in refusals:
+        response = client.post("/api/v1/tournaments/", {**base, **options}, format="json")
+        assert response.status_code == 400, options
+        assert response.json()["code"] == code, response.json()

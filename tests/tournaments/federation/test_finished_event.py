@@ -12,6 +12,7 @@ import pytest
 from django.core import mail
 
 from games.models import Match
+from tests.openapi_answers import check_answer, closed_live_schema
 
 pytestmark = pytest.mark.django_db
 
@@ -129,3 +130,22 @@ def test_each_export_of_a_finished_32_player_event(finished, client_for, directo
     assert mail.outbox[-1].to == ["results@wbgf.example"]
     assert "qualifies for the WBGF world ranking" in mail.outbox[-1].body
     assert Match.objects.filter(pk=ids["forfeit"], status="forfeit").exists()
+
+
+def test_each_exports_summary_answers_as_declared(finished, client_for, director):
+    """The summary is typed in the schema (``FederationSummary``), not free-form: each
+    export's real answer validates against it, closed to undeclared keys."""
+    event, ids = finished
+    api, schema = client_for(director), closed_live_schema()
+    filled = {
+        "wbgf": {"qualifies", "checks", "entrants"},
+        "abt": {"division", "division_factor", "attendance", "total_points", "awards"},
+        "ukbgf": {"matches", "excluded"},
+        "bmab": {"files", "excluded"},
+        "wbif": {"files", "excluded"},
+    }
+    for export, keys in filled.items():
+        body = check_answer(schema, api.get(API.format(slug=event.slug, export=export)))
+        assert keys <= set(body["summary"]), export
+    ukbgf = check_answer(schema, api.get(API.format(slug=event.slug, export="ukbgf")))
+    assert ukbgf["summary"]["excluded"][0]["match_id"] == ids["forfeit"]
