@@ -138,6 +138,19 @@ def test_a_page_of_the_big_screen_fills_its_screen(page_for, big_event, size, at
     # one line a match: no row is taller than one and a half of the shortest
     heights = [h for _, h in shown]
     assert max(heights) < 1.5 * min(heights)
+    # every column of the matches stays in its half: the chances and the length were
+    # drawn under the standings at 1366 px once
+    spill = page.evaluate(
+        """() => {
+            const half = document.querySelector('#screen-live table.playing').closest('section');
+            const edge = half.getBoundingClientRect().right;
+            return [...half.querySelectorAll('thead th')]
+                .filter(th => th.getBoundingClientRect().width > 0)
+                .filter(th => th.getBoundingClientRect().right > edge + 1)
+                .map(th => th.textContent);
+        }"""
+    )
+    assert spill == []
     label = page.locator("#screen-live table.playing td.what abbr").first
     assert label.inner_text() == "M1-1"
     assert label.get_attribute("title") == "Main, round 1, match 1"
