@@ -20,8 +20,7 @@ def _side_out(side: int | None) -> int | None:
 def clock_payload(clock: MatchClock) -> dict[str, Any]:
     """The clock as the API and the page's script read it, with the server's figures of
     this moment (the page shows them and only counts its own time down from them)."""
-    elapsed = clock_services.elapsed_ms(clock, clock_services.server_now())
-    delay_left, remaining = rules.time_left(clock.settings(), clock.state(), elapsed_ms=elapsed)
+    elapsed, delay_left, remaining = clock_services.reading(clock)
     return {
         "preset": clock.preset,
         "delay_ms": clock.delay_ms,
