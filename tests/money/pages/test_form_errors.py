@@ -192,3 +192,21 @@ def test_the_club_points_table_refuses_bad_input_beside_the_field(
     assert beside.startswith(f"{label}: ") and rule in beside
     assert f"Not saved. See {label} below." in _text(page)
     assert money_rows() == before
+
+
+def test_a_refused_form_folded_away_is_shown_open(browser, event_with_money):
+    """The rule is beside the field only if the field can be seen: the folded "record
+    another payment" form, and a sold lot's "correct the sale" form, open when theirs is
+    the refusal (and stay folded otherwise)."""
+    event = event_with_money
+    act = MONEY.format(slug=event.slug) + "do/{}/"
+    page = browser.get(MONEY.format(slug=event.slug)).content.decode()
+    assert '<details class="card form" open>' not in page
+    page = browser.post(
+        act.format("payment"), {"player": event.seeds[1].player_id, "amount": "abc"}
+    ).content.decode()
+    assert '<details class="card form" open><summary><strong>Record another payment' in page
+    page = browser.post(act.format("sale"), {"lot": event.lot_id, "price": "x"}).content.decode()
+    lot = re.search(rf'<article class="lot card" id="lot-{event.lot_id}".*?</article>', page, re.S)
+    assert lot and "<details open>" in lot.group(0)
+    assert "is not an amount" in field_error(lot.group(0), f"sale-price-{event.lot_id}-error")
