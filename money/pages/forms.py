@@ -23,6 +23,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.errors import N_, BoxcarsError, RuleViolation
+from games.rules.limits import MAX_ID
 from money.models import PaidBy, Remainder
 
 from .common import AMOUNT_LIMIT, WEIGHT_LIMIT, amount
@@ -36,6 +37,12 @@ def _with_percent(message: str) -> Any:
 
 def _refused(error: RuleViolation) -> ValidationError:
     return ValidationError(error.message, code=error.code)
+
+
+def _is_id(text: str) -> bool:
+    """A row's id as a list posts it: ASCII digits, no larger than an id can be (a
+    bigger number would overflow the database's integer, a 500, not a refusal)."""
+    return text.isascii() and text.isdigit() and int(text) <= MAX_ID
 
 
 class AmountField(forms.Field):
@@ -73,7 +80,7 @@ class ChoiceIdField(forms.Field):
             if self.blank is None:
                 raise ValidationError(self.error_messages["invalid"], code="invalid_choice")
             return self.blank
-        if not (text.isascii() and text.isdigit()):
+        if not _is_id(text):
             raise ValidationError(self.error_messages["invalid"], code="invalid_choice")
         return int(text)
 
@@ -109,7 +116,7 @@ class IdListField(ListField):
 
     def clean(self, value: Any) -> list[int]:  # type: ignore[override]
         chosen = [v.strip() for v in super().clean(value) if v.strip()]
-        if not all(v.isascii() and v.isdigit() for v in chosen):
+        if not all(_is_id(v) for v in chosen):
             raise ValidationError(_("Choose from the list."), code="invalid_choice")
         return [int(v) for v in chosen]
 
@@ -263,7 +270,7 @@ class SaleForm(MoneyForm):
             for player, percent in pairs:
                 if not player:
                     continue
-                if not (player.isascii() and player.isdigit()):
+                if not _is_id(player):
                     raise RuleViolation("invalid_choice", N_("Choose from the list."), "buyers")
                 share = amount(percent, "buyers", blank=None)
                 buyers.append((int(player), share if share is not None else Decimal(100)))
@@ -301,7 +308,7 @@ class AwardForm(MoneyForm):
         for i, value in enumerate(data.get("place", [])):
             if not value:
                 continue
-            if not (value.isascii() and value.isdigit()):
+            if not _is_id(value):
                 self.add_error("place", ValidationError(_("Choose from the list.")))
                 return data
             if str(i) in ties and groups:
