@@ -394,3 +394,17 @@ def event_master_points_setting(tournament: Tournament) -> EventMasterPoints | N
 def club_points_tables(club: Club) -> list[ClubPointsTable]:
     """Every version of the club's points table, newest first."""
     return list(ClubPointsTable.objects.filter(club=club).order_by("-version"))
+
+
+def event_by_slug(slug: str) -> Tournament:
+    """The event a money page is about, with its club (404 when there is none)."""
+    from django.shortcuts import get_object_or_404
+
+    return get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
+
+
+def club_by_slug(slug: str) -> Club:
+    """The club a master-points page is about (404 when there is none)."""
+    from django.shortcuts import get_object_or_404
+
+    return get_object_or_404(Club, slug=slug)

@@ -18,7 +18,9 @@ def _side_out(side: int | None) -> int | None:
 
 
 def clock_payload(clock: MatchClock) -> dict[str, Any]:
-    """The clock as the API and the page's script read it."""
+    """The clock as the API and the page's script read it, with the server's figures of
+    this moment (the page shows them and only counts its own time down from them)."""
+    elapsed, delay_left, remaining = clock_services.reading(clock)
     return {
         "preset": clock.preset,
         "delay_ms": clock.delay_ms,
@@ -36,7 +38,9 @@ def clock_payload(clock: MatchClock) -> dict[str, Any]:
         "version": clock.version,
         "started_at": clock.started_at.isoformat(),
         # the server's reckoning of the running turn when this answer was made
-        "elapsed_ms": clock_services.elapsed_ms(clock, clock_services.server_now()),
+        "elapsed_ms": elapsed,
+        "delay_left_ms": delay_left,
+        "remaining_ms": list(remaining),
     }
 
 
@@ -68,6 +72,16 @@ class ClockSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField()
     elapsed_ms = serializers.IntegerField(
         help_text="The running turn's time so far by the server's clock (its truth)."
+    )
+    delay_left_ms = serializers.IntegerField(
+        help_text="The running turn's delay left by the server's clock (else the delay)."
+    )
+    remaining_ms = serializers.ListField(
+        child=serializers.IntegerField(),
+        min_length=2,
+        max_length=2,
+        help_text="Each side's reserve left by the server's clock at this answer: "
+        "the running side's less what its turn has taken so far.",
     )
 
 

@@ -27,7 +27,10 @@ Presets, as we read the sources (docs/clocks.md, "Presets", says the same):
 * **Custom**: any delay and reserve a director sets (and tests use, with a reserve
   of a second or two).
 
-The browser shows the clock (static/js/clock.js mirrors :func:`charge`), but the
+The browser only shows the clock: every answer carries the server's figures of the
+moment (:func:`time_left`: the running turn's delay left and each side's reserve left),
+and static/js/clock.js counts its own elapsed time down from them, reports the taps
+and, when its display reaches zero, asks the server whether the flag fell. The
 clock's truth is the server's: the server notes its own time whenever a side's time
 starts, and :func:`reckon_turn` weighs each reported turn against that reckoning
 (within :data:`NETWORK_TOLERANCE_MS`, the server's figure wins) before
@@ -216,6 +219,29 @@ def charge(delay_ms: int, reserve_ms: int, used_ms: int) -> int:
     """The reserve a turn of ``used_ms`` takes: what it used beyond the delay, capped at
     the reserve (the delay never eats the reserve, and a reserve never goes negative)."""
     return min(max(used_ms - delay_ms, 0), reserve_ms)
+
+
+def time_left(
+    settings: ClockSettings, state: ClockState, *, elapsed_ms: int
+) -> tuple[int, tuple[int, int]]:
+    """What the clock shows after the running turn's ``elapsed_ms`` (the server's
+    reckoning): the delay left of that turn and each side's reserve left, the running
+    side's less what the turn has taken from it so far. The browser displays these
+    figures and only counts its own time down from them; it decides nothing.
+
+    >>> s = ClockSettings(delay_ms=SECOND, reserve_ms=10 * SECOND)
+    >>> st = ClockState((10 * SECOND, 9 * SECOND), ClockStatus.RUNNING, running=0)
+    >>> time_left(s, st, elapsed_ms=3 * SECOND)
+    (0, (8000, 9000))
+    >>> time_left(s, st, elapsed_ms=400)
+    (600, (10000, 9000))
+    """
+    side = state.running
+    if side is None or state.status not in (ClockStatus.RUNNING, ClockStatus.PAUSED):
+        return settings.delay_ms, state.reserve_ms
+    reserve = state.reserve_ms[side]
+    left = reserve - charge(settings.delay_ms, reserve, elapsed_ms)
+    return max(settings.delay_ms - elapsed_ms, 0), _with_reserve(state.reserve_ms, side, left)
 
 
 def _side(side: int) -> int:

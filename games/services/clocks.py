@@ -77,6 +77,15 @@ def elapsed_ms(clock: MatchClock, now: datetime) -> int:
     return used + max(0, int((now - since).total_seconds() * 1000))
 
 
+def reading(clock: MatchClock) -> tuple[int, int, tuple[int, int]]:
+    """What every clock answer shows, by the server's clock now: the running turn's
+    time, its delay left and each side's reserve left (:func:`games.rules.clock.time_left`).
+    The page displays these and counts its own time down from them."""
+    elapsed = elapsed_ms(clock, server_now())
+    delay_left, remaining = rules.time_left(clock.settings(), clock.state(), elapsed_ms=elapsed)
+    return elapsed, delay_left, remaining
+
+
 def _require_player_or_director(actor: Actor, match: Match) -> bool:
     director = is_match_director(actor, match) and not actor.via_score_link
     if not director and participant_side(actor, match) is None:

@@ -15,25 +15,8 @@ from games.services.actors import actor_for_user
 from money import selectors, services
 from tournaments.models import Tournament
 
-from .common import FIELD_WORDS, directed_event, whole_numbers
-
-
-def _award_groups(request: HttpRequest) -> list[list[int]] | None:
-    """The award form: one select per position (blank: none), "tied with the one above"
-    ticks; ``clear`` pays the pool by the places again (None)."""
-    if request.POST.get("clear"):
-        return None
-    ties = set(request.POST.getlist("tie"))
-    groups: list[list[int]] = []
-    for i, value in enumerate(request.POST.getlist("place")):
-        if not value:
-            continue
-        entry = whole_numbers([value], "award_order")[0]
-        if str(i) in ties and groups:
-            groups[-1].append(entry)
-        else:
-            groups.append([entry])
-    return groups
+from .common import directed_event
+from .forms import AwardForm, page_error
 
 
 def _award_pools(tournament: Tournament) -> list[dict[str, Any]]:
@@ -65,23 +48,23 @@ def award_order(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = directed_event(request, slug)
     error = None
     if request.method == "POST":
-        key = request.POST.get("key", "")
-        try:
-            services.set_award_order(
-                actor=actor_for_user(request.user),
-                tournament=tournament,
-                key=key,
-                groups=_award_groups(request),
-            )
-        except BoxcarsError as error_:
-            error = {
-                "form": f"award-{key}",
-                "field": FIELD_WORDS.get(error_.field or "", error_.field or ""),
-                "detail": error_.message,
-            }
+        form = AwardForm(request.POST)
+        form_id = f"award-{request.POST.get('key', '')}"
+        if not form.is_valid():
+            error = page_error(form_id, form)
         else:
-            messages.success(request, _("Saved."))
-            return redirect(f"{request.path}#award-{key}")
+            try:
+                services.set_award_order(
+                    actor=actor_for_user(request.user),
+                    tournament=tournament,
+                    key=form.cleaned_data["key"],
+                    groups=form.cleaned_data["groups"],
+                )
+            except BoxcarsError as error_:
+                error = page_error(form_id, form, error_)
+            else:
+                messages.success(request, _("Saved."))
+                return redirect(f"{request.path}#{form_id}")
     return render(
         request,
         "money/award.html",

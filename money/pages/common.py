@@ -1,6 +1,6 @@
-"""What the money pages share: finding the event (a director's, or anyone's), the
-posted fields read in words (amounts, whole numbers, payout tables, buyers), and the
-director's page context."""
+"""What the money pages share: finding the event (a director's, or anyone's), an
+amount read in words (the forms' amount fields, :mod:`.forms`), and the director's page
+context."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, overload
 
 from django.http import Http404, HttpRequest
-from django.shortcuts import get_object_or_404
 
 from core import access
 from core.errors import N_, RuleViolation
@@ -19,29 +18,9 @@ from money.models import PaidBy, PaymentMethod, Remainder
 from money.renderings import calcutta_data
 from tournaments.models import EntryStatus, Tournament
 
-FIELD_WORDS = {
-    "fee": "Entry fee",
-    "added": "Added money",
-    "rake_percent": "Rake %",
-    "rake_fixed": "Fixed rake",
-    "table": "Payout table",
-    "registration_fee": "Registration fee",
-    "payout_unit": "Payout unit",
-    "price": "Price",
-    "buyers": "Buyers",
-    "percent": "Percent",
-    "entries": "Players",
-    "entry": "Player",
-    "amount": "Amount",
-}
-
-
-def event_by_slug(slug: str) -> Tournament:
-    return get_object_or_404(Tournament.objects.select_related("club"), slug=slug)
-
 
 def directed_event(request: HttpRequest, slug: str) -> Tournament:
-    tournament = event_by_slug(slug)
+    tournament = selectors.event_by_slug(slug)
     if not (
         access.is_site_admin(request.user) or access.is_director(request.user, tournament.club)
     ):
@@ -96,47 +75,6 @@ def amount(
             field,
         )
     return number
-
-
-def whole_number(value: str | None, field: str) -> int:
-    """One chosen id from a form; an empty or non-numeric choice is refused in words."""
-    chosen = whole_numbers([value or ""], field)
-    if not chosen:
-        raise RuleViolation("invalid_choice", N_("Choose from the list."), field)
-    return chosen[0]
-
-
-def whole_numbers(values: list[str], field: str) -> list[int]:
-    try:
-        return [int(v) for v in values if v]
-    except ValueError:
-        raise RuleViolation("invalid_choice", N_("Choose from the list."), field) from None
-
-
-def payout_table(request: HttpRequest) -> list[Decimal] | str:
-    preset = request.POST.get("preset", "")
-    if preset and preset != "custom":
-        return preset
-    parts = [
-        p
-        for p in request.POST.get("table", "").replace(";", "/").replace(",", "/").split("/")
-        if p.strip()
-    ]
-    return [amount(p, "table") or Decimal(0) for p in parts] or "winner_takes_all"
-
-
-def posted_buyers(request: HttpRequest) -> list[tuple[int, Decimal]]:
-    buyers = []
-    for player, percent in zip(
-        request.POST.getlist("buyer"), request.POST.getlist("share"), strict=False
-    ):
-        if not player:
-            continue
-        share = amount(percent, "buyers", blank=None)
-        buyers.append(
-            (whole_numbers([player], "buyers")[0], share if share is not None else Decimal(100))
-        )
-    return buyers
 
 
 def money_context(tournament: Tournament) -> dict[str, Any]:

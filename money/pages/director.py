@@ -4,7 +4,6 @@ payout sheet, the ledger CSV and the money history."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -17,123 +16,109 @@ from django.utils.translation import gettext
 from core.errors import BoxcarsError
 from games.services.actors import actor_for_user
 from money import selectors, services
-from money.models import PaidBy, Remainder
 from money.renderings import ledger_csv
 from tournaments.models import Tournament
 
-from .common import (
-    FIELD_WORDS,
-    amount,
-    directed_event,
-    money_context,
-    payout_table,
-    posted_buyers,
-    section_url,
-    whole_number,
-    whole_numbers,
-)
+from . import forms
+from .common import directed_event, money_context, section_url
 
+Call = Callable[[Any, Tournament, dict[str, Any]], Any]
 
-def _pool(request: HttpRequest, actor: Any, t: Tournament) -> Any:
-    p = request.POST
-    buy_back_fee = amount(p.get("buy_back_fee"), "buy_back_fee", blank=None)
-    until = p.get("buy_back_until_round", "").strip()
-    return services.save_pool(
-        actor=actor,
-        tournament=t,
-        key=p.get("key", "").strip().lower(),
-        name=p.get("name", ""),
-        side=p.get("side") == "on",
-        paid_by=p.get("paid_by", PaidBy.EVENT),
-        fee=amount(p.get("fee"), "fee"),
-        added=amount(p.get("added"), "added"),
-        rake_percent=amount(p.get("rake_percent"), "rake_percent"),
-        rake_fixed=amount(p.get("rake_fixed"), "rake_fixed"),
-        table=payout_table(request),
-        remainder=p.get("remainder", Remainder.FIRST),
-        buy_back_fee=buy_back_fee,
-        buy_back_until_round=int(until) if until.isdigit() else None,
-    )
-
-
-ACTIONS: dict[str, Callable[[HttpRequest, Any, Tournament], Any]] = {
-    "club": lambda r, a, t: services.save_club_money(
-        actor=a,
-        tournament=t,
-        currency=r.POST.get("currency", ""),
-        payout_unit=amount(r.POST.get("payout_unit"), "payout_unit"),
-        publish_payouts=r.POST.get("publish_payouts") == "on",
-        publish_calcutta=r.POST.get("publish_calcutta") == "on",
+# Each action: its form and the one service it calls with the form's values.
+ACTIONS: dict[str, tuple[type[forms.MoneyForm], Call]] = {
+    "club": (
+        forms.ClubMoneyForm,
+        lambda a, t, d: services.save_club_money(actor=a, tournament=t, **d),
     ),
-    "registration-fee": lambda r, a, t: services.set_registration_fee(
-        actor=a,
-        tournament=t,
-        registration_fee=amount(r.POST.get("registration_fee"), "registration_fee"),
+    "registration-fee": (
+        forms.RegistrationFeeForm,
+        lambda a, t, d: services.set_registration_fee(actor=a, tournament=t, **d),
     ),
-    "pool": _pool,
-    "delete-pool": lambda r, a, t: services.delete_pool(
-        actor=a, tournament=t, key=r.POST.get("key", "")
+    "pool": (
+        forms.PoolForm,
+        lambda a, t, d: services.save_pool(
+            actor=a, tournament=t, **{k: v for k, v in d.items() if k != "preset"}
+        ),
     ),
-    "entrants": lambda r, a, t: services.set_side_pool_entrants(
-        actor=a,
-        tournament=t,
-        key=r.POST.get("key", ""),
-        entry_ids=whole_numbers(r.POST.getlist("entries"), "entries"),
+    "delete-pool": (
+        forms.PoolKeyForm,
+        lambda a, t, d: services.delete_pool(actor=a, tournament=t, key=d["key"]),
     ),
-    "buy-back": lambda r, a, t: services.record_buy_back(
-        actor=a,
-        tournament=t,
-        key=r.POST.get("key", ""),
-        entry_id=whole_numbers([r.POST.get("entry", "")], "entry")[0] if r.POST.get("entry") else 0,
+    "entrants": (
+        forms.EntrantsForm,
+        lambda a, t, d: services.set_side_pool_entrants(
+            actor=a, tournament=t, key=d["key"], entry_ids=d["entries"]
+        ),
     ),
-    "payment": lambda r, a, t: services.record_payment(
-        actor=a,
-        tournament=t,
-        player_id=whole_number(r.POST.get("player"), "player"),
-        amount=amount(r.POST.get("amount"), "amount"),
-        method=r.POST.get("method", ""),
-        note=r.POST.get("note", ""),
+    "buy-back": (
+        forms.BuyBackForm,
+        lambda a, t, d: services.record_buy_back(
+            actor=a, tournament=t, key=d["key"], entry_id=d["entry"]
+        ),
     ),
-    "split": lambda r, a, t: services.record_split(
-        actor=a, tournament=t, entry_ids=whole_numbers(r.POST.getlist("entries"), "entries")
+    "payment": (
+        forms.PaymentForm,
+        lambda a, t, d: services.record_payment(
+            actor=a,
+            tournament=t,
+            player_id=d["player"],
+            amount=d["amount"],
+            method=d["method"],
+            note=d["note"],
+        ),
     ),
-    "clear-splits": lambda r, a, t: services.clear_splits(actor=a, tournament=t),
-    "calcutta": lambda r, a, t: services.configure_calcutta(
-        actor=a,
-        tournament=t,
-        table=payout_table(r),
-        rake_percent=amount(r.POST.get("rake_percent"), "rake_percent"),
-        rake_fixed=amount(r.POST.get("rake_fixed"), "rake_fixed"),
-        buy_back_limit=amount(r.POST.get("buy_back_limit"), "buy_back_limit", blank=Decimal(50)),
-        remainder=r.POST.get("remainder", Remainder.FIRST),
+    "split": (
+        forms.SplitForm,
+        lambda a, t, d: services.record_split(actor=a, tournament=t, entry_ids=d["entries"]),
     ),
-    "lot": lambda r, a, t: services.add_lot(
-        actor=a,
-        tournament=t,
-        label=r.POST.get("label", ""),
-        entry_ids=whole_numbers(r.POST.getlist("entries"), "entries"),
+    "clear-splits": (
+        forms.NothingForm,
+        lambda a, t, d: services.clear_splits(actor=a, tournament=t),
     ),
-    "sale": lambda r, a, t: services.sell_lot(
-        actor=a,
-        tournament=t,
-        lot_id=whole_number(r.POST.get("lot"), "lot"),
-        price=amount(r.POST.get("price"), "price"),
-        buyers=posted_buyers(r),
+    "calcutta": (
+        forms.CalcuttaForm,
+        lambda a, t, d: services.configure_calcutta(
+            actor=a, tournament=t, **{k: v for k, v in d.items() if k != "preset"}
+        ),
     ),
-    "lot-buy-back": lambda r, a, t: services.buy_back_lot(
-        actor=a,
-        tournament=t,
-        lot_id=whole_number(r.POST.get("lot"), "lot"),
-        entry_id=whole_number(r.POST.get("entry"), "entry"),
-        percent=amount(r.POST.get("percent"), "percent"),
+    "lot": (
+        forms.LotForm,
+        lambda a, t, d: services.add_lot(
+            actor=a, tournament=t, label=d["label"], entry_ids=d["entries"]
+        ),
+    ),
+    "sale": (
+        forms.SaleForm,
+        lambda a, t, d: services.sell_lot(
+            actor=a, tournament=t, lot_id=d["lot"], price=d["price"], buyers=d["buyers"]
+        ),
+    ),
+    "lot-buy-back": (
+        forms.LotBuyBackForm,
+        lambda a, t, d: services.buy_back_lot(
+            actor=a, tournament=t, lot_id=d["lot"], entry_id=d["entry"], percent=d["percent"]
+        ),
     ),
 }
 AUCTION_ACTIONS = {"calcutta", "lot", "sale", "lot-buy-back"}
 
 
+def _refusal(
+    request: HttpRequest, tournament: Tournament, template: str, error: dict[str, Any]
+) -> HttpResponse:
+    """The page again (400), the rule beside the field it names, the form as posted."""
+    context = money_context(tournament)
+    # the pool or lot the form acted on: its own form shows the rule beside the field
+    context["error"] = {**error, "where": request.POST.get("lot") or request.POST.get("key", "")}
+    context["posted"] = request.POST
+    return render(request, template, context, status=400)
+
+
 @login_required
 def director_money(request: HttpRequest, slug: str, action: str | None = None) -> HttpResponse:
-    """The director's money page (GET), or one of its forms (POST ``action``)."""
+    """The director's money page (GET), or one of its forms (POST ``action``): the
+    form reads the POST (an invalid one calls no service: nothing is written), then
+    its one service."""
     tournament = directed_event(request, slug)
     template = "money/director.html"
     if action is not None:
@@ -141,17 +126,14 @@ def director_money(request: HttpRequest, slug: str, action: str | None = None) -
             raise Http404
         if action in AUCTION_ACTIONS:
             template = "money/auction.html"
+        form_class, call = ACTIONS[action]
+        form = form_class(request.POST)
+        if not form.is_valid():
+            return _refusal(request, tournament, template, forms.page_error(action, form))
         try:
-            ACTIONS[action](request, actor_for_user(request.user), tournament)
+            call(actor_for_user(request.user), tournament, form.cleaned_data)
         except BoxcarsError as error:
-            context = money_context(tournament)
-            context["error"] = {
-                "form": action,
-                "field": FIELD_WORDS.get(error.field or "", error.field or ""),
-                "detail": error.message,
-            }
-            context["posted"] = request.POST
-            return render(request, template, context, status=400)
+            return _refusal(request, tournament, template, forms.page_error(action, form, error))
         messages.success(request, gettext("Saved."))
         back = request.POST.get("next", "")
         if back and url_has_allowed_host_and_scheme(

@@ -3,13 +3,12 @@ a club sets up."""
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
@@ -18,7 +17,8 @@ from core.errors import BoxcarsError
 from games.services.actors import actor_for_user
 from money import selectors
 
-from .common import WEIGHT_LIMIT, amount, directed_event, money_context, section_url, whole_numbers
+from .common import directed_event, money_context, section_url
+from .forms import ClubTableForm, MasterPointsForm, SeasonForm, page_error
 
 
 def _master_points_csv(rows: list, season: str) -> str:
@@ -56,10 +56,9 @@ def _season(request: HttpRequest, club: Any, club_seasons: list) -> Any:
 def club_master_points(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's master-points leaderboard for a season (public), or its CSV with
     ``?format=csv``; ``?season=2026`` picks the season (``all``: every season)."""
-    from games.models import Club
     from money.master_points import club_table, seasons
 
-    club = get_object_or_404(Club, slug=slug)
+    club = selectors.club_by_slug(slug)
     club_seasons = seasons(club)
     season = _season(request, club, club_seasons)
     rows = club_table(club, season.year if season else None)
@@ -84,42 +83,14 @@ def club_master_points(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _club_table_form(request: HttpRequest) -> tuple[str, list[dict[str, Any]]]:
-    """The table form: one row per bracket (blank rows ignored), points as "10/6/3/3"."""
-    brackets = []
-    rows = zip(
-        request.POST.getlist("min_players"),
-        request.POST.getlist("max_players"),
-        request.POST.getlist("points"),
-        strict=False,
-    )
-    for i, (low, high, points) in enumerate(rows):
-        if not (low.strip() or high.strip() or points.strip()):
-            continue
-        field = f"brackets[{i}]"
-        parts = [p for p in points.replace(";", "/").replace(",", "/").split("/") if p.strip()]
-        brackets.append(
-            {
-                "min_players": whole_numbers([low.strip() or "0"], f"{field}.min_players")[0],
-                "max_players": whole_numbers([high.strip()], f"{field}.max_players")[0]
-                if high.strip()
-                else None,
-                "points": [str(amount(p, f"{field}.points")) for p in parts],
-            }
-        )
-    per_win = str(amount(request.POST.get("per_match_won"), "per_match_won"))
-    return per_win, brackets
-
-
 def club_points_table(request: HttpRequest, slug: str) -> HttpResponse:
     """The club's own master-points table: its current version and earlier ones (public);
     directors edit it (each save is a new version) and set the season's start day."""
     from django.contrib.auth.views import redirect_to_login
 
-    from games.models import Club
     from money import master_points
 
-    club = get_object_or_404(Club, slug=slug)
+    club = selectors.club_by_slug(slug)
     director = access.is_site_admin(request.user) or access.is_director(request.user, club)
     error = None
     if request.method == "POST":
@@ -127,35 +98,35 @@ def club_points_table(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect_to_login(request.get_full_path())
         if not director:
             raise Http404
-        form = request.POST.get("form", "table")
-        try:
-            actor = actor_for_user(request.user)
-            read = request.POST.get("version", "")
-            expected = int(read) if read.isdigit() else None
-            if form == "season":
-                master_points.set_season_start(
-                    actor=actor,
-                    club=club,
-                    expected_version=expected,
-                    month=whole_numbers(
-                        [request.POST.get("month", "") or "0"], "season_start_month"
-                    )[0],
-                    day=whole_numbers([request.POST.get("day", "") or "0"], "season_start_day")[0],
-                )
-            else:
-                per_win, brackets = _club_table_form(request)
-                master_points.save_club_table(
-                    actor=actor,
-                    club=club,
-                    per_match_won=per_win,
-                    brackets=brackets,
-                    expected_version=expected,
-                )
-        except BoxcarsError as error_:
-            error = {"form": form, "field": error_.field or "", "detail": error_.message}
+        form_id = "season" if request.POST.get("form") == "season" else "table"
+        form = (SeasonForm if form_id == "season" else ClubTableForm)(request.POST)
+        if not form.is_valid():
+            error = page_error(form_id, form)
         else:
-            messages.success(request, _("Saved."))
-            return redirect(request.path)
+            data = form.cleaned_data
+            try:
+                actor = actor_for_user(request.user)
+                if form_id == "season":
+                    master_points.set_season_start(
+                        actor=actor,
+                        club=club,
+                        expected_version=data["version"],
+                        month=data["month"],
+                        day=data["day"],
+                    )
+                else:
+                    master_points.save_club_table(
+                        actor=actor,
+                        club=club,
+                        per_match_won=data["per_match_won"],
+                        brackets=data["brackets"],
+                        expected_version=data["version"],
+                    )
+            except BoxcarsError as error_:
+                error = page_error(form_id, form, error_)
+            else:
+                messages.success(request, _("Saved."))
+                return redirect(request.path)
     versions = selectors.club_points_tables(club)
     current = versions[0] if versions else None
     rows = [
@@ -192,31 +163,20 @@ def event_master_points(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = directed_event(request, slug)
     if request.method != "POST":
         raise Http404
-    try:
-        set_master_points(
-            actor=actor_for_user(request.user),
-            tournament=tournament,
-            formula=request.POST.get("formula", ""),
-            event_weight=amount(
-                request.POST.get("event_weight"),
-                "event_weight",
-                blank=Decimal(1),
-                limit=WEIGHT_LIMIT,
-            ),
-            division_weight=amount(
-                request.POST.get("division_weight"),
-                "division_weight",
-                blank=Decimal(1),
-                limit=WEIGHT_LIMIT,
-            ),
-        )
-    except BoxcarsError as error:
+    form = MasterPointsForm(request.POST)
+    error = None
+    if not form.is_valid():
+        error = page_error("master-points", form)
+    else:
+        try:
+            set_master_points(
+                actor=actor_for_user(request.user), tournament=tournament, **form.cleaned_data
+            )
+        except BoxcarsError as error_:
+            error = page_error("master-points", form, error_)
+    if error is not None:
         context = money_context(tournament)
-        context["error"] = {
-            "form": "master-points",
-            "field": error.field or "",
-            "detail": error.message,
-        }
+        context["error"] = error
         return render(request, "money/director.html", context, status=400)
     messages.success(request, gettext("Saved."))
     return redirect(f"{section_url('money-director', slug)}#master-points")

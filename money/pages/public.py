@@ -8,12 +8,12 @@ from django.shortcuts import render
 from core import access
 from money import selectors
 
-from .common import event_by_slug, event_lots
+from .common import event_lots
 
 
 def public_money(request: HttpRequest, slug: str) -> HttpResponse:
     """Payouts and the Calcutta's lots, prices and owners, as far as the club publishes."""
-    tournament = event_by_slug(slug)
+    tournament = selectors.event_by_slug(slug)
     view = selectors.money_view(tournament)
     director = access.is_site_admin(request.user) or access.is_director(
         request.user, tournament.club

@@ -1,18 +1,25 @@
-/* The match clock (docs/clocks.md). The browser shows the time; the server's own
-   reckoning is the truth: it charges each turn as it saw it (within a tolerance for
-   the network), accepts a flag only when its own time is spent, and answers with the
-   running turn's time by its clock (`elapsed_ms`), which this page adopts whenever it
-   takes the server's clock. This mirrors games/rules/clock.py: the first `delay` ms of
-   a turn are free, only what a turn uses beyond them is taken from the reserve, and a
-   reserve that reaches zero is a flag fall (overtime first when the clock says so, else
-   the match is lost). A player's device ends only its own player's turns (data-my-side;
-   the server refuses the opponent's), a director's device both.
+/* The match clock (docs/clocks.md). The server decides; this page displays. Every
+   answer of the clock API carries the server's figures of that moment: whose time
+   runs, the running turn's delay left (`delay_left_ms`) and each side's reserve left
+   (`remaining_ms`), by the server's own reckoning (games/rules/clock.py, time_left).
+   The page shows them and only counts its own elapsed time down from them (first the
+   delay, then the reserve): it charges nothing, decides no flag fall and no overtime.
+   A tap reports the turn (its time: the server's elapsed time of the turn when the page
+   read it plus the page's own time since); when the page's display reaches zero it
+   asks the server to declare the flag fall, which the server checks against its own
+   time (409 `clock_not_expired` otherwise), and the server's answer is what the page
+   then shows. A player's device ends only its own player's turns (data-my-side; the
+   server refuses the opponent's), a director's device both.
 
-   Time within a visit is measured with performance.now() (monotonic: a changed system
-   clock does not move it); the state, with the wall-clock time the running turn
-   started, lives in localStorage so that a reload resumes it. Every report goes through
-   a queue that survives a reload and the network going away: it is sent in order, each
-   with an Idempotency-Key, and the "offline" badge shows while it waits. */
+   Until the server answers a report (or while the network is away) the page shows the
+   report as it was made: the tapped half stops at what it showed, the other half counts
+   down from the server's last figures, a paused clock stands still; the next answer
+   replaces all of it. Time within a visit is measured with performance.now()
+   (monotonic: a changed system clock does not move it); the state, with the wall-clock
+   time of its anchor, lives in localStorage so that a reload resumes it. Every report
+   goes through a queue that survives a reload and the network going away: it is sent
+   in order, each with an Idempotency-Key, and the "offline" badge shows while it
+   waits. */
 (function () {
   "use strict";
 
@@ -32,8 +39,8 @@
   const storeKey = `boxcars-clock-${matchId}`;
   const TICK_MS = 100;
 
-  let st = null; // the clock as this page runs it (see adopt)
-  let spanPerf = null; // performance.now() when the running span started
+  let st = null; // the clock as the server last answered, and what this page shows (see adopt)
+  let anchorPerf = null; // performance.now() when the shown figures were taken
   let sending = false;
 
   function fmt(text, values) {
@@ -46,50 +53,68 @@
     root.dataset.pending = String(st.queue.length); // reports not yet accepted
   }
 
-  function adopt(clock) {
-    /* Take the server's clock as it stands (a first visit, another device ran it, or
-       the server refused something this page sent). */
+  function adopt(clock, asked) {
+    /* Show the server's clock as it stands in its answer: its status and sides, its
+       delay left and reserves left, and the running turn's time by its reckoning.
+       ``asked``: when this page sent the request ({perf, wall}); the page counts its
+       own time from then (the server made its figures between the asking and the
+       answer: a page that counted from the answer would lose the time a slow answer
+       took, and report turns shorter than they were). */
+    const at = asked || { perf: performance.now(), wall: Date.now() };
     st = {
       startedAt: clock.started_at,
       delay: clock.delay_ms,
-      overtime: clock.overtime_ms,
-      flagRule: clock.flag_rule,
-      reserve: clock.reserve_ms.slice(),
       status: clock.status,
       running: clock.running === null ? null : clock.running - 1,
       flagged: clock.flagged === null ? null : clock.flagged - 1,
       overtimeUsed: clock.overtime_used.slice(),
+      delayLeft: clock.delay_left_ms,
+      remaining: clock.remaining_ms.slice(),
+      turnBefore: clock.elapsed_ms || 0, // the running turn's time at the anchor, by the server
+      fresh: true, // the server's figures, not a report waiting for its answer
+      flagAsked: false,
       seq: clock.last_seq,
       version: clock.version,
-      turnUsed: clock.elapsed_ms || 0, // the running turn's time so far, by the server
-      spanWall: clock.status === "running" ? Date.now() : null,
+      anchorWall: at.wall,
       queue: [],
     };
-    spanPerf = st.spanWall === null ? null : performance.now();
+    anchorPerf = at.perf;
     save();
   }
 
   function resumeLocal(saved) {
     st = saved;
-    spanPerf = st.spanWall === null ? null : performance.now() - Math.max(0, Date.now() - st.spanWall);
+    anchorPerf = performance.now() - Math.max(0, Date.now() - st.anchorWall);
   }
 
-  function elapsed() {
-    /* The running side's time used this turn (paused time excluded). */
-    if (!st || st.running === null) return 0;
-    const span = spanPerf === null ? 0 : performance.now() - spanPerf;
-    return Math.max(0, Math.round(st.turnUsed + span));
+  function sinceAnchor() {
+    /* This page's own time since the figures it shows were taken (paused: none). */
+    if (!st || st.status !== "running" || anchorPerf === null) return 0;
+    return Math.max(0, performance.now() - anchorPerf);
   }
 
-  function startSpan() {
-    st.spanWall = Date.now();
-    spanPerf = performance.now();
+  function shown(side) {
+    /* What the half of ``side`` shows now: [reserve, delay], the server's figures less
+       this page's own time since they were taken (first the delay, then the reserve). */
+    if (st.running !== side || (st.status !== "running" && st.status !== "paused")) return [st.remaining[side], st.delay];
+    const t = sinceAnchor();
+    return [Math.max(st.remaining[side] - Math.max(t - st.delayLeft, 0), 0), Math.max(st.delayLeft - t, 0)];
   }
 
-  function stopSpan() {
-    st.turnUsed = elapsed();
-    st.spanWall = null;
-    spanPerf = null;
+  function turnTime() {
+    /* The running turn's time to report: the server's figure at the anchor plus ours. */
+    return Math.round(st.turnBefore + sinceAnchor());
+  }
+
+  function reanchor(changes) {
+    /* What the page shows while a report waits for its answer: the figures as they
+       stand now, then the report's change (the next answer replaces them). */
+    const figures = [shown(0), shown(1)];
+    st.remaining = [figures[0][0], figures[1][0]];
+    if (st.running !== null) st.delayLeft = figures[st.running][1];
+    st.turnBefore = turnTime();
+    Object.assign(st, changes, { fresh: false, anchorWall: Date.now() });
+    anchorPerf = performance.now();
   }
 
   // --- reports ---------------------------------------------------------------------
@@ -118,6 +143,7 @@
     try {
       while (st.queue.length) {
         const item = st.queue[0];
+        const asked = { perf: performance.now(), wall: Date.now() };
         let response;
         try {
           response = await fetch(api + item.path, {
@@ -137,48 +163,33 @@
           return;
         }
         st.queue.shift();
-        if (response.ok) {
-          try {
-            st.version = Math.max(st.version || 0, (await response.json()).clock.version);
-          } catch (error) { /* a replayed answer without a body */ }
-        }
-        save();
+        let data = null;
+        try {
+          data = await response.json();
+        } catch (error) { /* a replayed answer without a body */ }
         if (!response.ok) {
           // refused: show why, and take the server's clock as it stands
-          let detail = response.status;
-          try {
-            detail = (await response.json()).detail || detail;
-          } catch (error) { /* not JSON */ }
-          $("message").textContent = fmt(text.error, { detail: detail });
+          $("message").textContent = fmt(text.error, { detail: (data && data.detail) || response.status });
+          save();
           await load(true);
           return;
         }
+        if (data && data.clock && !st.queue.length) adopt(data.clock, asked); // the server's answer is what shows
+        else if (data && data.clock) st.version = Math.max(st.version || 0, data.clock.version);
+        save();
+        render();
       }
     } finally {
       sending = false;
     }
   }
 
-  // --- the rules, as the server applies them ---------------------------------------
+  // --- what the page asks the server -------------------------------------------------
 
-  function flagFall(side, used) {
+  function report(path, body) {
     st.seq += 1;
-    enqueue("flag/", { seq: st.seq, side: side + 1, used_ms: used }, `clock-${matchId}-${st.startedAt}-${st.seq}`);
-    st.turnUsed = 0;
-    st.spanWall = null;
-    spanPerf = null;
-    if (st.flagRule === "overtime" && !st.overtimeUsed[side]) {
-      st.reserve[side] = st.overtime;
-      st.overtimeUsed[side] = true;
-      st.status = "paused";
-      st.running = side;
-    } else {
-      st.reserve[side] = 0;
-      st.status = "flagged";
-      st.flagged = side;
-      st.running = null;
-    }
-    save();
+    body.seq = st.seq;
+    enqueue(path, body, `clock-${matchId}-${st.startedAt}-${st.seq}`);
   }
 
   function mayEnd(side) {
@@ -190,40 +201,35 @@
   function tap(side) {
     if (!canRun || !st || !mayEnd(side)) return;
     if (st.status === "ready") {
-      st.seq += 1;
-      st.status = "running";
-      st.running = 1 - side;
-      st.turnUsed = 0;
-      startSpan();
-      enqueue("turns/", { seq: st.seq, side: side + 1, used_ms: 0 }, `clock-${matchId}-${st.startedAt}-${st.seq}`);
-    } else if (st.status === "running" && st.running === side) {
-      const used = elapsed();
-      if (used >= st.delay + st.reserve[side]) {
-        flagFall(side, used);
-      } else {
-        st.reserve[side] -= Math.max(used - st.delay, 0);
-        st.seq += 1;
-        st.running = 1 - side;
-        st.turnUsed = 0;
-        startSpan();
-        enqueue("turns/", { seq: st.seq, side: side + 1, used_ms: used }, `clock-${matchId}-${st.startedAt}-${st.seq}`);
-      }
+      reanchor({ status: "running", running: 1 - side, delayLeft: st.delay, turnBefore: 0 });
+      report("turns/", { side: side + 1, used_ms: 0 });
+    } else if (st.status === "running" && st.running === side && !st.flagAsked) {
+      const used = turnTime();
+      reanchor({});
+      // the tapped half stops at what it showed; the other's turn starts with the delay
+      Object.assign(st, { running: 1 - side, delayLeft: st.delay, turnBefore: 0 });
+      report("turns/", { side: side + 1, used_ms: used });
     }
     render();
   }
 
+  function askFlag() {
+    /* The display reached zero: ask the server whether the flag fell (it decides by its
+       own time); the half shows 0:00 until it answers. */
+    st.flagAsked = true;
+    report("flag/", { side: st.running + 1, used_ms: turnTime() });
+  }
+
   function pause() {
     if (!st || st.status !== "running") return;
-    stopSpan();
-    st.status = "paused";
+    reanchor({ status: "paused" });
     enqueue("pause/", {}, `clock-${matchId}-pause-${Date.now()}`);
     render();
   }
 
   function resume() {
     if (!st || st.status !== "paused") return;
-    st.status = "running";
-    startSpan();
+    reanchor({ status: "running" });
     enqueue("resume/", {}, `clock-${matchId}-resume-${Date.now()}`);
     render();
   }
@@ -240,11 +246,10 @@
   function render() {
     if (!st) return;
     root.dataset.status = st.status;
-    const used = elapsed();
+    root.dataset.fresh = st.fresh ? "1" : "0"; // 1: the figures are the server's last answer
     halves.forEach((half, side) => {
       const mine = st.running === side && (st.status === "running" || st.status === "paused");
-      const reserve = mine ? Math.max(st.reserve[side] - Math.max(used - st.delay, 0), 0) : st.reserve[side];
-      const delay = mine ? Math.max(st.delay - used, 0) : st.delay;
+      const [reserve, delay] = shown(side);
       half.querySelector('[data-role="time"]').textContent = clockFace(reserve);
       half.querySelector('[data-role="delay"]').textContent = fmt(text.delay, { s: Math.ceil(delay / 1000) });
       let note = "";
@@ -261,50 +266,50 @@
     const message = $("message");
     if (st.status === "flagged") message.textContent = fmt(text.flagged, { name: names[st.flagged] });
     else if (st.status === "ready") message.textContent = text.ready;
-    else if (st.status === "paused" && st.overtimeUsed.some(Boolean) && st.turnUsed === 0 && st.running !== null && st.overtimeUsed[st.running])
-      message.textContent = fmt(text.overtime, { name: names[st.running] });
+    else if (st.status === "paused" && st.fresh && st.turnBefore === 0 && st.running !== null && st.overtimeUsed[st.running])
+      message.textContent = fmt(text.overtime, { name: names[st.running] }); // the server gave overtime
     else if (st.status === "paused") message.textContent = text.paused;
     else if (!message.textContent.startsWith(text.error.split("%")[0])) message.textContent = "";
   }
 
   function tick() {
-    if (st && st.status === "running" && st.running !== null && canRun) {
-      const side = st.running;
-      const used = elapsed();
-      if (used >= st.delay + st.reserve[side]) flagFall(side, st.delay + st.reserve[side]);
+    if (st && st.status === "running" && st.running !== null && canRun && !st.flagAsked) {
+      const [reserve, delay] = shown(st.running);
+      if (reserve + delay <= 0) askFlag();
     }
     render();
   }
 
   // --- loading and starting --------------------------------------------------------
 
+  async function fetchClock() {
+    const asked = { perf: performance.now(), wall: Date.now() };
+    const response = await fetch(api, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+    return { clock: (await response.json()).clock, asked: asked };
+  }
+
   async function follow() {
-    /* A director paused or resumed from another device, or another device took over:
-       take the server's clock when it moved past what this page sent (never while a
-       report of ours is on its way). */
+    /* Show the server's clock when it moved past what this page shows (a director
+       paused or resumed from another device, another device took over), never while a
+       report of ours is on its way. */
     if (!st || sending || st.queue.length) return;
-    let data;
+    let clock, asked;
     try {
-      const response = await fetch(api, { headers: { Accept: "application/json" }, credentials: "same-origin" });
-      data = await response.json();
+      ({ clock, asked } = await fetchClock());
     } catch (error) {
       return;
     }
-    const clock = data.clock;
     if (!clock || !st || sending || st.queue.length) return;
     if (clock.started_at !== st.startedAt || clock.version > (st.version || 0)) {
-      if (clock.status !== st.status || clock.last_seq !== st.seq || clock.started_at !== st.startedAt) adopt(clock);
-      else st.version = clock.version;
-      save();
+      adopt(clock, asked);
       render();
     }
   }
 
   async function load(afterRefusal) {
-    let data;
+    let clock, asked;
     try {
-      const response = await fetch(api, { headers: { Accept: "application/json" }, credentials: "same-origin" });
-      data = await response.json();
+      ({ clock, asked } = await fetchClock());
     } catch (error) {
       // offline at load: carry on with what this device remembers
       const saved = localStorage.getItem(storeKey);
@@ -313,7 +318,6 @@
       render();
       return;
     }
-    const clock = data.clock;
     if (!clock) {
       st = null;
       localStorage.removeItem(storeKey);
@@ -327,11 +331,12 @@
     const start = $("start");
     if (start) start.hidden = true;
     const saved = afterRefusal ? null : JSON.parse(localStorage.getItem(storeKey) || "null");
-    if (saved && saved.startedAt === clock.started_at && saved.seq >= clock.last_seq && canRun) {
+    if (saved && saved.remaining && saved.queue && saved.queue.length && saved.startedAt === clock.started_at && canRun) {
+      // reports of this device still to send: show them as made, and send them
       resumeLocal(saved);
       flush();
-    } else if (!st || !canRun || afterRefusal || clock.last_seq > st.seq || clock.status !== st.status) {
-      adopt(clock);
+    } else {
+      adopt(clock, asked);
     }
     render();
   }

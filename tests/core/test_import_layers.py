@@ -66,3 +66,18 @@ def test_every_api_package_is_bound_by_the_door_contracts(modules):
     assert apis == {f"{app}.api" for app in APPS if f"{app}.api" in modules}
     assert apis <= set(found["Pages import no API module"]["forbidden_modules"])
     assert apis <= set(found["API modules import no page"]["source_modules"])
+
+
+def test_every_door_is_bound_by_the_rules_contract(modules):
+    """Pages, API modules, management commands and task modules may import a pure rules
+    module only where ``pyproject.toml`` lists the import with its reason: a new door
+    must be under that contract too, or it could call a rule no service checks."""
+    doors = {
+        m
+        for m in modules
+        if leaf(m) in ("pages", "api", "management", "tasks", "api_jobs")
+        or leaf(m).endswith("_pages")
+    }
+    listed = contracts()["Doors reach the pure rules through services and selectors"]
+    assert doors, "no door module found"
+    assert doors - top_level(modules, listed["source_modules"]) == set()

@@ -120,8 +120,11 @@ def test_overtime_first_then_the_second_flag_loses(page_for, make_match, alice, 
     [({"width": 360, "height": 740}, "clock-360"), ({"width": 1366, "height": 900}, "clock-1366")],
 )
 def test_clock_page_fits_a_narrow_phone_and_a_landscape_tablet(
-    page_for, make_match, alice, bob, viewport, name
+    page_for, make_match, alice, bob, viewport, name, server_clock
 ):
+    """The server's time stands still (``server_clock``): the page shows the server's
+    figures of its answer, and a server that ran on in real time would (rightly) have
+    charged a few more milliseconds than the 20 s the browser's fake clock moved."""
     match = make_match(7)
     page = page_for(viewport, name=name)
     _frozen_clock(page)
@@ -158,3 +161,57 @@ def test_the_table_follows_a_directors_pause(page_for, make_match, alice, bob, d
     phone.clock.fast_forward(5000)  # the table asks the server every few seconds
     expect(phone.locator("#clock")).to_have_attribute("data-status", "paused")
     expect(phone.get_by_role("button", name="Resume")).to_be_visible()
+
+
+def test_the_page_shows_the_servers_reckoning_not_its_own(
+    page_for, make_match, alice, bob, server_clock
+):
+    """The page computes no charge of its own: Alice's device reports a turn of 1.5 s,
+    but the server saw 5 s go by, so it charges 3 s (its figure less the network
+    tolerance) less the 1 s delay; her half then shows the server's 8 s left, not the
+    9.5 s its own arithmetic would have given (``0:10``)."""
+    match = make_match(5)
+    phone = page_for(PHONE, name="clock-server-truth")
+    _frozen_clock(phone)
+    phone.goto(f"/score/{score_links.make_token(match, alice)}/clock/")
+    phone.get_by_label("Preset").select_option("custom")
+    phone.get_by_label("Delay per move (seconds)").fill("1")
+    phone.get_by_label("Reserve per player (seconds)").fill("10")
+    phone.get_by_role("button", name="Start").click()
+    expect(phone.locator("#clock")).to_have_attribute("data-status", "ready")
+
+    _half(phone, "Bob").click()
+    _wait_for_reports(phone)
+    server_clock.advance(5000)
+    phone.clock.fast_forward(1500)
+    _half(phone, "Alice").click()
+    _wait_for_reports(phone)
+    expect(phone.locator("#clock")).to_have_attribute("data-fresh", "1")
+    assert MatchClock.objects.get(match=match).reserve1_ms == 8000
+    expect(_half(phone, "Alice").locator('[data-role="time"]')).to_have_text("0:08")
+    expect(_half(phone, "Bob")).to_have_class(RUNNING)
+
+
+def test_a_flag_claimed_early_is_refused_and_the_page_shows_the_servers_time(
+    page_for, make_match, alice, bob, server_clock
+):
+    """The page's display reached zero but the server's time did not: the page asks, the
+    server refuses (409 ``clock_not_expired``), and the page shows the server's clock
+    (the match goes on)."""
+    match = make_match(5)
+    phone = page_for(PHONE, name="clock-early-flag")
+    _frozen_clock(phone)
+    phone.goto(f"/score/{score_links.make_token(match, alice)}/clock/")
+    _start_custom(phone)
+
+    _half(phone, "Alice").click()  # Bob's time runs: 1 s delay, 2 s reserve
+    _wait_for_reports(phone)
+    server_clock.advance(1000)
+    phone.clock.fast_forward(5000)  # the browser ran ahead of the server
+    expect(phone.locator('[data-role="message"]')).to_contain_text("has not fallen")
+    _wait_for_reports(phone)
+    expect(phone.locator("#clock")).to_have_attribute("data-status", "running")
+    expect(_half(phone, "Bob").locator('[data-role="time"]')).to_have_text("0:02")
+    match.refresh_from_db()
+    assert match.status != "forfeit"
+    assert MatchClock.objects.get(match=match).status == "running"

@@ -186,3 +186,25 @@ def test_a_director_awards_a_flag_fall_with_a_reason(
     assert clocked.status == MatchStatus.FORFEIT
     reason = clocked.history.first().history_change_reason
     assert reason == "flag awarded by a director: the phone died; table clock"
+
+
+def test_every_answer_carries_the_servers_figures_the_page_shows(
+    client_for, alice_user, clocked, server_clock
+):
+    """The page (static/js/clock.js) computes no charge: it shows the answer's
+    ``delay_left_ms`` and ``remaining_ms``, the server's reckoning of this moment, and
+    counts down from them. 20 s into Bob's turn, anyone reading the clock is told
+    Bob's delay is spent and 8 s are gone from his reserve."""
+    alice = client_for(alice_user)
+    answer = post(alice, clocked, "turns/", seq=1, side=1, used_ms=0).json()["clock"]
+    assert (answer["delay_left_ms"], answer["remaining_ms"]) == (12 * SECOND, [600_000] * 2)
+    server_clock.advance(5 * SECOND)
+    read = client_for(alice_user).get(url(clocked)).json()["clock"]
+    assert read["elapsed_ms"] == 5 * SECOND
+    assert (read["delay_left_ms"], read["remaining_ms"]) == (7 * SECOND, [600_000, 600_000])
+    server_clock.advance(15 * SECOND)
+    read = client_for(alice_user).get(url(clocked)).json()["clock"]
+    assert (read["delay_left_ms"], read["remaining_ms"]) == (0, [600_000, 592_000])
+    # stored reserves are untouched until the turn ends: the figures are a reading
+    clock = MatchClock.objects.get(match=clocked)
+    assert (clock.reserve1_ms, clock.reserve2_ms) == (600_000, 600_000)

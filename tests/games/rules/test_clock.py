@@ -243,3 +243,20 @@ def test_a_director_awards_a_flag_whatever_the_time():
     assert outcome.state.status == ClockStatus.FLAGGED and outcome.state.flagged == 1
     with pytest.raises(ConflictError):
         award_flag(settings, new_clock(settings), side=1)
+
+
+def test_time_left_is_what_the_page_shows():
+    """The figures the server answers for the page: the running turn's delay left, and
+    the running side's reserve less what the turn took beyond the delay (never below
+    zero); the other side and a ready clock are as stored."""
+    from games.rules.clock import ClockSettings, ClockState, ClockStatus, time_left
+
+    settings = ClockSettings(delay_ms=1000, reserve_ms=5000)
+    running = ClockState((5000, 4000), ClockStatus.RUNNING, running=1)
+    assert time_left(settings, running, elapsed_ms=0) == (1000, (5000, 4000))
+    assert time_left(settings, running, elapsed_ms=2500) == (0, (5000, 2500))
+    assert time_left(settings, running, elapsed_ms=60_000) == (0, (5000, 0))
+    paused = ClockState((5000, 4000), ClockStatus.PAUSED, running=0)
+    assert time_left(settings, paused, elapsed_ms=1500) == (0, (4500, 4000))
+    ready = ClockState((5000, 5000))
+    assert time_left(settings, ready, elapsed_ms=0) == (1000, (5000, 5000))

@@ -4,7 +4,6 @@ never a 500 (a number too big for its column, an empty or missing choice)."""
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from money.models import Payment
 from tournaments.models import Entry
@@ -12,13 +11,6 @@ from tournaments.models import Entry
 pytestmark = pytest.mark.django_db
 
 HUGE = "99999999999999999999999"
-
-
-@pytest.fixture
-def browser(director):
-    client = Client()
-    client.force_login(director)
-    return client
 
 
 def post(browser, event, action, data):

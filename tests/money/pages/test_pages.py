@@ -13,13 +13,6 @@ from tournaments.services import events as event_services
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def browser(director):
-    client = Client()
-    client.force_login(director)
-    return client
-
-
 def post(browser, event, action, data):
     return browser.post(f"/tournaments/{event.slug}/director/money/do/{action}/", data)
 
