@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api_jobs import JobSerializer
+from core.api_jobs import JobSerializer, job_answer
 from core.idempotency import idempotent
 from games.api.permissions import ReadOnlyOrAuthenticated
 from games.models import Club, Match
@@ -39,7 +39,7 @@ class MatchAnalysisView(APIView):
             raise NotFound("This match has not been analysed yet.")
         return Response(selectors.as_dict(analysis))
 
-    @extend_schema(request=AnalysisRequestSerializer, responses={202: JobSerializer})
+    @extend_schema(request=AnalysisRequestSerializer, responses={202: job_answer()})
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         match = get_object_or_404(Match.objects.select_related("club"), pk=pk)

@@ -120,3 +120,28 @@ class EarlierAnalysisSerializer(serializers.Serializer):
     decision_rows = StoredDecisionSerializer(
         many=True, required=False, help_text="With ?decisions=true only."
     )
+
+
+class AnalysisJobParamsSerializer(serializers.Serializer):
+    """What an ``analysis.match`` job analyses, and how deep."""
+
+    match_id = serializers.IntegerField()
+    plies = serializers.IntegerField()
+
+
+class AnalysedPlayerSerializer(serializers.Serializer):
+    """One side's figures, as the job reports them (the full analysis is on the API)."""
+
+    side = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    pr = serializers.FloatField()
+    error_rate = serializers.FloatField()
+
+
+class AnalysisJobResultSerializer(serializers.Serializer):
+    """What ``analysis.jobs.analyse_match_job`` answers."""
+
+    match_id = serializers.IntegerField()
+    plies = serializers.IntegerField()
+    decisions = serializers.IntegerField()
+    players = AnalysedPlayerSerializer(many=True)

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from core.api_jobs import JobSerializer, job_accepted_response
+from core.api_jobs import job_accepted_response, job_answer
 from core.errors import N_, RuleViolation
 from core.idempotency import idempotent
 from games.models import Club
@@ -67,7 +67,7 @@ class ClubExportView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={202: JobSerializer})
+    @extend_schema(request=None, responses={202: job_answer()})
     @idempotent
     def post(self, request: Request, slug: str) -> Response:
         club = get_object_or_404(Club, slug=slug)
@@ -99,7 +99,7 @@ class ClubImportView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "import"
 
-    @extend_schema(request=ArchiveImportSerializer, responses={202: JobSerializer})
+    @extend_schema(request=ArchiveImportSerializer, responses={202: job_answer()})
     @idempotent
     def post(self, request: Request) -> Response:
         data = read_upload(request.FILES.get("file"))

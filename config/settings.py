@@ -370,6 +370,7 @@ SPECTACULAR_SETTINGS = {
         "VariantEnum": "games.rules.variants.MATCH_CHOICES",
         "FederationExclusionEnum": "tournaments.federation.api_shapes.REASONS",
         "AbtDivisionEnum": "tournaments.federation.api_shapes.DIVISIONS",
+        "JobStatusEnum": "core.models.JobStatus",
     },
 }
 

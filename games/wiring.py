@@ -12,6 +12,7 @@ registration of every app, so a new hook is a reviewed change.
 
 from __future__ import annotations
 
+from core.api_jobs import register_job_shapes
 from core.demo import register_demo_seeder
 from core.events import register_event_handler
 from core.idempotency import register_scope
@@ -26,6 +27,7 @@ from games import (
     score_links,
     transcript_jobs,
 )
+from games.api import job_shapes
 
 
 def register() -> None:
@@ -38,6 +40,7 @@ def register() -> None:
     register_job_handler(job_kinds.RECOMPUTE_LIST, rating_jobs.recompute_list_job)
     register_job_handler(job_kinds.RECOMPUTE_ALL, rating_jobs.recompute_all_job)
     register_job_handler(job_kinds.IMPORT_TRANSCRIPTS, transcript_jobs.import_transcripts_job)
+    register_job_shapes(job_shapes.SHAPES)  # their params and results, for the schema
     # Pages and writes.
     register_scope("games.score_link", score_links.idempotency_scope)
     live.register()  # match:, player:, club: channels; a match's write touches them

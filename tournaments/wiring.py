@@ -12,11 +12,13 @@ every registration.
 
 from __future__ import annotations
 
+from core.api_jobs import register_job_shapes
 from core.demo import register_demo_seeder
 from core.jobs import register_job_handler
 from core.listeners import register_result_listener
 from games.clock_policies import register_clock_policy
 from tournaments import club_zones, job_kinds, jobs, live, panels
+from tournaments.api import job_shapes
 from tournaments.clocks import tournament_clock_policy
 from tournaments.services.results import follow_up_result, record_match_result
 
@@ -32,6 +34,7 @@ def register() -> None:
     register_job_handler(job_kinds.DROP_MAP, jobs.drop_map)
     register_job_handler(job_kinds.ODDS, jobs.odds)
     register_job_handler(job_kinds.NOTIFY_CALL, jobs.notify_call)
+    register_job_shapes(job_shapes.SHAPES)  # their params and results, for the schema
     # Pages.
     panels.register()  # the club, match, home and player pages' event panels
     live.register()  # tournament: channels; an event hears its matches

@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from core.api_jobs import JobSerializer, job_accepted_response
+from core.api_jobs import job_accepted_response, job_answer
 from core.errors import N_
 from core.idempotency import idempotent
 from games import selectors_ratings as selectors
@@ -212,7 +212,7 @@ class ClubRatingsRecomputeView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(request=None, responses={202: JobSerializer})
+    @extend_schema(request=None, responses={202: job_answer()})
     @idempotent
     def post(self, request: Request, slug: str) -> Response:
         if not request.user.is_authenticated:

@@ -32,7 +32,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from core import access
-from core.api_jobs import JobSerializer, job_accepted_response
+from core.api_jobs import job_accepted_response, job_answer
 from core.errors import N_
 from core.idempotency import idempotent
 from core.jobs import start_job
@@ -102,7 +102,7 @@ class MatchImportView(APIView):
         responses={
             200: TranscriptsImportedSerializer,
             201: TranscriptsImportedSerializer,
-            202: JobSerializer,
+            202: job_answer(),
         },
     )
     @idempotent

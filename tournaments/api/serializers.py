@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.api_jobs import JobSerializer
+from core.api_jobs import job_answer
 from games.api.inputs import ClubRef
 from games.models import Club
 from games.rules import limits, variants
@@ -368,7 +368,7 @@ class OddsSerializer(serializers.Serializer):
     entries = OddsEntrySerializer(many=True)
     leaders = serializers.ListField(child=serializers.IntegerField())
     history = OddsHistorySerializer(many=True)
-    job = JobSerializer(allow_null=True, help_text="The odds job queued or running.")
+    job = job_answer(allow_null=True, help_text="The odds job queued or running.")
 
 
 def odds_data(view: Any, job: dict[str, Any] | None) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from rest_framework.response import Response
 
 from core.actors import Actor
 from core.api_headers import IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH
-from core.api_jobs import JobSerializer, job_accepted_response
+from core.api_jobs import JobSerializer, job_accepted_response, job_answer
 from core.idempotency import idempotent
 from core.jobs import start_job
 from core.locking import expected_version
@@ -284,7 +284,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         job = JobSerializer(view.job).data if view.job is not None else None
         return Response(s.odds_data(view, job))
 
-    @extend_schema(request=s.NextRoundSerializer, responses={202: None})
+    @extend_schema(request=s.NextRoundSerializer, responses={202: job_answer()})
     @action(detail=True, methods=["post"], url_path="rounds/next")
     @idempotent
     def next_round(self, request: Request, slug: str) -> Response:
@@ -305,7 +305,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         job.refresh_from_db()
         return job_accepted_response(job)
 
-    @extend_schema(request=s.RedrawSerializer, responses={202: None})
+    @extend_schema(request=s.RedrawSerializer, responses={202: job_answer()})
     @action(detail=True, methods=["post"])
     @idempotent
     def redraw(self, request: Request, slug: str) -> Response:
@@ -324,7 +324,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         job.refresh_from_db()
         return job_accepted_response(job)
 
-    @extend_schema(responses={200: shapes.DropMapSerializer, 202: JobSerializer})
+    @extend_schema(responses={200: shapes.DropMapSerializer, 202: job_answer()})
     @action(detail=True, methods=["get"], url_path="drop-map")
     def drop_map(self, request: Request, slug: str) -> Response:
         """Where every loser goes; large events answer 202 with a job."""

@@ -6,8 +6,10 @@ drives a director's and two phones' evening through the generated functions and 
 only, as an integrator would: a club, players (one a walk-in), a match entered game by
 game from a player's phone with ``Idempotency-Key`` and ``If-Match`` (a retry replayed,
 a stale version refused as a parsed ``Error``), confirmed from the other phone, then an
-8-player event entered, seeded, started, its first round played, and its bracket,
-standings and odds read (``If-None-Match`` answering 304).
+8-player event entered, seeded, started, redrawn (a job), its first round played, and
+its bracket, standings and odds read (``If-None-Match`` answering 304). The long jobs
+(the club's list recomputed, the redraw) come back as their kind's model, their
+``params`` and ``result`` typed (``core.api_jobs``).
 
 Every answer is also held to the schema the client came from: its status is declared
 for the operation, the headers it carries (``ETag``, ``Location``,
@@ -228,6 +230,20 @@ def test_a_generated_client_runs_the_evening(generated, live_server, director, s
     read = api(op("matches_retrieve"), client=desk, id=str(match.id)).parsed
     assert read.winning_chances == [1, 0] and read.winner == ann.id
 
+    # -- a long job: the club's list recomputed, read back as its kind's model -------------
+    asked = api(
+        op("clubs_ratings_recompute_create"),
+        client=desk,
+        slug=club.slug,
+        idempotency_key=str(uuid.uuid4()),
+    )
+    assert asked.status_code == 202 and isinstance(asked.parsed, m.RecomputeListJob)
+    job = api(op("jobs_retrieve"), client=desk, id=asked.parsed.id).parsed
+    assert isinstance(job, m.RecomputeListJob) and job.status == m.JobStatusEnum.SUCCEEDED
+    assert isinstance(job.params, m.RecomputeListParams)
+    assert isinstance(job.result, m.RecomputeReport) and job.result.list_ == job.params.list_
+    assert job.result.from_scratch and job.result.matches == 1 and job.result.players == 2
+
     # -- an 8-player event: entries, the seeding, the start --------------------------------
     event = api(
         op("tournaments_create"),
@@ -273,6 +289,18 @@ def test_a_generated_client_runs_the_evening(generated, live_server, director, s
         idempotency_key=str(uuid.uuid4()),
     )
     assert started.parsed.status == "running"
+    redraw = api(
+        op("tournaments_redraw_create"),
+        client=desk,
+        slug=event.slug,
+        body=m.RedrawRequest(),
+        idempotency_key=str(uuid.uuid4()),
+    )
+    assert redraw.status_code == 202 and isinstance(redraw.parsed, m.RedrawJob)
+    redrawn = api(op("jobs_retrieve"), client=desk, id=redraw.parsed.id).parsed
+    assert isinstance(redrawn, m.RedrawJob) and redrawn.params.tournament == event.id
+    assert isinstance(redrawn.result, m.RedrawResult)
+    assert (redrawn.result.entries, redrawn.result.voided_matches) == (8, 4)
 
     # -- the bracket: typed, versioned (304), its first round played ------------------------
     bracket = api(op("tournaments_bracket_retrieve"), client=desk, slug=event.slug)

@@ -134,10 +134,6 @@ def test_the_token_scheme_says_token_and_the_login_takes_basic_only(spec):
 # Where no shape is named, each with why (docs/api.md, "Every answer is typed").
 # Anything else free-form in a success answer fails the test below.
 SHAPELESS = {
-    # the parameters and the result of a job depend on its kind (13 kinds, documented
-    # with each endpoint that starts one); a typed union per kind is still to come
-    "Job.params",
-    "Job.result",
     # an audit entry's before and after are the changed field's value, of any type
     "FieldChange.before",
     "FieldChange.after",
@@ -199,6 +195,50 @@ def test_every_success_answer_is_typed(spec):
     offenders = {where: op for where, op in found.items() if where not in SHAPELESS}
     assert offenders == {}
     assert set(found) == SHAPELESS  # a shapeless place that got a shape leaves the list
+
+
+def test_a_job_is_one_of_its_kinds_each_with_typed_params_and_result(spec):
+    """``Job`` is a union told apart by ``kind``: a generated client reads a paired
+    round's or an export's ``params`` and ``result`` as models (``core.api_jobs``), and
+    every door that answers a job says so."""
+    from core.api_jobs import job_shapes
+    from core.queues import JOB_QUEUES
+
+    schemas = spec["components"]["schemas"]
+    job = schemas["Job"]
+    mapping = job["discriminator"]["mapping"]
+    assert job["discriminator"]["propertyName"] == "kind"
+    assert set(mapping) == set(job_shapes()) == set(JOB_QUEUES)  # every kind there is
+    assert [branch["$ref"] for branch in job["oneOf"]] == list(mapping.values())
+    for kind, ref in mapping.items():
+        component = schemas[ref.rsplit("/", 1)[-1]]
+        kind_enum = schemas[component["properties"]["kind"]["allOf"][0]["$ref"].rsplit("/")[-1]]
+        assert kind_enum["enum"] == [kind]
+        params, result = (component["properties"][name] for name in ("params", "result"))
+        if job_shapes()[kind].params is None:  # a kind without parameters: always {}
+            assert params["type"] == "object" and params["properties"] == {}
+        else:
+            assert "$ref" in params["allOf"][0] and "nullable" not in params
+        assert "$ref" in result["allOf"][0] and result["nullable"] is True
+    answering = {
+        operation["operationId"]
+        for _, _, operation in operations(spec)
+        for code, response in operation["responses"].items()
+        if code.startswith("2")
+        and response.get("content", {}).get("application/json", {}).get("schema")
+        == {"$ref": "#/components/schemas/Job"}
+    }
+    assert answering == {
+        "club_archives_create",
+        "clubs_archive_create",
+        "clubs_ratings_recompute_create",
+        "jobs_retrieve",
+        "matches_analysis_create",
+        "matches_import_create",
+        "tournaments_drop_map_retrieve",
+        "tournaments_redraw_create",
+        "tournaments_rounds_next_create",
+    }
 
 
 def test_every_json_request_body_is_typed(spec):

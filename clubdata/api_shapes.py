@@ -1,0 +1,56 @@
+"""The shapes of the club archive's jobs' ``params`` and ``result``, for the schema.
+
+``clubdata/wiring.py`` declares ``clubdata.export`` and ``clubdata.import`` with them
+(``core.api_jobs.register_job_shapes``), so a generated client reads where the export's
+download is, or what an import created, as typed objects. They describe what
+``clubdata.services`` puts in ``params`` (the uploaded file stays hidden) and what its
+jobs return; ``tests/clubdata/test_job_shapes.py`` holds real job answers to them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from core.api_jobs import ShapeTable
+
+from .services import EXPORT, IMPORT
+
+
+class ClubExportResultSerializer(serializers.Serializer[Any]):
+    """The archive written, and where to download it."""
+
+    counts = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Rows per section of the archive."
+    )
+    bytes = serializers.IntegerField(help_text="The archive's size, uncompressed.")
+    sha256 = serializers.CharField(help_text="The uncompressed archive's SHA-256, in hex.")
+    download = serializers.CharField(help_text="The path of the file (GET, .json.gz).")
+
+
+class ClubImportParamsSerializer(serializers.Serializer[Any]):
+    """The slug and name asked for (empty: the file's) and the file's size."""
+
+    slug = serializers.CharField(allow_blank=True)
+    name = serializers.CharField(allow_blank=True)
+    file_bytes = serializers.IntegerField()
+
+
+class ClubImportResultSerializer(serializers.Serializer[Any]):
+    """The club created, its rows per section, and the slugs renamed on the way."""
+
+    club = serializers.CharField(help_text="The new club's slug.")
+    counts = serializers.DictField(child=serializers.IntegerField())
+    renamed = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Slugs taken on this site, renamed, by section."
+    )
+    total = serializers.IntegerField()
+    url = serializers.CharField(help_text="The new club's page.")
+
+
+SHAPES: ShapeTable = {
+    EXPORT: ("ClubExport", None, ClubExportResultSerializer),  # its club's archive
+    IMPORT: ("ClubImport", ClubImportParamsSerializer, ClubImportResultSerializer),
+}
+"""Each kind's component name, and its params' and its result's serializers."""
