@@ -33,7 +33,7 @@ from games.models import Match, MatchClock, MatchStatus
 from money.selectors import money_view
 from tournaments.models import Entry, EntryStatus, Pairing, Tournament, TournamentStatus
 
-from .conftest import LAPTOP_1366, PHONE_360
+from .conftest import LAPTOP_1366, PHONE_360, pictures_folder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -45,12 +45,19 @@ WAITLIST = ["Lena Late", "Lars Later"]
 NO_SHOWS = ["Cleo Berg", "Hugo Frost"]
 BOB_TICKS = ["Ada Abbott", "Ben Abbott"]
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+CLOCK_API = re.compile(r'data-api="([^"]+)"')
+CLOCK_LINK = re.compile(r'data-link="([^"]+)"')
 
 
 @dataclass
 class Slip:
     player: str
     url: str
+    meta: str  # "Table 3 · 5-point match"
+
+    @property
+    def length(self) -> int:
+        return int(re.search(r"(\d+)-point match", self.meta)[1])
 
 
 def _csrf(html: str) -> str:
@@ -73,7 +80,8 @@ def _round_slips(desk, slug: str, round_id: int) -> list[tuple[Slip, Slip]]:
     blocks = desk.locator("section.link-match").evaluate_all(
         """sections => sections.map(s => Array.from(s.querySelectorAll('article.slip')).map(
             a => [a.querySelector('.slip-player').textContent.trim(),
-                  a.querySelector('.slip-url a').getAttribute('href')]))"""
+                  a.querySelector('.slip-url a').getAttribute('href'),
+                  a.querySelector('.slip-meta').textContent.trim()]))"""
     )
     return [(Slip(*one), Slip(*two)) for one, two in blocks]
 
@@ -94,13 +102,13 @@ def _enter_by_link(api, winner: Slip, loser: Slip, length: int, *, clock: bool) 
     """The winner's phone enters the final score, the loser's confirms it; in a round
     that requires a clock the players start one from their link first (the clock page's
     script posts to the clock API with the link's token)."""
-    if clock:
-        token = winner.url.rstrip("/").rsplit("/", 1)[1]
-        match_id = Match.objects.values_list("pk", flat=True).get(pk=_match_of_link(winner.url))
+    if clock:  # what static/js/clock.js does on the link's clock page
+        page = api.get(_path(winner.url) + "clock/").text()
+        clock_api, token = CLOCK_API.search(page)[1], CLOCK_LINK.search(page)[1]
         started = api.post(
-            f"/api/v1/matches/{match_id}/clock/",
+            clock_api,
             data={"preset": "usbgf"},
-            headers={"X-Score-Link": token, "Idempotency-Key": f"clock-{match_id}"},
+            headers={"X-Score-Link": token, "Idempotency-Key": f"start-{token[-12:]}"},
         )
         assert started.status == 201, started.text()
     done = _post_form(
@@ -135,9 +143,11 @@ def _call(desk, slug: str, label: str) -> None:
     ).wait_for()
 
 
-def _enter_on_phone(phone, url: str, length: int) -> None:
+def _enter_on_phone(phone, url: str, length: int, picture: str = "") -> None:
     """A player's hand entry on a 360 px phone: the form fits and the button is seen."""
     phone.goto(url)
+    if picture:  # a look at the phone's page
+        phone.screenshot(path=str(pictures_folder("weekend-open") / picture), full_page=True)
     final = phone.locator("form.final")
     final.locator("input[name=you]").fill(str(length))
     final.locator("input[name=opponent]").fill("0")
@@ -280,23 +290,23 @@ def test_a_64_player_weekend_open_from_the_pages(browser, page_for, login, make_
     assert forfeited.match.status == MatchStatus.FORFEIT
     assert forfeited.match.winner.display_name == first[1].player
 
-    length = Match.objects.get(pk=_match_of_link(others[0][0].url)).length
+    length = others[0][0].length
     _park(desk)
-    for winner, loser in others[:3]:  # three players at 360 px, by their links
+    for n, (winner, loser) in enumerate(others[:3]):  # three players at 360 px, by links
         phone = page_for(PHONE_360, f"open-phone-{winner.player.replace(' ', '-')}")
-        _enter_on_phone(phone, winner.url, length)
+        _enter_on_phone(phone, winner.url, length, "" if n else "open-entry-360.png")
         phone.goto(loser.url)
         phone.get_by_role("button", name="Yes, confirm").click()
         phone.get_by_text("Confirmed. Thank you!").wait_for()
         _park(phone)
-    for winner, _loser in others[3:6]:  # Bob at the match's entry page on his phone
-        match_id = _match_of_link(winner.url)
-        bob.goto(f"/matches/{match_id}/enter/")
+    for winner, loser in others[3:6]:  # Bob, from the dashboard, on his phone
+        bob.goto(f"/tournaments/{slug}/director/")
+        bob.get_by_role("link", name=f"Enter the score of {winner.player} v {loser.player}").or_(
+            bob.get_by_role("link", name=f"Enter the score of {loser.player} v {winner.player}")
+        ).click()
         final = bob.locator("form.final")
-        match = Match.objects.select_related("player1").get(pk=match_id)
-        first_wins = match.player1.display_name == winner.player
-        final.locator("input[name=score1]").fill(str(length) if first_wins else "0")
-        final.locator("input[name=score2]").fill("0" if first_wins else str(length))
+        final.get_by_label(winner.player, exact=True).fill(str(length))
+        final.get_by_label(loser.player, exact=True).fill("0")
         button = final.get_by_role("button", name="Record final score")
         box = button.bounding_box()
         assert box and box["x"] + box["width"] <= 360, box  # fits his phone
@@ -313,7 +323,7 @@ def test_a_64_player_weekend_open_from_the_pages(browser, page_for, login, make_
         _call(desk, slug, f"Main, round {index + 1}")
         slips = _round_slips(desk, slug, rounds[index])
         assert len(slips) == 32 >> index, (index, len(slips))
-        length = Match.objects.get(pk=_match_of_link(slips[0][0].url)).length
+        length = slips[0][0].length
         clock = index >= 3
         _park(desk, bob)
         if clock and not refused:  # a quarter-final's phone without a clock is refused
@@ -361,6 +371,9 @@ def test_a_64_player_weekend_open_from_the_pages(browser, page_for, login, make_
         desk.get_by_text(f"{amount} paid out to {name}").wait_for()
     view = money_view(event)
     assert all(p.balance == 0 for p in view.people if p.name in prizes)
+    desk.locator("#payment").screenshot(
+        path=str(pictures_folder("weekend-open") / "open-prizes-paid-1366.png")
+    )
 
     # --- a visitor who knows only the address ---------------------------------------------
     visitor = page_for(LAPTOP_1366, "open-visitor")
