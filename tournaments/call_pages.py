@@ -167,17 +167,22 @@ def director_calls_action(request: HttpRequest, slug: str, call_action: str) -> 
     action = call_action
     try:
         if action == "check-in":
+            waiting = Entry.objects.filter(
+                tournament=tournament, pk=int(post["entry"]), status=EntryStatus.WAITLISTED
+            ).exists()
             entry = check_in.check_in_entry(
                 actor=actor,
                 tournament_id=tournament.pk,
                 entry_id=int(post["entry"]),
                 checked_in=post.get("checked_in", "1") == "1",
             )
-            done = (
-                _("%(player)s is checked in.")
-                if entry.checked_in_at
-                else _("%(player)s is no longer checked in.")
-            ) % {"player": entry.player.display_name}
+            if not entry.checked_in_at:
+                done = _("%(player)s is no longer checked in.")
+            elif waiting and entry.status == EntryStatus.ACTIVE:
+                done = _("%(player)s is checked in and moves up from the waitlist.")
+            else:
+                done = _("%(player)s is checked in.")
+            done %= {"player": entry.player.display_name}
         elif action == "drop-no-shows":
             if post.get("confirm") != "1":
                 asked = _no_shows_confirmation(request, tournament)
@@ -248,8 +253,8 @@ def dropped_in_words(dropped: check_in.Dropped) -> str:
         tournament_id=dropped[0].tournament_id, status=EntryStatus.WAITLISTED
     ).exists():
         done += " " + _(
-            "No one moved up: the waitlisted players have not checked in (tick them, then "
-            "drop again)."
+            "No one moved up: the waitlisted players have not checked in; each moves up "
+            "into a free place as they check in."
         )
     return done
 

@@ -136,6 +136,11 @@ def check_in_entry(
     else:
         return entry  # already checked in: nothing to write
     entry.save(update_fields=["checked_in_at"])
+    if checked_in and entry.status == EntryStatus.WAITLISTED:
+        # a place freed while they had not checked in (no-shows dropped) is theirs now,
+        # in the waitlist's order
+        move_waitlist_up(tournament)
+        entry.refresh_from_db(fields=["status", "waitlist_position"])
     bump(tournament)
     return entry
 

@@ -155,3 +155,24 @@ def test_dropping_no_shows_names_who_moved_up_from_the_waitlist(make_event, acto
         f"{waiting.player.display_name}." in page
     )
     assert Entry.objects.get(pk=waiting.pk).status == "active"
+
+
+def test_a_waitlisted_player_checking_in_late_takes_a_free_place(make_event, actor, browser):
+    """The no-show was dropped while the waitlisted player had not checked in: no one
+    moved up, and the page says so; when they check in, they move up, and the tick's
+    message says it."""
+    event = make_event(3, start=False)
+    event_services.configure_tournament(
+        actor=actor, tournament_id=event.pk, check_in_required=True, capacity=2
+    )
+    first, _absent, waiting = Entry.objects.filter(tournament=event).order_by("pk")
+    Entry.objects.filter(pk=waiting.pk).update(status="waitlisted", waitlist_position=1)
+    url = f"/tournaments/{event.slug}/director/calls/"
+    browser.post(f"{url}check-in/", {"entry": first.pk})
+    page = browser.post(f"{url}drop-no-shows/", {"confirm": "1"}, follow=True).content.decode()
+    assert "No one moved up: the waitlisted players have not checked in" in page
+    assert Entry.objects.get(pk=waiting.pk).status == "waitlisted"
+    page = browser.post(f"{url}check-in/", {"entry": waiting.pk}, follow=True).content.decode()
+    name = waiting.player.display_name
+    assert f"{name} is checked in and moves up from the waitlist." in page
+    assert Entry.objects.get(pk=waiting.pk).status == "active"
