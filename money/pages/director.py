@@ -25,6 +25,17 @@ from .common import directed_event, money_context, section_url
 
 Call = Callable[[Any, Tournament, dict[str, Any]], Any]
 
+
+def _money_moved(data: dict[str, Any]) -> dict[str, Any]:
+    """A payment's or a payout's form values as their services take them."""
+    return {
+        "player_id": data["player"],
+        "amount": data["amount"],
+        "method": data["method"],
+        "note": data["note"],
+    }
+
+
 # Each action: its form and the one service it calls with the form's values.
 ACTIONS: dict[str, tuple[type[forms.MoneyForm], Call]] = {
     "club": (
@@ -59,25 +70,11 @@ ACTIONS: dict[str, tuple[type[forms.MoneyForm], Call]] = {
     ),
     "payment": (
         forms.PaymentForm,
-        lambda a, t, d: services.record_payment(
-            actor=a,
-            tournament=t,
-            player_id=d["player"],
-            amount=d["amount"],
-            method=d["method"],
-            note=d["note"],
-        ),
+        lambda a, t, d: services.record_payment(actor=a, tournament=t, **_money_moved(d)),
     ),
     "payout": (
         forms.PaymentForm,  # the same fields: who, how much, how, a note
-        lambda a, t, d: services.record_payout(
-            actor=a,
-            tournament=t,
-            player_id=d["player"],
-            amount=d["amount"],
-            method=d["method"],
-            note=d["note"],
-        ),
+        lambda a, t, d: services.record_payout(actor=a, tournament=t, **_money_moved(d)),
     ),
     "split": (
         forms.SplitForm,
