@@ -270,6 +270,8 @@ AXES_LOCKOUT_CALLABLE = "games.sign_in_lockout.lockout_response"
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Boxcars <boxcars@localhost>")
 SITE_URL = env.str("SITE_URL", default="http://localhost:8000").rstrip("/")
+# How long a printed one-time sign-in code works (docs/directors.md, "Players' accounts").
+SIGN_IN_CODE_DAYS = env.int("SIGN_IN_CODE_DAYS", default=14)
 # An API provider instead of SMTP (round calls, score links): EMAIL_BACKEND names an
 # anymail backend, e.g. anymail.backends.mailgun.EmailBackend, and every ANYMAIL_*
 # variable goes into ANYMAIL without its prefix (ANYMAIL_MAILGUN_API_KEY=...).

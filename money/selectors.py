@@ -322,7 +322,10 @@ def money_view(tournament: Tournament) -> MoneyView:
             if payment.method == PaymentMethod.OWING:
                 owing.add(payment.player_id)
             else:
-                paid[payment.player_id] += _cents(payment.amount)
+                # a prize paid out is a payment of minus its amount (record_payout)
+                paid[payment.player_id] += rules.to_cents(
+                    payment.amount, field="amount", allow_negative=True
+                )
     parties = {line.party for line in ledger.lines} | set(paid)
     ids = [p for p in parties if p is not rules.HOUSE]
     players = Player.objects.in_bulk(ids)

@@ -167,30 +167,29 @@ def director_calls_action(request: HttpRequest, slug: str, call_action: str) -> 
     action = call_action
     try:
         if action == "check-in":
+            waiting = Entry.objects.filter(
+                tournament=tournament, pk=int(post["entry"]), status=EntryStatus.WAITLISTED
+            ).exists()
             entry = check_in.check_in_entry(
                 actor=actor,
                 tournament_id=tournament.pk,
                 entry_id=int(post["entry"]),
                 checked_in=post.get("checked_in", "1") == "1",
             )
-            done = (
-                _("%(player)s is checked in.")
-                if entry.checked_in_at
-                else _("%(player)s is no longer checked in.")
-            ) % {"player": entry.player.display_name}
+            if not entry.checked_in_at:
+                done = _("%(player)s is no longer checked in.")
+            elif waiting and entry.status == EntryStatus.ACTIVE:
+                done = _("%(player)s is checked in and moves up from the waitlist.")
+            else:
+                done = _("%(player)s is checked in.")
+            done %= {"player": entry.player.display_name}
         elif action == "drop-no-shows":
             if post.get("confirm") != "1":
                 asked = _no_shows_confirmation(request, tournament)
                 if asked is not None:
                     return asked
             dropped = check_in.drop_no_shows(actor=actor, tournament_id=tournament.pk)
-            names = ", ".join(e.player.display_name for e in dropped)
-            done = (
-                _("%(count)d no-show(s) dropped: %(names)s.")
-                % {"count": len(dropped), "names": names}
-                if dropped
-                else _("No no-show to drop: everyone still in has checked in.")
-            )
+            done = dropped_in_words(dropped)
         elif action == "call":
             round_ = calls.round_of_event(tournament, int(post["round"]))
             called = calls.call_round(
@@ -238,6 +237,26 @@ def dashboard_context(tournament: Tournament, ready: list, rounds_in_play: list)
         ).count(),
         "calls_running": tournament.status == TournamentStatus.RUNNING,
     }
+
+
+def dropped_in_words(dropped: check_in.Dropped) -> str:
+    """Who was dropped and who moved up from the waitlist into their places."""
+    if not dropped:
+        return _("No no-show to drop: everyone still in has checked in.")
+    names = ", ".join(e.player.display_name for e in dropped)
+    done = _("%(count)d no-show(s) dropped: %(names)s.") % {"count": len(dropped), "names": names}
+    if dropped.moved_up:
+        done += " " + _("Moved up from the waitlist: %(names)s.") % {
+            "names": ", ".join(e.player.display_name for e in dropped.moved_up)
+        }
+    elif Entry.objects.filter(
+        tournament_id=dropped[0].tournament_id, status=EntryStatus.WAITLISTED
+    ).exists():
+        done += " " + _(
+            "No one moved up: the waitlisted players have not checked in; each moves up "
+            "into a free place as they check in."
+        )
+    return done
 
 
 def call_message(round_ids: list[int], number: int) -> str:

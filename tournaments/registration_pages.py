@@ -19,7 +19,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from core import access
 from games.forms import WalkInForm, show_error
@@ -29,7 +29,7 @@ from games.services.actors import actor_for_user
 
 from .director_actions import pairing_label
 from .forms import RegisterPlayersForm
-from .models import Entry, Tournament
+from .models import Entry, EntryStatus, Tournament
 from .services import registration
 from .services.registration import LineAction
 
@@ -52,6 +52,45 @@ def candidates_of(tournament: Tournament) -> QuerySet[Player]:
     return tournament.club.players.exclude(pk__in=entered).order_by("display_name", "pk")
 
 
+def entered_in_words(tournament: Tournament, entry: Entry) -> str:
+    """A walk-in's result as the director needs it: entered, or on the waitlist (a full
+    capped field) with their place in it."""
+    name = entry.player.display_name
+    if entry.status == EntryStatus.WAITLISTED:
+        return gettext(
+            "%(display_name)s is on the waitlist (place %(position)s): the field of "
+            "%(capacity)s is full. They move up when a place frees before the draw."
+        ) % {
+            "display_name": name,
+            "position": entry.waitlist_position,
+            "capacity": tournament.capacity,
+        }
+    return gettext("%(display_name)s is entered.") % {"display_name": name}
+
+
+def registered_in_words(result: registration.BulkResult) -> str:
+    """A list's result: how many entered, how many new to the club, how many wait."""
+    created = result.count(LineAction.CREATE)
+    waiting = sum(1 for e in result.entries if e.status == EntryStatus.WAITLISTED)
+    count = len(result.entries)
+    text = ngettext("Entered %(count)d player.", "Entered %(count)d players.", count) % {
+        "count": count
+    }
+    if created:
+        text += " " + ngettext(
+            "%(count)d of them is new to the club.",
+            "%(count)d of them are new to the club.",
+            created,
+        ) % {"count": created}
+    if waiting:
+        text += " " + ngettext(
+            "%(count)d waits on the waitlist: the field is full.",
+            "%(count)d wait on the waitlist: the field is full.",
+            waiting,
+        ) % {"count": waiting}
+    return text
+
+
 @login_required
 def walk_in(request: HttpRequest, slug: str) -> HttpResponse:
     """Add a walk-in to the club and enter them, in one step."""
@@ -67,11 +106,7 @@ def walk_in(request: HttpRequest, slug: str) -> HttpResponse:
         except BoxcarsError as error:
             show_error(form, error)
         else:
-            messages.success(
-                request,
-                gettext("%(display_name)s is entered.")
-                % {"display_name": entry.player.display_name},
-            )
+            messages.success(request, entered_in_words(tournament, entry))
             return redirect("tournament-director", slug=slug)
     return render(request, "tournaments/walk_in.html", {"tournament": tournament, "form": form})
 
@@ -103,12 +138,7 @@ def register_players(request: HttpRequest, slug: str) -> HttpResponse:
         except BoxcarsError as refused:
             error = refused
         else:
-            created = result.count(LineAction.CREATE)
-            messages.success(
-                request,
-                f"Entered {len(result.entries)} player(s)"
-                + (f", {created} of them new to the club." if created else "."),
-            )
+            messages.success(request, registered_in_words(result))
             return redirect("tournament-director", slug=slug)
     try:
         preview = registration.register_many(

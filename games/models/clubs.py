@@ -118,6 +118,13 @@ class Player(models.Model):
         Club, through="Membership", related_name="players"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    sign_in_code_issued_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When a director last printed this player's one-time sign-in code; the "
+        "code is refused settings.SIGN_IN_CODE_DAYS after it (games.services.invitations). "
+        "Cleared once the code is used.",
+    )
 
     history = HistoricalRecords()
 

@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -107,9 +108,12 @@ def new_club(request: HttpRequest) -> HttpResponse:
 
 
 def _people_forms(club: Club, data: Any, which: str) -> dict[str, Form]:
-    without = club.players.filter(user__isnull=True).order_by("display_name")
+    players = club.players.order_by("display_name")
+    without = players.filter(user__isnull=True)
     with_email = [(p.pk, f"{p.display_name} ({p.email})") for p in without.exclude(email="")]
-    no_email = [(p.pk, p.display_name) for p in without.filter(email="")]
+    # a code can be printed again (a lost or lapsed slip) until the player has signed in
+    never_signed_in = Q(user__isnull=True) | Q(user__last_login__isnull=True)
+    no_email = [(p.pk, p.display_name) for p in players.filter(never_signed_in, email="")]
     return {
         "director_form": EmailForm(data if which == "director" else None, prefix="director"),
         "invite_form": PlayerForm(

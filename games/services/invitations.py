@@ -9,19 +9,25 @@ password is set, as a reset link does. The link's page is Django's own
 A player without an email gets a **sign-in code** instead: the director prints it (with
 the player's user name and the page to enter it), the player enters it once on
 ``/accounts/code/`` and chooses a password. The code is kept only as the account's
-password hash and is replaced by the password the player chooses, so it works once.
+password hash and is replaced by the password the player chooses, so it works once. It
+also lapses ``settings.SIGN_IN_CODE_DAYS`` after it was printed (14 days by default): a
+slip lost in a drawer does not open the account months later. An expired code is
+refused in words, and the director prints a new one.
 """
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
 from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
@@ -161,6 +167,12 @@ class SignInCode:
     player: Player
     username: str
     code: str
+    expires_at: datetime
+
+
+def code_lifetime() -> timedelta:
+    """How long a printed code works (``SIGN_IN_CODE_DAYS``, 14 days by default)."""
+    return timedelta(days=settings.SIGN_IN_CODE_DAYS)
 
 
 @transaction.atomic
@@ -183,7 +195,14 @@ def issue_sign_in_code(*, actor: Actor, club: Club, player_id: int) -> SignInCod
     code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
     user.set_password(code)
     user.save(update_fields=["password"])
-    return SignInCode(player=player, username=user.username, code=code)
+    player.sign_in_code_issued_at = timezone.now()
+    player.save(update_fields=["sign_in_code_issued_at"])
+    return SignInCode(
+        player=player,
+        username=user.username,
+        code=code,
+        expires_at=player.sign_in_code_issued_at + code_lifetime(),
+    )
 
 
 @transaction.atomic
@@ -197,6 +216,22 @@ def redeem_sign_in_code(*, username: str, code: str, password: str) -> User:
             N_("That user name and code do not match: check the slip, or ask a director."),
             "code",
         )
+    player = Player.objects.select_for_update().filter(user=user).first()
+    # a code printed before codes were dated counts from the account's creation
+    issued = (player.sign_in_code_issued_at if player else None) or user.date_joined
+    if timezone.now() > issued + code_lifetime():
+        raise ConflictError(
+            "sign_in_code_expired",
+            N_(
+                "This code has expired: it worked until %(until)s. Ask a director of your "
+                "club to print a new one.",
+                until=(issued + code_lifetime()).date().isoformat(),
+            ),
+            "code",
+        )
     user.set_password(password)
     user.save(update_fields=["password"])
+    if player is not None:
+        player.sign_in_code_issued_at = None
+        player.save(update_fields=["sign_in_code_issued_at"])
     return user

@@ -89,6 +89,7 @@ def money_context(tournament: Tournament) -> dict[str, Any]:
                 "entry": entry,
                 "person": person,
                 "owes": -person.balance if person and person.balance < 0 else 0,
+                "due": person.balance if person and person.balance > 0 else 0,
             }
         )
     in_lot = {

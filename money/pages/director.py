@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.formats import number_format
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 
@@ -23,6 +24,17 @@ from . import forms
 from .common import directed_event, money_context, section_url
 
 Call = Callable[[Any, Tournament, dict[str, Any]], Any]
+
+
+def _money_moved(data: dict[str, Any]) -> dict[str, Any]:
+    """A payment's or a payout's form values as their services take them."""
+    return {
+        "player_id": data["player"],
+        "amount": data["amount"],
+        "method": data["method"],
+        "note": data["note"],
+    }
+
 
 # Each action: its form and the one service it calls with the form's values.
 ACTIONS: dict[str, tuple[type[forms.MoneyForm], Call]] = {
@@ -58,14 +70,11 @@ ACTIONS: dict[str, tuple[type[forms.MoneyForm], Call]] = {
     ),
     "payment": (
         forms.PaymentForm,
-        lambda a, t, d: services.record_payment(
-            actor=a,
-            tournament=t,
-            player_id=d["player"],
-            amount=d["amount"],
-            method=d["method"],
-            note=d["note"],
-        ),
+        lambda a, t, d: services.record_payment(actor=a, tournament=t, **_money_moved(d)),
+    ),
+    "payout": (
+        forms.PaymentForm,  # the same fields: who, how much, how, a note
+        lambda a, t, d: services.record_payout(actor=a, tournament=t, **_money_moved(d)),
     ),
     "split": (
         forms.SplitForm,
@@ -131,10 +140,20 @@ def director_money(request: HttpRequest, slug: str, action: str | None = None) -
         if not form.is_valid():
             return _refusal(request, tournament, template, forms.page_error(action, form))
         try:
-            call(actor_for_user(request.user), tournament, form.cleaned_data)
+            done = call(actor_for_user(request.user), tournament, form.cleaned_data)
         except BoxcarsError as error:
             return _refusal(request, tournament, template, forms.page_error(action, form, error))
-        messages.success(request, gettext("Saved."))
+        if action == "payout":
+            messages.success(
+                request,
+                gettext("%(amount)s paid out to %(name)s.")
+                % {
+                    "amount": number_format(-done.amount, 2, use_l10n=True, force_grouping=True),
+                    "name": done.player.display_name,
+                },
+            )
+        else:
+            messages.success(request, gettext("Saved."))
         back = request.POST.get("next", "")
         if back and url_has_allowed_host_and_scheme(
             back, allowed_hosts={request.get_host()}, require_https=request.is_secure()

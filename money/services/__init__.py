@@ -19,7 +19,7 @@ from __future__ import annotations
 from .calcutta import add_lot, buy_back_lot, configure_calcutta, sell_lot
 from .common import directors_only, event_money_write, require_director
 from .money_settings import save_club_money, set_registration_fee
-from .payments import knocked_out_in, record_buy_back, record_payment
+from .payments import knocked_out_in, record_buy_back, record_payment, record_payout
 from .pools import (
     clear_splits,
     delete_pool,
@@ -40,6 +40,7 @@ __all__ = [
     "knocked_out_in",
     "record_buy_back",
     "record_payment",
+    "record_payout",
     "record_split",
     "require_director",
     "save_club_money",

@@ -11,7 +11,17 @@ from core.errors import N_
 from games.models import Player
 from games.rules.errors import ConflictError, RuleViolation
 from money.models import BuyBack, Payment, PaymentMethod
-from tournaments.models import Entry, EntryStatus, Pairing, PairingStatus, StageKind, Tournament
+from money.rules import to_cents
+from money.selectors import money_view
+from tournaments.models import (
+    Entry,
+    EntryStatus,
+    Pairing,
+    PairingStatus,
+    StageKind,
+    Tournament,
+    TournamentStatus,
+)
 
 from .common import cents_field, directors_only, entries_by_id, event_money_write, pool_by_key
 
@@ -48,6 +58,60 @@ def record_payment(
             amount=value,
             method=method,
             note=note[:200],
+            recorded_by=actor.user,
+        )
+
+
+@directors_only
+def record_payout(
+    *,
+    actor: Actor,
+    tournament: Tournament,
+    player_id: int,
+    amount: Decimal,
+    method: str,
+    note: str = "",
+    expected_version: int | None = None,
+) -> Payment:
+    """A prize handed to a player (cash or transfer): the other way from a payment, so it
+    is kept as a payment of minus the amount and the player's balance comes down by it.
+
+    Only once the event is finished (the places, so the prizes, are known then) and never
+    more than the event owes the player, so a slip of the finger cannot pay twice."""
+    if method not in (PaymentMethod.CASH, PaymentMethod.TRANSFER):
+        raise RuleViolation("invalid_method", N_("Paid out in cash or by transfer."), "method")
+    value = cents_field(amount, "amount")
+    if value <= 0:
+        raise RuleViolation("invalid_amount", N_("A payout is above zero."), "amount")
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise RuleViolation("player_not_found", N_("No such player."), "player")
+    if tournament.status != TournamentStatus.FINISHED:
+        raise ConflictError(
+            "payout_before_finish",
+            N_("Prizes are paid out once the event is finished: its places decide them."),
+            "amount",
+        )
+    with event_money_write(
+        actor=actor, tournament=tournament, expected_version=expected_version
+    ) as event:
+        owed = next((p.balance for p in money_view(tournament).people if p.player == player), 0)
+        if to_cents(value, field="amount") > owed:
+            raise RuleViolation(
+                "payout_above_balance",
+                N_(
+                    "The event owes %(name)s %(owed)s: pay out at most that.",
+                    name=player.display_name,
+                    owed=f"{Decimal(max(owed, 0)) / 100:.2f}",
+                ),
+                "amount",
+            )
+        return Payment.objects.create(
+            event=event,
+            player=player,
+            amount=-value,
+            method=method,
+            note=note[:200] or "prize",
             recorded_by=actor.user,
         )
 

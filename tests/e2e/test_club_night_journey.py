@@ -115,7 +115,7 @@ def test_a_club_night_of_sixteen_run_from_the_pages(page_for, login, club, direc
     desk.get_by_role("heading", name="Check the list").wait_for()
     assert desk.get_by_text("4 to enter, 10 new to the club").is_visible()
     desk.get_by_role("button", name="Register 14 players").click()
-    desk.get_by_text("Entered 14 player(s), 10 of them new to the club.").wait_for()
+    desk.get_by_text("Entered 14 players. 10 of them are new to the club.").wait_for()
     for name in WALK_INS:
         desk.locator("#walk-in summary").click()
         desk.get_by_label("Name", exact=True).fill(name)

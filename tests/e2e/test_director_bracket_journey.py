@@ -41,7 +41,7 @@ def test_director_runs_a_bracket_from_registration_to_champion(page_for, login, 
         page.get_by_role("checkbox", name=name, exact=True).check()
     page.get_by_role("button", name="Preview").click()
     page.get_by_role("button", name="Register 6 players").click()
-    page.get_by_text("Entered 6 player(s).").wait_for()
+    page.get_by_text("Entered 6 players.").wait_for()
     entries = page.locator(".entry-list li > span")
     assert sorted(entries.all_inner_texts()) == sorted(NAMES)
     page.get_by_label("Seed").select_option("random")

@@ -85,7 +85,7 @@ def test_twenty_four_players_main_consolation_and_last_chance_play_the_last_chan
     page.get_by_role("heading", name="Check the list").wait_for()
     assert page.locator("table.preview tbody tr").count() == 24
     page.get_by_role("button", name="Register 24 players").click()
-    page.get_by_text("Entered 24 player(s).").wait_for()
+    page.get_by_text("Entered 24 players.").wait_for()
     assert sorted(page.locator(".entry-list li > span").all_inner_texts()) == NAMES
 
     # The drop map says the last chance is fed by consolation round 2, and why.

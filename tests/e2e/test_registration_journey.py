@@ -71,7 +71,7 @@ def test_director_pastes_fourteen_names_and_adds_two_walk_ins_on_a_phone(
     _shot(page, "registration-preview-360")
     assert not Entry.objects.exists()  # the preview writes nothing
     page.get_by_role("button", name="Register 14 players").click()
-    page.get_by_text("Entered 14 player(s), 10 of them new to the club.").wait_for()
+    page.get_by_text("Entered 14 players. 10 of them are new to the club.").wait_for()
     assert Entry.objects.filter(tournament=event).count() == 14
     assert Player.objects.count() == 14  # the four members were matched, not duplicated
 

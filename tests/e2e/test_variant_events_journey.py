@@ -64,7 +64,7 @@ def test_an_acey_deucey_and_a_tavli_event_leave_the_standard_list_alone(
             page.get_by_role("checkbox", name=player, exact=True).check()
         page.get_by_role("button", name="Preview").click()
         page.get_by_role("button", name="Register 2 players").click()
-        page.get_by_text("Entered 2 player(s).").wait_for()
+        page.get_by_text("Entered 2 players.").wait_for()
         page.get_by_role("button", name="Seed", exact=True).click()
         page.get_by_role("button", name=re.compile("^Start")).click()
         page.get_by_role("heading", name="Ready to play").wait_for()

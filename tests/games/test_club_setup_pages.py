@@ -6,11 +6,13 @@ words, bad input next to its field with nothing written."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
+from django.utils import timezone
 
 from games.models import Club, Player
 from games.services import clubs as club_services
@@ -122,3 +124,61 @@ def test_a_player_without_email_enters_a_printed_code_once(club, director):
     assert Player.objects.get(pk=dana.pk).user.check_password("Dana-plays-9")
     again = Client().post("/accounts/code/", fields)  # the code worked once
     assert again.status_code == 400
+
+
+def _print_code(director, club, player) -> tuple[str, str]:
+    page = (
+        signed_in(director)
+        .post(f"/clubs/{club.slug}/people/", {"action": "code", "code-player": player.pk})
+        .content.decode()
+    )
+    code = re.search(r'id="slip-code">(\w+)<', page)[1]
+    return code, page
+
+
+def test_a_printed_code_lapses_and_the_director_prints_a_new_one(club, director, settings):
+    """SIGN_IN_CODE_DAYS after it was printed a code is refused in words next to the code
+    field, nothing is written; the director prints a new one, which works."""
+    settings.SIGN_IN_CODE_DAYS = 14
+    eve = club_services.create_player(display_name="Eve", clubs=[club])
+    old, slip = _print_code(director, club, eve)
+    issued = Player.objects.get(pk=eve.pk).sign_in_code_issued_at
+    assert issued is not None and 'id="slip-expires"' in slip  # the slip says until when
+    Player.objects.filter(pk=eve.pk).update(sign_in_code_issued_at=issued - timedelta(days=15))
+    fields = {"username": "eve", "code": old, "password1": "Eve-plays-99", "password2": ""}
+    fields["password2"] = fields["password1"]
+    expired = Client().post("/accounts/code/", fields)
+    page = expired.content.decode()
+    assert expired.status_code == 400 and 'id="id_code-error"' in page
+    until = (issued + timedelta(days=14 - 15)).date().isoformat()
+    assert f"This code has expired: it worked until {until}. Ask a director" in page
+    user = User.objects.get(username="eve")
+    assert user.check_password(old) and user.last_login is None  # nothing written
+
+    new, _ = _print_code(director, club, eve)  # the director prints a new one
+    assert new != old
+    fields["code"] = new
+    done = Client().post("/accounts/code/", fields, follow=True)
+    assert "you are signed in as eve" in done.content.decode()
+    eve.refresh_from_db()
+    assert eve.user.check_password("Eve-plays-99") and eve.sign_in_code_issued_at is None
+
+
+def _redeem_after(director, club, name: str, hours: int):
+    """A code printed for a new player ``hours`` ago, entered now."""
+    player = club_services.create_player(display_name=name, clubs=[club])
+    code, _ = _print_code(director, club, player)
+    Player.objects.filter(pk=player.pk).update(
+        sign_in_code_issued_at=timezone.now() - timedelta(hours=hours)
+    )
+    username = name.lower()
+    fields = {"username": username, "code": code, "password1": f"{name}-plays-99"}
+    fields["password2"] = fields["password1"]
+    return Client().post("/accounts/code/", fields)
+
+
+def test_a_code_within_its_days_works_and_the_setting_is_read(club, director, settings):
+    settings.SIGN_IN_CODE_DAYS = 1
+    assert _redeem_after(director, club, "Fay", 23).status_code == 302  # a day: 24 hours
+    refused = _redeem_after(director, club, "Gus", 25)
+    assert refused.status_code == 400 and "has expired" in refused.content.decode()

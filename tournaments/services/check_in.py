@@ -136,16 +136,29 @@ def check_in_entry(
     else:
         return entry  # already checked in: nothing to write
     entry.save(update_fields=["checked_in_at"])
+    if checked_in and entry.status == EntryStatus.WAITLISTED:
+        # a place freed while they had not checked in (no-shows dropped) is theirs now,
+        # in the waitlist's order
+        move_waitlist_up(tournament)
+        entry.refresh_from_db(fields=["status", "waitlist_position"])
     bump(tournament)
     return entry
 
 
+class Dropped(list[Entry]):
+    """The entries dropped, with ``moved_up``: the waitlisted entries that took their
+    places (a list, so callers that only count the dropped need nothing more)."""
+
+    moved_up: list[Entry]
+
+
 @transaction.atomic
-def drop_no_shows(*, actor: Actor, tournament_id: int) -> list[Entry]:
+def drop_no_shows(*, actor: Actor, tournament_id: int) -> Dropped:
     """Withdraw every active entry that has not checked in, then move the waitlist up.
 
     Before the draw only, and only for an event that asks for check-in (otherwise no
-    one has checked in and everyone would be dropped). Returns the entries dropped.
+    one has checked in and everyone would be dropped). Returns the entries dropped and
+    (``moved_up``) those the waitlist moved into the field, so the page can name both.
     """
     tournament = lock_tournament(tournament_id)
     require_director(actor, tournament)
@@ -155,13 +168,15 @@ def drop_no_shows(*, actor: Actor, tournament_id: int) -> list[Entry]:
             "check_in_not_required",
             _("This event does not ask players to check in: no one is a no-show."),
         )
-    dropped = list(no_show_entries(tournament))
+    dropped = Dropped(no_show_entries(tournament))
     now = timezone.now()
     for entry in dropped:
         entry.status = EntryStatus.WITHDRAWN
         entry.withdrawn_at = now
         entry.save(update_fields=["status", "withdrawn_at"])
-    move_waitlist_up(tournament)
+    moved = move_waitlist_up(tournament)
+    players = Entry.objects.select_related("player").in_bulk([e.pk for e in moved])
+    dropped.moved_up = [players[e.pk] for e in moved]
     bump(tournament)
     return dropped
 

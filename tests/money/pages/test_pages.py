@@ -362,3 +362,44 @@ def test_the_directors_buttons_are_named_in_the_pages_language(make_event, brows
     page = money.content.decode()
     assert 'aria-label="P01 hat 20,00 bar bezahlt"' in page
     assert 'aria-label="P01 als offen vermerken"' in page
+
+
+def test_prizes_are_paid_out_from_the_page_once_the_event_is_finished(
+    make_event, browser, win, actor, played
+):
+    """The winner's row offers "Paid out 40.00 cash" once the event is finished; the
+    payout is a payment of minus the amount, the balance comes to zero, the page says
+    it in words; before the finish, above what is owed, or twice, it is refused next
+    to the payments with nothing written."""
+    event = make_event(4)
+    pool = {"key": "main", "name": "Main", "fee": "10", "preset": "winner_takes_all"}
+    assert post(browser, event, "pool", {**pool, "paid_by": "event"}).status_code == 302
+    winner = Entry.objects.get(tournament=event, seed=1)
+    early = post(
+        browser, event, "payout", {"player": winner.player_id, "amount": "30", "method": "cash"}
+    )
+    assert early.status_code == 400 and "once the event is finished" in early.content.decode()
+    played(event, win)
+    event_services.finish_tournament(actor=actor, tournament_id=event.pk)
+    event.refresh_from_db()
+    page = browser.get(f"/tournaments/{event.slug}/director/money/").content.decode()
+    assert "P01 was paid out 30.00 cash" in page  # 40.00 won less the 10.00 fee
+    too_much = post(
+        browser, event, "payout", {"player": winner.player_id, "amount": "31", "method": "cash"}
+    )
+    assert too_much.status_code == 400
+    assert "The event owes P01 30.00: pay out at most that." in too_much.content.decode()
+    done = browser.post(
+        f"/tournaments/{event.slug}/director/money/do/payout/",
+        {"player": winner.player_id, "amount": "30.00", "method": "cash"},
+        follow=True,
+    )
+    assert "30.00 paid out to P01." in done.content.decode()
+    people = {p.name: p for p in selectors.money_view(event).people}
+    assert (people["P01"].paid, people["P01"].balance) == (-3000, 0)
+    assert "P01 was paid out" not in done.content.decode()  # nothing left to pay
+    again = post(
+        browser, event, "payout", {"player": winner.player_id, "amount": "1", "method": "cash"}
+    )
+    assert again.status_code == 400
+    assert selectors.money_view(event).event.payments.count() == 1

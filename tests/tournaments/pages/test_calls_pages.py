@@ -135,3 +135,44 @@ def test_round_names_follow_the_pages_language(make_event, browser, alice_user):
     assert f"{event.name}, Runde 1" in html and ", round 1" not in html
     one, two = pairing.entry1.player.display_name, pairing.entry2.player.display_name
     assert f'<p class="clock-players">{one} gegen {two}</p>' in html  # "v" in German
+
+
+def test_dropping_no_shows_names_who_moved_up_from_the_waitlist(make_event, actor, browser):
+    """Two places, three players: the one who waits and checked in moves up when the
+    no-show is dropped, and the page names both."""
+    event = make_event(3, start=False)
+    event_services.configure_tournament(
+        actor=actor, tournament_id=event.pk, check_in_required=True, capacity=2
+    )
+    first, absent, waiting = Entry.objects.filter(tournament=event).order_by("pk")
+    Entry.objects.filter(pk=waiting.pk).update(status="waitlisted", waitlist_position=1)
+    for entry in (first, waiting):
+        browser.post(f"/tournaments/{event.slug}/director/calls/check-in/", {"entry": entry.pk})
+    drop = f"/tournaments/{event.slug}/director/calls/drop-no-shows/"
+    page = browser.post(drop, {"confirm": "1"}, follow=True).content.decode()
+    assert (
+        f"1 no-show(s) dropped: {absent.player.display_name}. Moved up from the waitlist: "
+        f"{waiting.player.display_name}." in page
+    )
+    assert Entry.objects.get(pk=waiting.pk).status == "active"
+
+
+def test_a_waitlisted_player_checking_in_late_takes_a_free_place(make_event, actor, browser):
+    """The no-show was dropped while the waitlisted player had not checked in: no one
+    moved up, and the page says so; when they check in, they move up, and the tick's
+    message says it."""
+    event = make_event(3, start=False)
+    event_services.configure_tournament(
+        actor=actor, tournament_id=event.pk, check_in_required=True, capacity=2
+    )
+    first, _absent, waiting = Entry.objects.filter(tournament=event).order_by("pk")
+    Entry.objects.filter(pk=waiting.pk).update(status="waitlisted", waitlist_position=1)
+    url = f"/tournaments/{event.slug}/director/calls/"
+    browser.post(f"{url}check-in/", {"entry": first.pk})
+    page = browser.post(f"{url}drop-no-shows/", {"confirm": "1"}, follow=True).content.decode()
+    assert "No one moved up: the waitlisted players have not checked in" in page
+    assert Entry.objects.get(pk=waiting.pk).status == "waitlisted"
+    page = browser.post(f"{url}check-in/", {"entry": waiting.pk}, follow=True).content.decode()
+    name = waiting.player.display_name
+    assert f"{name} is checked in and moves up from the waitlist." in page
+    assert Entry.objects.get(pk=waiting.pk).status == "active"

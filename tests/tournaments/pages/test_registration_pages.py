@@ -288,3 +288,28 @@ def test_the_bulk_form_takes_1024_lines_and_refuses_more(web, night):
     response = web.post(url, {"names": names, "confirm": "1"})
     assert response.status_code == 302
     assert Entry.objects.filter(tournament=night).count() == 1024
+
+
+def test_a_walk_in_beyond_the_capacity_is_told_they_wait(web, night, director):
+    """A full capped field: the walk-in goes on the waitlist and the page says so (not
+    "is entered"); a list says how many of its names wait."""
+    event_services.configure_tournament(
+        actor=actor_for_user(director), tournament_id=night.pk, capacity=2
+    )
+    url = f"/tournaments/{night.slug}/director/walk-in/"
+    for name in ("Ann One", "Ben Two"):
+        assert f"{name} is entered." in html(
+            web.post(url, {"walkin-display_name": name}, follow=True)
+        )
+    page = html(web.post(url, {"walkin-display_name": "Cy Three"}, follow=True))
+    assert "Cy Three is on the waitlist (place 1): the field of 2 is full." in page
+    assert Entry.objects.get(player__display_name="Cy Three").status == "waitlisted"
+    done = web.post(
+        f"/tournaments/{night.slug}/director/register-players/",
+        {"names": "Di Four\nEd Five", "confirm": "1"},
+        follow=True,
+    )
+    assert (
+        "Entered 2 players. 2 of them are new to the club. 2 wait on the waitlist: the "
+        "field is full." in html(done)
+    )
