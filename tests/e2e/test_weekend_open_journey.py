@@ -346,12 +346,12 @@ def test_a_64_player_weekend_open_from_the_pages(browser, page_for, login, make_
     # --- the end: finish, places, prizes paid ------------------------------------------
     final_pairing = Pairing.objects.get(round_id=rounds[5])
     champion = final_pairing.winner.player.display_name
-    loser = (
+    final_loser = (
         final_pairing.entry2
         if final_pairing.winner == final_pairing.entry1
-        else (final_pairing.entry1)
+        else final_pairing.entry1
     )
-    runner_up = loser.player.display_name
+    runner_up = final_loser.player.display_name
     desk.goto(f"/tournaments/{slug}/director/")
     desk.get_by_role("button", name="Finish the event").click()
     desk.get_by_role("button", name="Yes, finish the event").click()

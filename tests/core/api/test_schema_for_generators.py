@@ -184,7 +184,7 @@ def free_forms(spec, schema, where, seen=frozenset()):
 def test_every_success_answer_is_typed(spec):
     """No free-form object in a 2xx answer where the shape is known (issue #30): a
     generated client gets a model, not a dict, for every JSON column the API answers."""
-    found = {}
+    found: dict[str, str] = {}
     for path, method, operation in operations(spec):
         for code, response in operation["responses"].items():
             if not code.startswith("2"):
@@ -244,7 +244,7 @@ def test_a_job_is_one_of_its_kinds_each_with_typed_params_and_result(spec):
 def test_every_json_request_body_is_typed(spec):
     """The bodies too: an event's options, a club's rated variants, a chouette's opening
     rolls are described as their answers are (the checks behind them unchanged)."""
-    found = {}
+    found: dict[str, str] = {}
     for path, method, operation in operations(spec):
         media = operation.get("requestBody", {}).get("content", {}).get("application/json")
         if media is not None:

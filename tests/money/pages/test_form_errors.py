@@ -24,7 +24,7 @@ MONEY = "/tournaments/{slug}/director/money/"
 def money_rows() -> dict[str, list[dict[str, Any]]]:
     """Every row of every money model (history included): what "nothing written" means."""
     return {
-        model.__name__: list(model.objects.order_by("pk").values())
+        model.__name__: list(model._default_manager.order_by("pk").values())
         for model in apps.get_app_config("money").get_models()
     }
 
@@ -75,7 +75,7 @@ def event_with_money(make_event, actor):
     return event
 
 
-def _cases(event: Any) -> list[tuple[str, str, dict[str, Any], str, str, str]]:
+def _cases(event: Any) -> list[tuple[str, str, dict[str, Any], str, str]]:
     """(url, error element id, posted, label words, rule words) for each form."""
     lot, player, other = str(event.lot_id), event.seeds[1].player_id, event.seeds[3].player_id
     act = MONEY.format(slug=event.slug) + "do/{}/"

@@ -6,6 +6,8 @@ functions that render the answers cannot drift apart."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.openapi_answers import check_body, closed
@@ -149,7 +151,7 @@ def test_a_bad_option_is_still_refused_by_its_rule(club, client_for, director):
     names the rule (not a generic "invalid" of the serializer)."""
     client = client_for(director)
     base = {"club": club.slug, "name": "Bad Options", "format": "single_elimination"}
-    refusals = [
+    refusals: list[tuple[dict[str, Any], str]] = [
         ({"match_lengths": {"rounds": {"main": {"final": 7}}}}, "match_lengths_round"),
         ({"match_lengths": {"length": 7}}, "match_lengths_unknown_key"),
         (
