@@ -7,7 +7,9 @@ address, both run into ``AXES_FAILURE_LIMIT`` (``LOGIN_FAILURE_LIMIT``, default 
 and rest for ``AXES_COOLOFF_TIME`` (``LOGIN_FAILURE_WINDOW``, default 15 minutes).
 Every door that checks a password goes through ``django.contrib.auth.authenticate``
 with the request, so axes sees them all: the sign-in page, the admin's sign-in, and
-the API's token endpoint (DRF's HTTP Basic).
+the API's token endpoint (DRF's HTTP Basic); the printed sign-in code's page
+(``/accounts/code/``) checks the lockout first and reports a wrong code as a failed
+sign-in, since a code is the account's password until it is used.
 
 The page gets ``registration/login_throttled.html`` with a 429 (``AXES_LOCKOUT_CALLABLE``
 through ``AxesMiddleware``); the API gets the project's JSON error shape, raised by the

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from axes.handlers.proxy import AxesProxyHandler
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, user_login_failed
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -32,6 +33,7 @@ from games.rules.errors import BoxcarsError
 from games.services import clubs as club_services
 from games.services import invitations
 from games.services.actors import actor_for_user
+from games.sign_in_lockout import lockout_response
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -194,11 +196,18 @@ def sign_in_code(request: HttpRequest) -> HttpResponse:
     form = CodeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        # A code is a password: its guesses count as failed sign-ins (django-axes, per
+        # address and per user name), so the code page is no way round the lockout.
+        credentials = {"username": data["username"]}
+        if not AxesProxyHandler.is_allowed(request, credentials):
+            return lockout_response(request, None, credentials)
         try:
             user = invitations.redeem_sign_in_code(
                 username=data["username"], code=data["code"], password=data["password1"]
             )
         except BoxcarsError as error:
+            if error.code == "sign_in_code_wrong":
+                user_login_failed.send(__name__, credentials=credentials, request=request)
             show_error(form, error)
         else:
             login(request, user, backend=BACKEND)

@@ -255,6 +255,34 @@ def test_one_address_guessing_many_accounts_is_locked_out(world, lockout_at_3):
     assert _sign_in(Client(REMOTE_ADDR="10.0.0.6"), "alice", "pw-for-tests-1") == 302
 
 
+def test_guessing_a_printed_sign_in_code_is_locked_out_like_a_password(world, lockout_at_3):
+    """A printed code is a password for an account never signed in to: its guesses
+    count with the sign-in page's, per address and per user name."""
+    from games.services import invitations
+    from games.services.actors import actor_for_user
+
+    player = world.club.players.filter(user__isnull=True).first()
+    slip = invitations.issue_sign_in_code(
+        actor=actor_for_user(world.users["director"]), club=world.club, player_id=player.pk
+    )
+    fields = {"username": slip.username, "password1": "Fresh-pw-123", "password2": ""}
+    fields["password2"] = fields["password1"]
+    guesser = Client(REMOTE_ADDR="10.0.0.7")
+    statuses = [
+        guesser.post("/accounts/code/", {**fields, "code": f"WRONG{n}"}).status_code
+        for n in range(3)
+    ]
+    assert statuses == [400, 400, 429]
+    assert AccessAttempt.objects.filter(username=slip.username).exists()
+    # the right code waits too, from anywhere: the count is also per user name
+    right = Client(REMOTE_ADDR="10.0.0.8").post("/accounts/code/", {**fields, "code": slip.code})
+    assert right.status_code == 429 and b"Too many" in right.content
+    player.refresh_from_db()
+    assert not player.user.check_password("Fresh-pw-123")  # nothing was set
+    # and the sign-in page agrees: the same account is resting there as well
+    assert _sign_in(Client(REMOTE_ADDR="10.0.0.9"), slip.username, slip.code) == 429
+
+
 def test_a_successful_login_clears_the_address_count(world, lockout_at_3):
     browser = Client()
     assert [_sign_in(browser, "bob") for _ in range(2)] == [200, 200]
