@@ -72,7 +72,7 @@ def _server_sockets(port: int) -> int:
 
 
 @pytest.fixture(scope="module")
-def stack(django_db_blocker) -> Iterator[subprocess.Popen]:
+def stack(django_db_blocker, tmp_path_factory) -> Iterator[subprocess.Popen]:
     if not shutil.which("pushpin"):
         pytest.skip("needs Pushpin (apt-get install pushpin)")
     if not os.environ.get("REDIS_URL") or settings.DATABASES["default"]["ENGINE"].endswith(
@@ -93,7 +93,8 @@ def stack(django_db_blocker) -> Iterator[subprocess.Popen]:
             "LIVE_GRIP_PUBLISH_URL": f"http://127.0.0.1:{PORT + 2}/publish/",
             "LIVE_GRIP_KEY": "integration-" + "k" * 40,
             "LIVE_REDIS_CHANNEL": settings.LIVE_REDIS_CHANNEL,
-            "LIVE_PROXY_RUNDIR": str(ROOT / ".pytest_cache" / f"pushpin-{PORT}"),
+            # Pushpin's sockets live outside the project tree, which other tests copy
+            "LIVE_PROXY_RUNDIR": str(tmp_path_factory.mktemp(f"pushpin-{PORT}")),
             "CELERY_TASK_ALWAYS_EAGER": "true",
         }
     )
