@@ -29,6 +29,18 @@ INCREMENTAL = "bench-inc"
 LENGTHS = (1, 3, 5, 5, 7, 7, 9, 11)
 
 
+def _with_defaults(model, given: list[str]) -> tuple[str, tuple]:
+    """The COPY's column list: ``given``, then every other required column at its model
+    default, so a column added to the model later (a player's language, a match's
+    variant) never breaks the bench."""
+    rest = [
+        f
+        for f in model._meta.concrete_fields
+        if not f.primary_key and not f.null and f.has_default() and f.column not in given
+    ]
+    return ", ".join(given + [f.column for f in rest]), tuple(f.get_default() for f in rest)
+
+
 def _generate(club, players: int, matches: int) -> None:
     """Players and finished rated matches, bulk-inserted with COPY (fast, not timed)."""
     from django.db import connection, transaction
@@ -44,10 +56,15 @@ def _generate(club, players: int, matches: int) -> None:
         if len(existing) < players:
             with connection.cursor() as cursor:
                 table = Player._meta.db_table
-                sql = f'COPY "{table}" (display_name, slug, email, language, created_at) FROM STDIN'
+                columns, rest = _with_defaults(
+                    Player, ["display_name", "slug", "email", "language", "created_at"]
+                )
+                sql = f'COPY "{table}" ({columns}) FROM STDIN'
                 with cursor.cursor.copy(sql) as copy:
                     for i in range(len(existing), players):
-                        copy.write_row((f"Bench {i:05}", f"{club.slug}-p{i:05}", "", "", now))
+                        copy.write_row(
+                            (f"Bench {i:05}", f"{club.slug}-p{i:05}", "", "", now, *rest)
+                        )
             ids = list(
                 Player.objects.filter(slug__startswith=f"{club.slug}-p")
                 .order_by("pk")
@@ -63,10 +80,29 @@ def _generate(club, players: int, matches: int) -> None:
         strength = {pid: rng.gauss(0, 1) for pid in ids}
         start = now - timedelta(seconds=matches + 1000)
         table = Match._meta.db_table
-        columns = (
-            "club_id, player1_id, player2_id, length, crawford, rated, status, source, "
-            "score1, score2, winner_id, final_score_only, confirmation, version, label, "
-            "created_at, finished_at, transcript, transcript_hash"
+        columns, rest = _with_defaults(
+            Match,
+            [
+                "club_id",
+                "player1_id",
+                "player2_id",
+                "length",
+                "crawford",
+                "rated",
+                "status",
+                "source",
+                "score1",
+                "score2",
+                "winner_id",
+                "final_score_only",
+                "confirmation",
+                "version",
+                "label",
+                "created_at",
+                "finished_at",
+                "transcript",
+                "transcript_hash",
+            ],
         )
         with (
             connection.cursor() as cursor,
@@ -81,7 +117,7 @@ def _generate(club, players: int, matches: int) -> None:
                 copy.write_row(
                     (club.pk, p1, p2, length, True, True, "finished", "imported",
                      length if winner == p1 else 0, length if winner == p2 else 0,
-                     winner, True, "confirmed", 1, GENERATED, at, at, "", "")
+                     winner, True, "confirmed", 1, GENERATED, at, at, "", "", *rest)
                 )  # fmt: skip
 
 
