@@ -7,6 +7,7 @@ import json
 
 import pytest
 from django.core.cache import cache
+from django.test import override_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 pytestmark = pytest.mark.django_db
@@ -188,6 +189,10 @@ def test_an_unknown_variant_is_a_404(client_for):
     assert response.json()["code"] == "not_found"
 
 
+@override_settings(  # its own counts: another test process may clear the shared cache
+    CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                        "LOCATION": "variants-throttle"}}
+)  # fmt: skip
 def test_anonymous_reads_are_throttled(client_for, monkeypatch):
     rates = {**SimpleRateThrottle.THROTTLE_RATES, "variants": "2/min"}
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
