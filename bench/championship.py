@@ -61,6 +61,13 @@ def _args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--length", type=int, default=LENGTH)
     parser.add_argument("--rounds", type=int, default=0, help="stop after this many (0: all)")
     parser.add_argument("--odds-wait", type=float, default=10.0)
+    parser.add_argument(
+        "--arrivals",
+        type=float,
+        default=0.0,
+        help="open loop: each round's requests arrive at random moments within this many "
+        "seconds (0: closed loop, every client as fast as the server answers)",
+    )
     return parser.parse_args(argv)
 
 
@@ -129,22 +136,32 @@ _local = threading.local()
 def _request(
     host: str, port: int, method: str, path: str, body: Any, headers: dict[str, str]
 ) -> tuple[int, bytes, float]:
-    """One request on this thread's keep-alive connection: (status, body, seconds)."""
-    conn = getattr(_local, "conn", None)
-    if conn is None:
-        conn = _local.conn = http.client.HTTPConnection(host, port, timeout=120)
+    """One request on this thread's keep-alive connection: (status, body, seconds).
+
+    As a browser or urllib3 does, a request that fails on a reused connection before any
+    answer (the server closed it after its keep-alive time: gunicorn's is 2 s, and in the
+    open loop a phone is idle longer) is sent once more on a new one; every POST carries
+    an ``Idempotency-Key``, so a retried one is never recorded twice."""
     data = json.dumps(body).encode() if body is not None else b""
     headers = {"Content-Type": "application/json", "Accept": "application/json", **headers}
     started = time.perf_counter()
-    try:
-        conn.request(method, path, body=data, headers=headers)
-        response = conn.getresponse()
-        payload = response.read()
-    except (OSError, http.client.HTTPException) as exc:
-        conn.close()
-        _local.conn = None
-        return 0, str(exc).encode(), time.perf_counter() - started
-    return response.status, payload, time.perf_counter() - started
+    for attempt in range(2):
+        conn = getattr(_local, "conn", None)
+        reused = conn is not None
+        if conn is None:
+            conn = _local.conn = http.client.HTTPConnection(host, port, timeout=120)
+        try:
+            conn.request(method, path, body=data, headers=headers)
+            response = conn.getresponse()
+            payload = response.read()
+        except (OSError, http.client.HTTPException) as exc:
+            conn.close()
+            _local.conn = None
+            if reused and attempt == 0 and not isinstance(exc, TimeoutError):
+                continue
+            return 0, str(exc).encode(), time.perf_counter() - started
+        return response.status, payload, time.perf_counter() - started
+    raise AssertionError("unreachable")
 
 
 class Tally:
@@ -165,10 +182,22 @@ class Tally:
 
     def summary(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for kind, values in sorted(self.latencies.items()):
+        latencies = dict(self.latencies)
+        results = self.latencies.get("final_score", []) + self.latencies.get("final_game", [])
+        if results:  # the issue's "result": the request that finishes a match, either way
+            latencies["result"] = results
+        for kind, values in sorted(latencies.items()):
             values = sorted(values)
             count = len(values)
-            statuses = self.statuses[kind]
+            statuses = (
+                self.statuses[kind]
+                if kind != "result"
+                else {
+                    status: self.statuses["final_score"].get(status, 0)
+                    + self.statuses["final_game"].get(status, 0)
+                    for status in {*self.statuses["final_score"], *self.statuses["final_game"]}
+                }
+            )
             out[kind] = {
                 "requests": count,
                 "p50_ms": round(values[count // 2] * 1000, 1),
@@ -193,11 +222,9 @@ def match_player(match: Any, player_id: int) -> Any:
     return match.player1 if match.player1_id == player_id else match.player2
 
 
-def _play(
-    host: str, port: int, match: Any, index: int, tokens: dict[int, str], tally: Tally, rng
-) -> None:
-    """One match: the winner's phone enters it (game by game or the final score), the
-    loser's phone confirms it."""
+def _plan(match: Any, index: int, tokens: dict[int, str], rng) -> list[tuple[str, str, Any, dict]]:
+    """One match's requests in order: the winner's phone enters it (game by game or the
+    final score), the loser's phone confirms it. Each is (kind, path, body, headers)."""
     winner, loser = (
         (match.player1_id, match.player2_id)
         if rng.random() < 0.5
@@ -206,30 +233,58 @@ def _play(
     by_link = index % 4 < 2
     entering = _credential(winner, match, by_link, tokens)
     base = f"/api/v1/matches/{match.pk}"
+    plan: list[tuple[str, str, Any, dict]] = []
     if index % 2:
         for number in range(1, match.length + 1):
-            status, body, seconds = _request(
-                host, port, "POST", f"{base}/games/", {"winner": winner, "number": number},
-                {**entering, "Idempotency-Key": str(uuid.uuid4())},
-            )  # fmt: skip
             kind = "final_game" if number == match.length else "game"
-            tally.add(kind, status, seconds, body)
-            if status not in (200, 201):
-                return
+            plan.append((kind, f"{base}/games/", {"winner": winner, "number": number}, entering))
     else:
         score = [match.length, 0] if winner == match.player1_id else [0, match.length]
-        status, body, seconds = _request(
-            host, port, "POST", f"{base}/result/", {"score": score},
-            {**entering, "Idempotency-Key": str(uuid.uuid4())},
-        )  # fmt: skip
-        tally.add("final_score", status, seconds, body)
-        if status not in (200, 201):
+        plan.append(("final_score", f"{base}/result/", {"score": score}, entering))
+    plan.append(("confirm", f"{base}/confirm/", None, _credential(loser, match, by_link, tokens)))
+    return plan
+
+
+def _send(host: str, port: int, step: tuple[str, str, Any, dict], tally: Tally) -> bool:
+    kind, path, body, headers = step
+    status, payload, seconds = _request(
+        host, port, "POST", path, body, {**headers, "Idempotency-Key": str(uuid.uuid4())}
+    )
+    tally.add(kind, status, seconds, payload)
+    return status in (200, 201)
+
+
+def _play(
+    host: str, port: int, match: Any, index: int, tokens: dict[int, str], tally: Tally, rng
+) -> None:
+    """One match as fast as the server answers (the closed loop)."""
+    for step in _plan(match, index, tokens, rng):
+        if not _send(host, port, step, tally):
             return
-    status, body, seconds = _request(
-        host, port, "POST", f"{base}/confirm/", None,
-        {**_credential(loser, match, by_link, tokens), "Idempotency-Key": str(uuid.uuid4())},
-    )  # fmt: skip
-    tally.add("confirm", status, seconds, body)
+
+
+def _arrival_times(steps: int, window: float, rng) -> list[float]:
+    """When a match's requests arrive in an open-loop round of ``window`` seconds: the
+    entries at random moments (in order), the confirmation 1-4 s after the result, all
+    within the window, as phones at a venue whose matches end over half a minute."""
+    entries = sorted(rng.uniform(0, window - 4) for _ in range(steps - 1))
+    return [*entries, entries[-1] + rng.uniform(1, 4)]
+
+
+def _play_at(
+    host: str, port: int, steps: list, times: list[float], start: float,
+    tally: Tally, late: list[float],
+) -> None:  # fmt: skip
+    """One match in the open loop: each request at its moment (from ``start``), never
+    earlier; how late a request left (a client busy, the generator starved) is kept."""
+    for step, at in zip(steps, times, strict=True):
+        delay = start + at - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+        else:
+            late.append(-delay)
+        if not _send(host, port, step, tally):
+            return
 
 
 # --- the rounds -----------------------------------------------------------------------------
@@ -321,17 +376,34 @@ class LockProbe:
         }
 
 
-def _wave(host, port, event, matches, tokens, clients, port_for_cpu) -> dict[str, Any]:
+def _wave(
+    host, port, event, matches, tokens, clients, port_for_cpu, arrivals: float = 0.0
+) -> dict[str, Any]:
     from games.models import Match
 
     tally = Tally()
     rng = random.Random(len(matches))
+    late: list[float] = []
     cpu_before = _cpu_seconds(port_for_cpu)
     started = time.perf_counter()
     with LockProbe() as probe, ThreadPoolExecutor(max_workers=clients) as pool:
-        for future in [
-            pool.submit(_play, host, port, m, i, tokens, tally, rng) for i, m in enumerate(matches)
-        ]:
+        if arrivals:
+            plans = [_plan(m, i, tokens, rng) for i, m in enumerate(matches)]
+            timed = sorted(
+                ((_arrival_times(len(p), arrivals, rng), p) for p in plans), key=lambda t: t[0][0]
+            )
+            futures = []
+            for times, plan in timed:  # a client takes a match when its first request is due
+                delay = started + times[0] - time.perf_counter()
+                if delay > 0:
+                    time.sleep(delay)
+                futures.append(pool.submit(_play_at, host, port, plan, times, started, tally, late))
+        else:
+            futures = [
+                pool.submit(_play, host, port, m, i, tokens, tally, rng)
+                for i, m in enumerate(matches)
+            ]
+        for future in futures:
             future.result()
     wall = time.perf_counter() - started
     cpu_after = _cpu_seconds(port_for_cpu)
@@ -358,6 +430,15 @@ def _wave(host, port, event, matches, tokens, clients, port_for_cpu) -> dict[str
         "wall_s": round(wall, 2),
         "results_per_s": round(done / wall, 1) if wall else None,
         "requests": tally.summary(),
+        **(
+            {
+                "arrivals_within_s": arrivals,
+                "requests_sent_over_10ms_late": sum(1 for x in late if x > 0.01),
+                "latest_send_ms": round(max(late, default=0) * 1000, 1),
+            }
+            if arrivals
+            else {}
+        ),
         "errors_sample": tally.samples,
         "lock_waits": probe.summary(),
         "server_cpu_ms_per_match": round(server_cpu / done * 1000, 1) if done else None,
@@ -402,7 +483,7 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
             matches = _ready(event)
             if not matches or (args.rounds and len(rounds) >= args.rounds):
                 break
-            result = _wave(host, port, event, matches, tokens, args.clients, port)
+            result = _wave(host, port, event, matches, tokens, args.clients, port, args.arrivals)
             result["odds"] = _odds(
                 host, port, event.slug, prepared["director_token"], args.odds_wait
             )
@@ -421,6 +502,9 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
         "players": args.players,
         "clients": args.clients,
         "match_length": args.length,
+        "mode": f"open loop, each round within {args.arrivals} s"
+        if args.arrivals
+        else "closed loop",
         "rounds_played": len(rounds),
         "matches_finished": finished,
         "total_s": round(total, 1),
@@ -431,7 +515,13 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
         if rounds
         else None,
         "best_round_results_per_s": max((r["results_per_s"] for r in rounds), default=None),
-        "requests_429": sum(v["429"] for r in rounds for v in r["requests"].values()),
-        "requests_5xx": sum(v["5xx"] for r in rounds for v in r["requests"].values()),
-        "requests_failed": sum(v["errors"] for r in rounds for v in r["requests"].values()),
+        "requests_429": sum(
+            v["429"] for r in rounds for n, v in r["requests"].items() if n != "result"
+        ),
+        "requests_5xx": sum(
+            v["5xx"] for r in rounds for n, v in r["requests"].items() if n != "result"
+        ),
+        "requests_failed": sum(
+            v["errors"] for r in rounds for n, v in r["requests"].items() if n != "result"
+        ),
     }

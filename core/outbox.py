@@ -13,6 +13,8 @@ whose message was lost (never the ones still waiting).
 * :func:`sweep_events` looks only at events whose lease is over, and sends a new
   message only if the broker holds none for the event's token (:mod:`core.broker`).
   Before, each sweep sent every event older than 30 s again.
+* :func:`absorb_pending` lets a handler whose run covers other events of its kind (it
+  reads after they committed) mark them handled: a burst of them costs one run.
 * :func:`retry_failed_event` starts a failed event again (``manage.py retry_failed``,
   the admin's action).
 """
@@ -92,6 +94,24 @@ def handle_event(*, event_id: int, token: int | None = None) -> str:
 
 def _pending() -> Q:
     return Q(handled_at__isnull=True, failed_at__isnull=True)
+
+
+def absorb_pending(kind: str, **payload: object) -> int:
+    """Mark handled the pending events of ``kind`` whose payload has these values and
+    that no handler holds now; returns how many. Called by a handler, inside its
+    transaction, when what it is about to do covers them: they are committed (visible
+    to this read), so a run that reads after this sees their writes. An event another
+    worker is handling (its row locked) is skipped (``SKIP LOCKED``) and runs itself.
+    """
+    matching = {f"payload__{key}": value for key, value in payload.items()}
+    ids = list(
+        DomainEvent.objects.select_for_update(skip_locked=True)
+        .filter(_pending(), kind=kind, **matching)
+        .values_list("pk", flat=True)
+    )
+    if not ids:
+        return 0
+    return DomainEvent.objects.filter(pk__in=ids).update(handled_at=timezone.now(), last_error="")
 
 
 def sweep_events(*, older_than_seconds: float = 30) -> int:

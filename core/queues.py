@@ -50,6 +50,7 @@ EVENT_QUEUES: dict[str, str] = {
     "match.result_changed": RESULTS,
     "match.disputed": NOTIFY,
     "match.transcript_attached": BULK,
+    "tournament.settle": RESULTS,  # a result's follow-up turn, left to the worker
 }
 
 TASK_ROUTES: dict[str, dict[str, str]] = {

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from core.api_jobs import register_job_shapes
 from core.demo import register_demo_seeder
+from core.events import register_event_handler
 from core.jobs import register_job_handler
 from core.listeners import register_result_listener
 from games.clock_policies import register_clock_policy
-from tournaments import club_zones, job_kinds, jobs, live, panels
+from tournaments import club_zones, event_kinds, job_kinds, jobs, live, panels
 from tournaments.api import job_shapes
 from tournaments.clocks import tournament_clock_policy
-from tournaments.services.results import follow_up_result, record_match_result
+from tournaments.services.results import follow_up_result, record_match_result, settle_deferred
 
 
 def register() -> None:
@@ -28,6 +29,8 @@ def register() -> None:
     # version, tables, round statuses, calls, odds) as the transaction's last work.
     register_result_listener("tournaments.bracket", record_match_result)
     register_result_listener("tournaments.follow_up", follow_up_result)
+    # After it, in the worker: a follow-up whose turn was taken when its result committed.
+    register_event_handler(event_kinds.SETTLE, settle_deferred)
     # Long jobs.
     register_job_handler(job_kinds.PAIR_ROUND, jobs.pair_round)
     register_job_handler(job_kinds.REDRAW, jobs.redraw)

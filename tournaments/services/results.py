@@ -14,9 +14,9 @@ run inside the transaction that changed a match's result, holding the match's ro
   the transaction: bumps the tournament's version (the bracket's ETag, the odds'
   freshness, the live notice), numbers the tables of the new matches, settles the
   status of the event's rounds (a round completes exactly once: the follow-ups of one
-  event take turns on the version's row; a result whose turn is taken commits first
-  and takes its turn after, holding nothing), calls the rounds due and asks for
-  fresh odds.
+  event take turns on the version's row), calls the rounds due and asks for fresh
+  odds. On PostgreSQL it is left to the worker through the outbox, so a result never
+  waits for it (see :func:`settle_event`).
 
 Entering games of a match nobody has won yet is not a result and never reaches them.
 """
@@ -31,11 +31,15 @@ from django.db.models import F
 from core import live
 from core.actors import Actor
 from core.errors import N_
+from core.events import emit
+from core.leases import is_eager
 from core.listeners import ResultChange
+from core.outbox import absorb_pending
 from core.transactions import before_commit
 from games.models import Match, MatchStatus
 from games.rules.errors import ConflictError, RuleViolation
 from games.services import match_results
+from tournaments import event_kinds
 from tournaments.models import Entry, Pairing, StageKind, Tournament
 
 from .brackets import (
@@ -133,60 +137,62 @@ def follow_up_result(change: ResultChange) -> None:
     """Result listener, after :func:`record_match_result`: what the event shares.
 
     Run as the transaction's last work (``core.transactions.before_commit``: after the
-    request's audit rows and stored answer), :func:`settle_event` bumps the tournament's
-    version first (a plain ``UPDATE``: shared with the other results' key-share locks,
-    exclusive among follow-ups), so the follow-ups of one event take turns only for
-    the few statements left before each commits, and each reads the rounds after the
-    previous one committed: the last result of a round sees every other result of it
-    and completes it, once.
+    request's audit rows and stored answer): :func:`settle_event`.
     """
-    tournament_id = (
+    row = (
         Pairing.objects.filter(match_id=change.match_id)
-        .values_list("tournament_id", flat=True)
+        .values_list("tournament_id", "tournament__club_id")
         .first()
     )
-    if tournament_id is None:
+    if row is None:
         return
-    before_commit(functools.partial(settle_event, tournament_id=tournament_id))
+    before_commit(functools.partial(settle_event, tournament_id=row[0], club_id=row[1]))
 
 
-def settle_event(*, tournament_id: int) -> None:
+def settle_event(*, tournament_id: int, club_id: int | None = None) -> None:
     """Bump the version, number the new matches' tables, settle the rounds' statuses,
     call the rounds due and ask for fresh odds (the follow-up of a result).
 
-    The follow-ups of one event take turns (on the version's row). A result whose turn
-    is not free right now (another result's follow-up is running) does not wait for it
-    holding its match and its slots: it commits, and then waits for its turn in a
-    transaction of its own that holds nothing else (``on_commit``), and skips it when a
-    later turn has covered it. Each turn settles every round of the event, so a turn
-    lost after a commit (the process killed in between) is made good by the next
-    result's.
+    The follow-ups of one event take turns (on the version's row), so a round completes
+    exactly once. With a worker (production) the result does not take its turn itself:
+    it commits with an outbox event (:data:`~tournaments.event_kinds.SETTLE`, on the
+    ``results`` queue) whose handler (:func:`settle_deferred`) takes it in the worker.
+    At a championship's round end (128 phones at once) a result then answers in its own
+    time, neither in the queue of the others' turns nor paying for the settling (a
+    quarter of a finishing request's work, profiled); the next round's matches were
+    created by the result itself (``advance_bracket``), so only the tables, the rounds'
+    statuses, the version (the bracket's ETag and live notice) and the odds follow, a
+    moment later. The event is written with the result, so the outbox's sweep sends it
+    again if its message is lost: no settling is lost.
+
+    With tasks run in-process (``make run``, the tests) there is no worker to hand it
+    to: the result settles in its own transaction when the turn is free (always on
+    SQLite, whose writers take turns on the database anyway); when another result's
+    follow-up holds it, the event's handler runs right after the commit, holding
+    nothing, rather than waiting for the turn holding this result's match and slots.
     """
-    if not share_turn(tournament_id):
-        transaction.on_commit(functools.partial(_settle_after_commit, tournament_id), robust=True)
+    if is_eager() and share_turn(tournament_id):
+        _settle(tournament_id)
         return
-    _settle(tournament_id)
+    emit(event_kinds.SETTLE, tournament_id=tournament_id, club_id=club_id)
 
 
-def _settle_after_commit(tournament_id: int) -> None:
-    """Wait for the turn (holding nothing) and settle, unless a turn that began after
-    this result committed has settled it already.
-
-    ``seen`` is the version read after the commit: the turn running then (if any) had
-    not committed its bump. When the version has moved by two or more by the time
-    this one holds the turn, a later turn began, and ran, after this result was
-    committed and saw it: a queue of follow-ups costs two settlements, not one each.
-    """
-    seen = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
+def settle_deferred(payload: dict) -> None:
+    """The outbox handler of :data:`~tournaments.event_kinds.SETTLE`: take the event's
+    turn (waiting, holding nothing else, while another worker settles it), take over the
+    other results' settle events of the event already committed (this run reads after
+    them, so it covers them: a burst of results costs one settling, not one each),
+    then settle."""
+    tournament_id = int(payload["tournament_id"])
     with transaction.atomic():
-        now = (
+        held = (
             Tournament.objects.select_for_update(no_key=True)
             .filter(pk=tournament_id)
-            .values_list("version", flat=True)
-            .first()
+            .values_list("pk", flat=True)
         )
-        if seen is None or now is None or now >= seen + 2:
-            return
+        if not list(held):
+            return  # the event was deleted meanwhile
+        absorb_pending(event_kinds.SETTLE, tournament_id=tournament_id)
         _settle(tournament_id)
 
 

@@ -182,3 +182,46 @@ def test_a_result_feeding_the_same_next_match_takes_its_turn_on_that_slot(make_e
         ).count()
         == 1
     )
+
+
+def test_with_a_worker_results_leave_the_settling_to_it_and_a_burst_settles_once(
+    make_event, actor, monkeypatch
+):
+    """With a worker (tasks not eager) a result commits without taking the event's turn:
+    it writes a ``tournament.settle`` outbox event. The worker's first handler takes over
+    every such event already committed (its run reads after them), so a round's burst
+    of results settles once: the round complete, every new match with its own table,
+    the version moved once; the others' messages then find their event handled."""
+    from config.celery import app
+    from core import enqueue, outbox
+    from core.models import DomainEvent
+    from tournaments.event_kinds import SETTLE
+
+    event = make_event(16, consolation_from=[1])
+    first = list(Pairing.objects.filter(tournament=event, key__startswith="main-r1-"))
+    version = event.version
+    sent: list[int] = []
+    app.conf.task_always_eager = False  # the conftest's fixture puts it back
+    monkeypatch.setattr(enqueue, "send_event", lambda pk, **kw: sent.append(pk))
+
+    results = race([functools.partial(_finish, actor, p.match_id) for p in first])
+    assert not [r for r in results if isinstance(r, Exception)], results
+
+    settles = DomainEvent.objects.filter(kind=SETTLE, payload__tournament_id=event.pk)
+    settle_ids = sorted(settles.values_list("pk", flat=True))
+    assert len(settle_ids) == 8 and set(settle_ids) <= set(sent)  # each sent on commit
+    main_r1 = Round.objects.get(stage__tournament=event, stage__kind="main", number=1)
+    assert main_r1.status == RoundStatus.PLAYING  # nobody settled in the request
+    event.refresh_from_db()
+    assert event.version == version
+
+    outcomes = [outbox.handle_event(event_id=pk) for pk in settle_ids]  # the worker
+    assert outcomes == ["handled"] + ["already handled"] * 7
+    assert settles.filter(handled_at__isnull=True).count() == 0
+    main_r1.refresh_from_db()
+    assert main_r1.status == RoundStatus.COMPLETE and main_r1.completed_at is not None
+    event.refresh_from_db()
+    assert event.version == version + 1  # one settling for the burst
+    ready = Pairing.objects.filter(tournament=event, status=PairingStatus.READY)
+    tables = [p.match.table for p in ready.select_related("match")]
+    assert len(tables) == 8 and None not in tables and len(set(tables)) == 8
