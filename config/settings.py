@@ -120,7 +120,15 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
-DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
+# Production keeps each web thread's and worker's connection for a minute: a new one per
+# request (PostgreSQL forks a backend, and the score entry's prepared statements are per
+# connection) made a championship round's results 3-4 times slower through `make
+# serve` (p50 1.6-1.7 s against 0.37-0.49 s; docs/operations.md, "Championship load"). The
+# stack's 3 x 16 web threads, workers, beat and relay hold about 55 of PostgreSQL's 100.
+# In development (runserver, a thread per request) connections are closed after each.
+DATABASES["default"].setdefault(
+    "CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60 if PRODUCTION else 0)
+)
 # A kept connection is checked before each request reuses it, so after a database
 # restart every worker reconnects instead of failing one request on a dead socket.
 DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", env.bool("CONN_HEALTH_CHECKS", default=True))

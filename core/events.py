@@ -13,6 +13,7 @@ Two kinds of listeners hook into match results without ``games`` importing them:
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -54,3 +55,31 @@ def emit(kind: str, **payload: Any) -> None:
 
     event = DomainEvent.objects.create(kind=kind, payload=payload, lease_until=leases.lease_until())
     transaction.on_commit(lambda: enqueue.send_event(event.pk, token=0, kind=kind))
+
+
+def emit_or_join(kind: str, **payload: Any) -> bool:
+    """:func:`emit`, unless an event of ``kind`` with this very payload is pending and
+    no handler has begun it: then hold it (``FOR KEY SHARE``) until this transaction
+    commits and write nothing. Its handler locks its row first (``FOR UPDATE``), so it
+    waits for this commit and runs after it: it covers this transaction as a new event
+    would. For a handler whose run covers every change before it (settling an event
+    after a round's results): 128 results at once make a handful of events, not 128.
+    Returns True when it joined. A row a handler holds is skipped (``SKIP LOCKED``),
+    so this never waits. Without row locks (SQLite) it always emits."""
+    from django.db import connection
+
+    from .models import DomainEvent
+
+    if connection.vendor == "postgresql":
+        table = connection.ops.quote_name(DomainEvent._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT id FROM {table} WHERE handled_at IS NULL AND failed_at IS NULL"
+                " AND kind = %s AND payload = %s::jsonb ORDER BY id LIMIT 1"
+                " FOR KEY SHARE SKIP LOCKED",
+                [kind, json.dumps(payload)],
+            )
+            if cursor.fetchone() is not None:
+                return True
+    emit(kind, **payload)
+    return False

@@ -202,7 +202,10 @@ class Relay:
         if found is None:
             found = frozenset(live.owners_of(channel_name))
             if not connection.in_atomic_block:
-                connection.close()
+                # kept for the next lookup (a new match's channel is a lookup per match: a
+                # new PostgreSQL backend each time was most of the relay's CPU), and closed
+                # once older than CONN_MAX_AGE or broken
+                connection.close_if_unusable_or_obsolete()
             if len(self._owners) > 100_000:
                 self._owners.clear()
             self._owners[channel_name] = found

@@ -13,8 +13,9 @@ order of priority:
 
 A worker consuming several queues reads them in this order (the Redis transport's
 ``queue_order_strategy: priority`` in ``config/settings.py``); ``docker-compose.yml``
-runs one worker for the first three and a lower-priority one for ``bulk``
-(``docs/operations.md``). Kinds are plain strings here: ``core`` imports no app.
+runs one worker for ``results`` and ``notify``, one a step lower in CPU priority for
+``odds`` and one lower still for ``bulk`` (``docs/operations.md``). Kinds are plain
+strings here: ``core`` imports no app.
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@
 #   LIVE_PUBLISH_BIND     host:port of the publish API the relay posts to
 #                         (default 127.0.0.1:5561)
 #   LIVE_PROXY_RUNDIR     run directory (default /tmp/boxcars-pushpin-$PORT)
+#
+# Pushpin logs warnings and errors only (log_level=1): at its default it logs three
+# lines per request, which gunicorn's access log has already; at a championship's round
+# end those lines and their relay through honcho took a tenth of a core.
 #   LIVE_PROXY_MESSAGE_RATE, LIVE_PROXY_MESSAGE_HWM  events per second Pushpin sends
 #                         to browsers, and how many may wait (a notice to 2,000
 #                         viewers is 2,000 events; Pushpin drops what is past the mark)
@@ -38,7 +42,7 @@ stats_connection_ttl=120
 services=condure,zurl,pushpin-proxy,pushpin-handler
 http_port=$BIND:$PORT
 logdir=$RUNDIR/log
-log_level=2
+log_level=1
 client_buffer_size=8192
 client_maxconn=50000
 

@@ -31,7 +31,7 @@ from django.db.models import F
 from core import live
 from core.actors import Actor
 from core.errors import N_
-from core.events import emit
+from core.events import emit_or_join
 from core.leases import is_eager
 from core.listeners import ResultChange
 from core.outbox import absorb_pending
@@ -156,7 +156,9 @@ def settle_event(*, tournament_id: int, club_id: int | None = None) -> None:
     The follow-ups of one event take turns (on the version's row), so a round completes
     exactly once. With a worker (production) the result does not take its turn itself:
     it commits with an outbox event (:data:`~tournaments.event_kinds.SETTLE`, on the
-    ``results`` queue) whose handler (:func:`settle_deferred`) takes it in the worker.
+    ``results`` queue) whose handler (:func:`settle_deferred`) takes it in the worker,
+    or joins one that is still waiting for the worker (``core.events.emit_or_join``:
+    its handler then runs after this commit).
     At a championship's round end (128 phones at once) a result then answers in its own
     time, neither in the queue of the others' turns nor paying for the settling (a
     quarter of a finishing request's work, profiled); the next round's matches were
@@ -174,7 +176,7 @@ def settle_event(*, tournament_id: int, club_id: int | None = None) -> None:
     if is_eager() and share_turn(tournament_id):
         _settle(tournament_id)
         return
-    emit(event_kinds.SETTLE, tournament_id=tournament_id, club_id=club_id)
+    emit_or_join(event_kinds.SETTLE, tournament_id=tournament_id, club_id=club_id)
 
 
 def settle_deferred(payload: dict) -> None:

@@ -188,7 +188,8 @@ def test_with_a_worker_results_leave_the_settling_to_it_and_a_burst_settles_once
     make_event, actor, monkeypatch
 ):
     """With a worker (tasks not eager) a result commits without taking the event's turn:
-    it writes a ``tournament.settle`` outbox event. The worker's first handler takes over
+    it writes a ``tournament.settle`` outbox event, or joins one still waiting for the
+    worker (so there are at most as many as results). The worker's first handler takes over
     every such event already committed (its run reads after them), so a round's burst
     of results settles once: the round complete, every new match with its own table,
     the version moved once; the others' messages then find their event handled."""
@@ -209,14 +210,15 @@ def test_with_a_worker_results_leave_the_settling_to_it_and_a_burst_settles_once
 
     settles = DomainEvent.objects.filter(kind=SETTLE, payload__tournament_id=event.pk)
     settle_ids = sorted(settles.values_list("pk", flat=True))
-    assert len(settle_ids) == 8 and set(settle_ids) <= set(sent)  # each sent on commit
+    # one per result at most: a result joins an event still waiting for the worker
+    assert 1 <= len(settle_ids) <= 8 and set(settle_ids) <= set(sent)  # sent on commit
     main_r1 = Round.objects.get(stage__tournament=event, stage__kind="main", number=1)
     assert main_r1.status == RoundStatus.PLAYING  # nobody settled in the request
     event.refresh_from_db()
     assert event.version == version
 
     outcomes = [outbox.handle_event(event_id=pk) for pk in settle_ids]  # the worker
-    assert outcomes == ["handled"] + ["already handled"] * 7
+    assert outcomes == ["handled"] + ["already handled"] * (len(settle_ids) - 1)
     assert settles.filter(handled_at__isnull=True).count() == 0
     main_r1.refresh_from_db()
     assert main_r1.status == RoundStatus.COMPLETE and main_r1.completed_at is not None
