@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install gnubg-program gettext messages catalogs run serve test lint format bench docs clean
+.PHONY: install gnubg-program gnubg-hyper gettext messages catalogs run serve test lint format bench docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -12,6 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP) messages
+	$(MAKE) --no-print-directory gnubg-hyper GNUBG_HYPER="$(GNUBG_HYPER)" OPTIONAL=1
 
 # GNU gettext: makemessages and compilemessages need its tools (Debian's gettext).
 gettext:
@@ -31,6 +32,28 @@ catalogs: $(STAMP) gettext
 	$(BIN)/python manage.py makemessages -d djangojs $(LANGS) --no-obsolete --ignore=.venv \
 	  --ignore=site --ignore=staticfiles --ignore=static/vendor --ignore=tests --ignore=bench \
 	  --ignore=docs --ignore=node_modules
+
+# GNU Backgammon evaluates hypergammon from databases the binding does not ship
+# (docs/analysis.md, "Variants"): built here with Debian's makehyper (package gnubg) into
+# the binding's data folder. hyper1.bd takes a moment and hyper2.bd about a minute;
+# hyper3.bd (GNUBG_HYPER=3) takes hours, so it is built only when asked for. `make
+# install` builds the default ones when makehyper is there (OPTIONAL: skipped, said so).
+GNUBG_HYPER ?= 1 2
+gnubg-hyper: $(STAMP)
+	@makehyper="$$(command -v makehyper || echo /usr/games/makehyper)"; \
+	data="$$($(BIN)/python -c 'import gnubg, pathlib; print(pathlib.Path(gnubg.__file__).resolve().parent / "data")')"; \
+	if [ ! -x "$$makehyper" ]; then \
+	  echo "makehyper not found (apt-get install gnubg): no hypergammon analysis"; \
+	  [ -n "$(OPTIONAL)" ] && exit 0 || exit 1; \
+	fi; \
+	for n in $(GNUBG_HYPER); do \
+	  [ -f "$$data/hyper$$n.bd" ] && continue; \
+	  echo "building hyper$$n.bd (GNU Backgammon's hypergammon-$$n database)"; \
+	  tmp="$$(mktemp -d)"; \
+	  ( cd "$$tmp" && "$$makehyper" -c $$n -n -f hyper$$n.bd >/dev/null ) && \
+	    mv "$$tmp/hyper$$n.bd" "$$data/hyper$$n.bd"; rm -rf "$$tmp"; \
+	  [ -f "$$data/hyper$$n.bd" ] || { echo "makehyper -c $$n failed"; exit 1; }; \
+	done
 
 # Debian's gnubg program: the independent reference of tests/analysis (skipped without it).
 # The analysis itself needs only the gnubg Python binding, which `make install` installs.

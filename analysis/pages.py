@@ -65,6 +65,7 @@ def match_analysis(request: HttpRequest, pk: int) -> HttpResponse:
             "is_director": access.is_director(request.user, match.club),
             "settings": services.settings_for(match.club),
             "analysable": analysable,
+            "missing_database": services.missing_engine_database(match),
             "variant_name": variant_name(match.variant),
         },
     )

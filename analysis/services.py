@@ -78,15 +78,53 @@ def _transcript_hash(match: Match) -> str:
     return match.transcript_hash or hashlib.sha256(match.transcript.encode()).hexdigest()
 
 
-def analysable(match: Match) -> bool:
-    """Does an engine analyse this match's variant? GNU Backgammon plays the English
-    game, nackgammon and hypergammon 1-3 (its ``set variation``); a match of any other
-    variant is never analysed, rather than analysed as if it were the English game."""
+def engine_plays(match: Match) -> bool:
+    """Does an engine play this match's variant? GNU Backgammon plays the English game,
+    nackgammon and hypergammon 1-3 (its ``set variation``); a match of any other variant
+    is never analysed, rather than analysed as if it were the English game."""
     return (
         not variants.is_rotation(match.variant)
         and match.variant in variants.REGISTRY
         and variants.REGISTRY[match.variant].engine_analysis
     )
+
+
+def missing_engine_database(match: Match) -> str | None:
+    """The database file the engine lacks on this server for this match's variant (a
+    hypergammon match without its ``hyperN.bd``), or None."""
+    return engine.missing_database(match.variant) if engine_plays(match) else None
+
+
+def analysable(match: Match) -> bool:
+    """Is this match's variant analysed here: an engine plays it and has what it needs
+    (never an analysis without figures)."""
+    return engine_plays(match) and missing_engine_database(match) is None
+
+
+def _refuse_unanalysable(match: Match) -> None:
+    missing = missing_engine_database(match)
+    if missing is not None:
+        raise RuleViolation(
+            "engine_database_missing",
+            N_(
+                "GNU Backgammon on this server lacks the %(variant)s database "
+                "(%(file)s), without which it evaluates no position of that variant: "
+                "the server's administrator builds it (make gnubg-hyper).",
+                variant=match.variant,
+                file=missing,
+            ),
+            "variant",
+        )
+    if not engine_plays(match):
+        raise RuleViolation(
+            "variant_not_analysed",
+            N_(
+                "No engine analyses %(variant)s: only backgammon, nackgammon and "
+                "hypergammon are analysed (by GNU Backgammon).",
+                variant=match.variant,
+            ),
+            "variant",
+        )
 
 
 def request_analysis(
@@ -99,16 +137,7 @@ def request_analysis(
     """
     if not automatic and not access.is_director(user, match.club):
         raise NotAllowed("not_director", N_("Only the club's directors ask for an analysis."))
-    if not analysable(match):
-        raise RuleViolation(
-            "variant_not_analysed",
-            N_(
-                "No engine analyses %(variant)s: only backgammon, nackgammon and "
-                "hypergammon are analysed (by GNU Backgammon).",
-                variant=match.variant,
-            ),
-            "variant",
-        )
+    _refuse_unanalysable(match)
     if not match.transcript.strip():
         raise RuleViolation(
             "no_transcript",
@@ -136,12 +165,8 @@ def request_analysis(
 def analyse_match(*, match_id: int, plies: int, progress: Any = None) -> MatchAnalysis:
     """Run gnubg over the match's transcript and store the result (the job's body)."""
     match = Match.objects.select_related("player1", "player2").get(pk=match_id)
-    if not analysable(match):  # a job queued by an older release: never as the English game
-        raise RuleViolation(
-            "variant_not_analysed",
-            N_("No engine analyses %(variant)s.", variant=match.variant),
-            "variant",
-        )
+    # a job queued by an older release, or before a database went: never without figures
+    _refuse_unanalysable(match)
     if progress:
         progress(0, 3, f"gnubg analyses the match at {plies}-ply")
     started = time.perf_counter()

@@ -4,6 +4,8 @@ transcript that has none, and gnubg's ``import mat`` plays from that variant's p
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from analysis import engine, services
@@ -33,3 +35,47 @@ def test_a_nackgammon_match_is_analysed_from_the_nackgammon_start(make_match):
     me, opp = engine.board_from_id(first.position_id)
     start = NACKGAMMON.start_side()[:26]
     assert (me, opp) == (start, start)
+
+
+DATA = Path(__file__).resolve().parents[1] / "games" / "rules" / "variants" / "data"
+
+
+@pytest.mark.skipif(
+    engine.missing_database("hypergammon-1") is not None,
+    reason="no hyper1.bd: make install builds it with Debian's makehyper (apt-get install gnubg)",
+)
+def test_a_hypergammon_match_is_analysed_with_figures(make_match):
+    """A transcript GNU Backgammon wrote of a hypergammon-1 match, analysed by gnubg from
+    its hypergammon database: candidate plays, equities and the players' figures."""
+    match = make_match(5, variant="hypergammon-1")
+    match.transcript = (DATA / "gnubg-hypergammon-1.mat").read_text()
+    match.save(update_fields=["transcript"])
+    analysis = services.analyse_match(match_id=match.pk, plies=0)
+    checker = Decision.objects.filter(analysis=analysis, kind="checker")
+    assert checker.exists()
+    assert all(d.best for d in checker)  # gnubg ranked the plays: it evaluated them
+    assert all(p.pr is not None and p.decisions > 0 for p in analysis.players.all())
+    me, opp = engine.board_from_id(checker.order_by("pk").first().position_id)
+    assert sum(me[1:26]) == 1 and sum(opp[1:26]) == 1  # one man a side, on the board
+
+
+def test_without_its_database_a_hypergammon_match_is_refused_not_analysed_blind(
+    make_match, monkeypatch, tmp_path, client
+):
+    """No ``hyper3.bd`` on the server: the request is refused with the file named, and
+    the page says why, rather than an analysis with no figures."""
+    from core.errors import RuleViolation
+
+    monkeypatch.setattr(engine, "DATA_DIR", tmp_path)  # a server without the databases
+    match = make_match(5, variant="hypergammon-3")
+    match.transcript = (DATA / "gnubg-hypergammon-3.mat").read_text()
+    match.save(update_fields=["transcript"])
+    assert services.missing_engine_database(match) == "hyper3.bd"
+    assert not services.analysable(match)
+    with pytest.raises(RuleViolation) as refused:
+        services.request_analysis(user=None, match=match, automatic=True)
+    assert refused.value.code == "engine_database_missing"
+    assert "hyper3.bd" in str(refused.value.message)
+    page = client.get(f"/matches/{match.pk}/analysis/")
+    assert page.status_code == 200
+    assert b'data-role="no-engine-database"' in page.content and b"hyper3.bd" in page.content

@@ -9,10 +9,13 @@ hitting play when there is one), and gnubg checks every play as it is entered, r
 an illegal one with ``Illegal or unparsable move`` (which :func:`play_match` turns into
 an error). Game 1 has a double and a take, so the cube is written too.
 
-The checked-in ``data/gnubg-hypergammon-3.mat`` was made by::
+The checked-in ``data/gnubg-hypergammon-3.mat`` and ``data/gnubg-hypergammon-1.mat``
+were made by::
 
     .venv/bin/python -m tests.games.rules.variants.gnubg_hypergammon 3 7 \\
         > tests/games/rules/variants/data/gnubg-hypergammon-3.mat
+    .venv/bin/python -m tests.games.rules.variants.gnubg_hypergammon 1 3 \\
+        > tests/games/rules/variants/data/gnubg-hypergammon-1.mat
 
 (GNU Backgammon 1.07.001, Debian's ``/usr/games/gnubg``).
 """
