@@ -71,6 +71,13 @@ def _args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=0, help="stop after this many (0: all)")
     parser.add_argument("--odds-wait", type=float, default=10.0)
     parser.add_argument(
+        "--web-port",
+        type=int,
+        default=0,
+        help="the port gunicorn listens on, for its CPU figure (make serve: PORT+1; "
+        "default the URL's)",
+    )
+    parser.add_argument(
         "--arrivals",
         type=float,
         default=0.0,
@@ -508,7 +515,10 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
             matches = _ready(event)
             if not matches or (args.rounds and len(rounds) >= args.rounds):
                 break
-            result = _wave(host, port, event, matches, tokens, args.clients, port, args.arrivals)
+            result = _wave(
+                host, port, event, matches, tokens, args.clients, args.web_port or port,
+                args.arrivals,
+            )  # fmt: skip
             result["odds"] = _odds(
                 host, port, event.slug, prepared["director_token"], args.odds_wait
             )

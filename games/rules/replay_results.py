@@ -11,6 +11,7 @@ line is judged alike whatever game was played. The rules cited are those of
 
 from __future__ import annotations
 
+import abc
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -133,7 +134,7 @@ class Decided:
     owner: int | None = None
 
 
-class ReplayerBase:
+class ReplayerBase(abc.ABC):
     """One file's replay; subclasses check a game's moves (:meth:`replay_game`)."""
 
     #: Does the game played know the Crawford rule (none without a cube)?
@@ -152,10 +153,11 @@ class ReplayerBase:
         """Anything to settle before the games (False: nothing can be replayed)."""
         return True
 
+    @abc.abstractmethod
     def replay_game(
         self, game: ParsedGame, crawford: bool, money: bool, score: tuple[int, int], last: bool
     ) -> GameSummary:
-        raise NotImplementedError
+        """Check one game's moves and say how it ended (each variant's replayer)."""
 
     def issue(
         self, game: ParsedGame | None, move: int | None, code: str, msg: str, line: int
