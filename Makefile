@@ -34,7 +34,7 @@ catalogs: $(STAMP) gettext
 	  --ignore=docs --ignore=node_modules
 
 # GNU Backgammon evaluates hypergammon from databases the binding does not ship
-# (docs/analysis.md, "Variants"): built here with Debian's makehyper (package gnubg) into
+# (docs/rules.md, "Analysis of variants"): built here with Debian's makehyper (package gnubg) into
 # the binding's data folder. hyper1.bd takes a moment and hyper2.bd about a minute;
 # hyper3.bd (GNUBG_HYPER=3) takes hours, so it is built only when asked for. `make
 # install` builds the default ones when makehyper is there (OPTIONAL: skipped, said so).

@@ -48,30 +48,6 @@ _CACHE_FLUSH_ENTRIES = 1 << 10
 
 ENGINE_NAME = "GNU Backgammon"
 
-#: Where the binding reads its databases (its weights, bearoff and hypergammon files).
-DATA_DIR = Path(gnubg.__file__).resolve().parent / "data"
-
-#: The database gnubg needs to evaluate a variant's positions at all, beyond its neural
-#: nets: hypergammon is played from its own bearoff-style database alone, which the
-#: binding does not ship. Without it gnubg's analysis of a hypergammon match has no
-#: candidate plays, no luck and no cube figures (and Debian's gnubg program stops on
-#: ``BearoffEval: assertion 'pbc' failed``). ``make install`` builds hyper1.bd and
-#: hyper2.bd with Debian's ``makehyper``; ``make gnubg-hyper GNUBG_HYPER=3`` builds the
-#: third (docs/analysis.md, "Variants").
-VARIANT_DATABASES = {
-    "hypergammon-1": "hyper1.bd",
-    "hypergammon-2": "hyper2.bd",
-    "hypergammon-3": "hyper3.bd",
-}
-
-
-def missing_database(variant_key: str) -> str | None:
-    """The file gnubg lacks on this server to analyse ``variant_key`` (None: none)."""
-    name = VARIANT_DATABASES.get(variant_key)
-    if name is None or (DATA_DIR / name).is_file():
-        return None
-    return name
-
 
 class EngineError(Exception):
     """gnubg could not analyse the transcript (it read it differently, or failed)."""

@@ -23,7 +23,7 @@ from games.models import Club, Match
 from games.rules import variants
 from games.rules.variants.transcripts import with_variation
 
-from . import engine
+from . import engine, engine_databases
 from .decisions import decisions_of
 from .figures import performance_rating, totals
 from .models import (
@@ -92,7 +92,7 @@ def engine_plays(match: Match) -> bool:
 def missing_engine_database(match: Match) -> str | None:
     """The database file the engine lacks on this server for this match's variant (a
     hypergammon match without its ``hyperN.bd``), or None."""
-    return engine.missing_database(match.variant) if engine_plays(match) else None
+    return engine_databases.missing_database(match.variant) if engine_plays(match) else None
 
 
 def analysable(match: Match) -> bool:

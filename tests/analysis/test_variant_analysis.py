@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import engine, services
+from analysis import engine, engine_databases, services
 from analysis.models import Decision
 from games.rules.variants import NACKGAMMON
 
@@ -41,7 +41,7 @@ DATA = Path(__file__).resolve().parents[1] / "games" / "rules" / "variants" / "d
 
 
 @pytest.mark.skipif(
-    engine.missing_database("hypergammon-1") is not None,
+    engine_databases.missing_database("hypergammon-1") is not None,
     reason="no hyper1.bd: make install builds it with Debian's makehyper (apt-get install gnubg)",
 )
 def test_a_hypergammon_match_is_analysed_with_figures(make_match):
@@ -66,7 +66,7 @@ def test_without_its_database_a_hypergammon_match_is_refused_not_analysed_blind(
     the page says why, rather than an analysis with no figures."""
     from core.errors import RuleViolation
 
-    monkeypatch.setattr(engine, "DATA_DIR", tmp_path)  # a server without the databases
+    monkeypatch.setattr(engine_databases, "DATA_DIR", tmp_path)  # a server without the databases
     match = make_match(5, variant="hypergammon-3")
     match.transcript = (DATA / "gnubg-hypergammon-3.mat").read_text()
     match.save(update_fields=["transcript"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from analysis import services as analysis_services
+from analysis.engine_databases import missing_database
 from games.rules.errors import RuleViolation
 
 pytestmark = pytest.mark.django_db
@@ -90,7 +91,9 @@ def test_no_engine_analyses_acey_deucey(client, director, make_match):
         analysis_services.request_analysis(user=director, match=match)
     assert refused.value.code == "variant_not_analysed"
     assert analysis_services.analysable(make_match(3, variant="nackgammon"))
-    assert analysis_services.analysable(make_match(3, variant="hypergammon-2"))
+    hyper = make_match(3, variant="hypergammon-2")
+    assert analysis_services.engine_plays(hyper)  # analysed where gnubg has hyper2.bd
+    assert analysis_services.analysable(hyper) == (missing_database("hypergammon-2") is None)
     assert not analysis_services.analysable(make_match(3, variant="tavli"))
 
 
