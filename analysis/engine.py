@@ -559,13 +559,15 @@ def flip_position_id(pid: str) -> str:
     return position_id(opp, me)
 
 
-def board_from_id(pid: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(me, opp) in our numbering (0 off, 1..24, 25 bar) from a gnubg position ID."""
+def board_from_id(pid: str, checkers: int = 15) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(me, opp) in our numbering (0 off, 1..24, 25 bar) from a gnubg position ID; a
+    side's men off are ``checkers`` (the variant's: 1-3 in hypergammon) less those on
+    the board (a position ID holds only the board)."""
     opp, me = gnubg.position_from_id(pid)
 
     def side(points: tuple[int, ...] | list[int]) -> tuple[int, ...]:
         counts = [int(x) for x in points]
-        return (15 - sum(counts), *counts)
+        return (checkers - sum(counts), *counts)
 
     return side(me), side(opp)
 

@@ -21,7 +21,7 @@ from .models import Decision
 
 def decision_picture(match: Match, d: Decision) -> str:
     """The SVG of a decision, from the decider's side."""
-    me, opp = engine.board_from_id(d.position_id)
+    me, opp = engine.board_from_id(d.position_id, services.men_per_side(match))
     names = (match.player1.display_name, match.player2.display_name)
     scores = (d.score1, d.score2)
     decider, other = d.side, 1 - d.side

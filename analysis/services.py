@@ -95,6 +95,12 @@ def missing_engine_database(match: Match) -> str | None:
     return engine_databases.missing_database(match.variant) if engine_plays(match) else None
 
 
+def men_per_side(match: Match) -> int:
+    """How many men each side has in this match's variant (a board's "off" count)."""
+    variant = variants.REGISTRY.get(match.variant)
+    return variant.checkers if variant is not None else 15
+
+
 def analysable(match: Match) -> bool:
     """Is this match's variant analysed here: an engine plays it and has what it needs
     (never an analysis without figures)."""

@@ -44,7 +44,7 @@ DATA = Path(__file__).resolve().parents[1] / "games" / "rules" / "variants" / "d
     engine_databases.missing_database("hypergammon-1") is not None,
     reason="no hyper1.bd: make install builds it with Debian's makehyper (apt-get install gnubg)",
 )
-def test_a_hypergammon_match_is_analysed_with_figures(make_match):
+def test_a_hypergammon_match_is_analysed_with_figures(make_match, client):
     """A transcript GNU Backgammon wrote of a hypergammon-1 match, analysed by gnubg from
     its hypergammon database: candidate plays, equities and the players' figures."""
     match = make_match(5, variant="hypergammon-1")
@@ -57,6 +57,9 @@ def test_a_hypergammon_match_is_analysed_with_figures(make_match):
     assert all(p.pr is not None and p.decisions > 0 for p in analysis.players.all())
     me, opp = engine.board_from_id(checker.order_by("pk").first().position_id)
     assert sum(me[1:26]) == 1 and sum(opp[1:26]) == 1  # one man a side, on the board
+    page = client.get(f"/matches/{match.pk}/analysis/").content.decode()
+    assert "<svg" in page  # the worst decisions drawn
+    assert "14 off" not in page  # one man a side: none is ever 14 men off
 
 
 def test_without_its_database_a_hypergammon_match_is_refused_not_analysed_blind(
