@@ -454,6 +454,10 @@ ODDS_SIMULATIONS = env.int("ODDS_SIMULATIONS", default=50_000)
 ODDS_WORK_BUDGET = env.int("ODDS_WORK_BUDGET", default=10_000_000)
 ODDS_MIN_SIMULATIONS = env.int("ODDS_MIN_SIMULATIONS", default=5_000)
 ODDS_DEBOUNCE_SECONDS = env.float("ODDS_DEBOUNCE_SECONDS", default=2.0)
+# A starting odds job waits for the event's results to pause this long, at most the
+# other after its creation (tournaments.services.odds.wait_for_quiet).
+ODDS_QUIET_SECONDS = env.float("ODDS_QUIET_SECONDS", default=1.5)
+ODDS_MAX_WAIT_SECONDS = env.float("ODDS_MAX_WAIT_SECONDS", default=30.0)
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-unhandled-events": {"task": "core.tasks.sweep_events", "schedule": 60.0},
     "sweep-queued-jobs": {"task": "core.tasks.sweep_queued_jobs", "schedule": 60.0},

@@ -60,9 +60,10 @@ def drop_map(job: Job, progress: Progress) -> dict[str, Any]:
 
 
 def odds(job: Job, progress: Progress) -> dict[str, Any]:
-    from tournaments.services.odds import compute_odds, release_request
+    from tournaments.services.odds import compute_odds, release_request, wait_for_quiet
 
     tournament_id = job.params["tournament"]
+    wait_for_quiet(tournament_id=tournament_id, asked_since=job.created_at.timestamp())
     release_request(job_id=job.pk, tournament_id=tournament_id)
     snapshot = compute_odds(tournament_id=tournament_id, progress=progress)
     if snapshot is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.test import override_settings
 
 from core.models import Job
 from tournaments.models import OddsSnapshot
@@ -210,3 +211,68 @@ def test_odds_stay_up_to_date_through_an_edit_that_changes_no_chance(
         win(event, "main-r1-m2", 4)
     body = api_client.get(url).json()
     assert body["up_to_date"] is False and body["job"]["status"] == "queued"
+
+
+class _Clock:
+    """A fake clock: ``sleep`` moves it, and a result's ask lands at given moments."""
+
+    def __init__(self, tournament_id: int, asks: list[float]) -> None:
+        from django.core.cache import cache
+
+        self.cache, self.tournament_id, self.asks, self.t = cache, tournament_id, asks, 0.0
+        self.slept: list[float] = []
+        self._land()
+
+    def _land(self) -> None:
+        landed = [a for a in self.asks if a <= self.t]
+        if landed:
+            self.cache.set(f"odds-asked:{self.tournament_id}", max(landed))
+
+    def now(self) -> float:
+        return self.t
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.t += seconds
+        self._land()
+
+
+def _waited(tournament_id: int, asks: list[float]) -> tuple[float, _Clock]:
+    from config.celery import app
+    from tournaments.services.odds import wait_for_quiet
+
+    app.conf.task_always_eager = False  # a worker's job (the conftest puts it back)
+    clock = _Clock(tournament_id, asks)
+    waited = wait_for_quiet(
+        tournament_id=tournament_id, asked_since=0.0, sleep=clock.sleep, now=clock.now
+    )
+    return waited, clock
+
+
+@override_settings(ODDS_QUIET_SECONDS=1.5, ODDS_MAX_WAIT_SECONDS=30)
+def test_a_starting_odds_job_waits_for_the_results_to_pause():
+    # results every 0.3 s for 5 s, then none: it runs 1.5 s after the last one
+    waited, _ = _waited(9101, [i * 0.3 for i in range(17)])
+    assert 4.8 + 1.5 <= waited <= 4.8 + 1.5 + 0.1
+
+
+@override_settings(ODDS_QUIET_SECONDS=1.5, ODDS_MAX_WAIT_SECONDS=30)
+def test_results_that_never_pause_wait_no_longer_than_the_cap():
+    waited, _ = _waited(9102, [i * 0.3 for i in range(200)])  # a minute of results
+    assert 29.9 <= waited <= 30.1
+
+
+@override_settings(ODDS_QUIET_SECONDS=1.5, ODDS_MAX_WAIT_SECONDS=30)
+def test_a_club_nights_result_is_not_waited_for():
+    waited, clock = _waited(9103, [-60.0])  # the last ask a minute ago
+    assert waited == 0 and clock.slept == []
+
+
+def test_with_tasks_in_process_the_odds_never_wait():
+    from tournaments.services.odds import wait_for_quiet
+
+    assert wait_for_quiet(tournament_id=9104, asked_since=0.0, sleep=_no_sleep) == 0.0
+
+
+def _no_sleep(seconds: float) -> None:
+    raise AssertionError("the embedded default must not wait")
