@@ -104,7 +104,7 @@ def men_per_side(match: Match) -> int:
 def analysable(match: Match) -> bool:
     """Is this match's variant analysed here: an engine plays it and has what it needs
     (never an analysis without figures)."""
-    return engine_plays(match) and missing_engine_database(match) is None
+    return engine_plays(match) and engine_databases.missing_database(match.variant) is None
 
 
 def _refuse_unanalysable(match: Match) -> None:

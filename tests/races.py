@@ -36,3 +36,14 @@ def race(calls: Sequence[Callable[[], Any]], *, capture_errors: bool = False) ->
     for thread in threads:
         thread.join()
     return results
+
+
+def waiting_on_a_lock(pid: int) -> bool:
+    """Is PostgreSQL backend ``pid`` waiting on a lock now (``pg_stat_activity``)? The
+    race tests' probe: a wait shown by the database, not guessed from timing."""
+    from django.db import connections
+
+    with connections["default"].cursor() as cursor:
+        cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [pid])
+        row = cursor.fetchone()
+    return row is not None and row[0] == "Lock"

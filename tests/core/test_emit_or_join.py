@@ -12,17 +12,11 @@ from django.db import connection, transaction
 
 from core import events, outbox
 from core.models import DomainEvent
+from tests.races import waiting_on_a_lock
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 KIND = "test.emit_or_join"
-
-
-def _waiting_on_a_lock(pid: int) -> bool:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [pid])
-        row = cursor.fetchone()
-    return row is not None and row[0] == "Lock"
 
 
 def test_a_joined_events_handler_runs_after_the_joining_commit(monkeypatch):
@@ -74,7 +68,7 @@ def test_a_joined_events_handler_runs_after_the_joining_commit(monkeypatch):
     two.start()
     waited = False
     for _ in range(500):  # the handler waits on the joined row's lock, not on time
-        if "pid" in handler_pid and _waiting_on_a_lock(handler_pid["pid"]):
+        if "pid" in handler_pid and waiting_on_a_lock(handler_pid["pid"]):
             waited = True
             break
         two.join(0.01)

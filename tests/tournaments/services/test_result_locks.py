@@ -24,7 +24,7 @@ from django.db import connection, connections
 from core.listeners import ResultChange, listeners_replaced, result_listeners
 from games.models import Match, MatchStatus
 from games.services import score_entry
-from tests.races import race
+from tests.races import race, waiting_on_a_lock
 from tests.tournaments.conftest import pairing
 from tournaments.models import Pairing, PairingStatus, Round, RoundStatus
 
@@ -77,13 +77,6 @@ def test_every_first_round_result_at_once_makes_the_right_next_matches(make_even
     assert event.version > version
 
 
-def _waiting_on_a_lock(pid: int) -> bool:
-    with connections["default"].cursor() as cursor:
-        cursor.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", [pid])
-        row = cursor.fetchone()
-    return row is not None and row[0] == "Lock"
-
-
 def _held_after_advancement(actor, held_match: int, other_match: int) -> dict:
     """Finish ``held_match`` in one thread and keep its transaction open after its
     advancement (before the follow-up); meanwhile finish ``other_match`` in another
@@ -130,7 +123,7 @@ def _held_after_advancement(actor, held_match: int, other_match: int) -> dict:
         two.start()
         pid_known.wait()
         while two.is_alive():  # the probe: the other result either commits or waits on a lock
-            if "pid" in outcome and _waiting_on_a_lock(outcome["pid"]):
+            if "pid" in outcome and waiting_on_a_lock(outcome["pid"]):
                 outcome["waited"] = True
                 break
             two.join(0.01)
