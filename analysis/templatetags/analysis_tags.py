@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from analysis import selectors
+from analysis import selectors, services
 
 register = template.Library()
 
@@ -18,7 +18,9 @@ def match_analysis_summary(match: Any) -> dict[str, Any]:
 
     analysis = selectors.analysis_of(match)
     if analysis is None:
-        return {"match": match, "analysis": None}
+        # never "not ready yet" for a match that will not be analysed here (its variant,
+        # or its engine database missing): the analysis page says why
+        return {"match": match, "analysis": None, "analysable": services.analysable(match)}
     worst = [
         {"d": d, "svg": decision_picture(match, d)}
         for d in selectors.worst_decisions(analysis, limit=3)

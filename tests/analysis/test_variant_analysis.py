@@ -82,3 +82,6 @@ def test_without_its_database_a_hypergammon_match_is_refused_not_analysed_blind(
     page = client.get(f"/matches/{match.pk}/analysis/")
     assert page.status_code == 200
     assert b'data-role="no-engine-database"' in page.content and b"hyper3.bd" in page.content
+    match_page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'data-role="not-analysed"' in match_page  # never "not ready yet"
+    assert f"/matches/{match.pk}/analysis/" in match_page
