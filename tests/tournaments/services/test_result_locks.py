@@ -220,3 +220,15 @@ def test_with_a_worker_results_leave_the_settling_to_it_and_a_burst_settles_once
     ready = Pairing.objects.filter(tournament=event, status=PairingStatus.READY)
     tables = [p.match.table for p in ready.select_related("match")]
     assert len(tables) == 8 and None not in tables and len(set(tables)) == 8
+
+
+def test_a_settle_event_of_an_event_deleted_meanwhile_does_nothing(make_event):
+    """The worker's settling of an event deleted after its result: nothing to lock, no
+    error (the outbox marks it handled rather than retrying it forever)."""
+    from tournaments.services.results import settle_deferred
+
+    event = make_event(4)
+    version = event.version
+    assert settle_deferred({"tournament_id": event.pk + 10_000, "club_id": event.club_id}) is None
+    event.refresh_from_db()
+    assert event.version == version  # the event that exists is untouched
