@@ -33,6 +33,12 @@ def analyse_match_job(job: Job, progress: Progress) -> dict[str, Any]:
     }
 
 
+def with_transcript(payload: dict[str, Any]) -> bool:
+    """Which ``match.finished`` events :func:`analyse_imported_match` acts on: a match
+    that has a transcript (an event without the fact is taken)."""
+    return bool(payload.get("transcript", True))
+
+
 def analyse_imported_match(payload: dict[str, Any]) -> None:
     match_id = payload.get("match_id")
     if match_id is None:

@@ -19,7 +19,9 @@ from . import api_shapes, club_zones, job_kinds, jobs, panels
 
 def register() -> None:
     register_event_handler(events.MATCH_TRANSCRIPT_ATTACHED, jobs.analyse_imported_match)
-    register_event_handler(events.MATCH_FINISHED, jobs.analyse_imported_match)
+    register_event_handler(
+        events.MATCH_FINISHED, jobs.analyse_imported_match, wants=jobs.with_transcript
+    )
     register_job_handler(job_kinds.ANALYSE_MATCH, jobs.analyse_match_job)
     register_job_shape(  # its params and result, for the schema
         job_kinds.ANALYSE_MATCH,

@@ -53,6 +53,7 @@ from contextlib import ExitStack
 from typing import Any
 from urllib.parse import urlparse
 
+from . import machine_cpu
 from .score_entry import _cpu_seconds
 from .server import celery_worker, gunicorn, setup_django
 
@@ -408,6 +409,7 @@ def _wave(
     late: list[float] = []
     cpu_before = _cpu_seconds(port_for_cpu)
     started = time.perf_counter()
+    machine_before = machine_cpu.snapshot()
     with LockProbe() as probe, ThreadPoolExecutor(max_workers=clients) as pool:
         if arrivals:
             plans = [_plan(m, i, tokens, rng) for i, m in enumerate(matches)]
@@ -420,6 +422,7 @@ def _wave(
             ]:
                 future.result()
             started = time.perf_counter()
+            machine_before = machine_cpu.snapshot()
             timed = sorted(
                 ((_arrival_times(arrivals, rng), p[-2:]) for p in plans), key=lambda t: t[0][0]
             )
@@ -438,6 +441,7 @@ def _wave(
             future.result()
     wall = time.perf_counter() - started
     cpu_after = _cpu_seconds(port_for_cpu)
+    by_role = machine_cpu.spent(machine_before, machine_cpu.snapshot())
     ids = [m.pk for m in matches]
     finished = Match.objects.filter(pk__in=ids, finished_at__isnull=False)
     done = finished.count()
@@ -479,6 +483,12 @@ def _wave(
             round((last_next - last_result).total_seconds() * 1000, 1)
             if last_next and last_result
             else None
+        ),
+        # the whole machine's CPU through the window (after the prelude), by role, and
+        # how busy its cores were: who else had the cores while results waited
+        "machine_cpu_s": by_role,
+        "machine_busy_share": (
+            round(sum(by_role.values()) / (wall * (os.cpu_count() or 1)), 2) if wall else None
         ),
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }

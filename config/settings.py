@@ -458,6 +458,9 @@ ODDS_DEBOUNCE_SECONDS = env.float("ODDS_DEBOUNCE_SECONDS", default=2.0)
 # other after its creation (tournaments.services.odds.wait_for_quiet).
 ODDS_QUIET_SECONDS = env.float("ODDS_QUIET_SECONDS", default=1.5)
 ODDS_MAX_WAIT_SECONDS = env.float("ODDS_MAX_WAIT_SECONDS", default=30.0)
+# A result's settling of its event (tournaments.services.results.settle_event) is due
+# this long after it, with a worker: the results meanwhile join it (one settling for all).
+SETTLE_DELAY_SECONDS = env.float("SETTLE_DELAY_SECONDS", default=0.5)
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-unhandled-events": {"task": "core.tasks.sweep_events", "schedule": 60.0},
     "sweep-queued-jobs": {"task": "core.tasks.sweep_queued_jobs", "schedule": 60.0},

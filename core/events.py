@@ -25,13 +25,39 @@ Handler = Callable[[dict[str, Any]], None]
 H = TypeVar("H", bound=Handler)
 
 _handlers: dict[str, list[Handler]] = defaultdict(list)
+_wants: dict[tuple[str, Handler], Callable[[dict[str, Any]], bool]] = {}
 
 
-def register_event_handler(kind: str, handler: Handler) -> None:
+def register_event_handler(
+    kind: str, handler: Handler, *, wants: Callable[[dict[str, Any]], bool] | None = None
+) -> None:
     """Register an after-commit handler for an event kind (idempotent handlers only);
-    the apps call it from their ``wiring.py``. Registering a handler twice keeps one."""
+    the apps call it from their ``wiring.py``. Registering a handler twice keeps one.
+
+    ``wants``: which events this handler would act on, read from the payload the
+    emitter writes (``rated``, ``transcript``...). An event that no handler of its kind
+    wants is not written (:func:`emit`): a championship's unrated matches, with no
+    transcript, made 256 outbox events a round that every handler then ignored. A
+    handler without ``wants`` wants every event; a payload without the fact it reads
+    (an older event) is wanted.
+    """
     if handler not in _handlers[kind]:
         _handlers[kind].append(handler)
+    if wants is not None:
+        _wants[kind, handler] = wants
+    else:
+        _wants.pop((kind, handler), None)
+
+
+def wanted(kind: str, payload: dict[str, Any]) -> bool:
+    """Would any handler of ``kind`` act on this payload (:func:`register_event_handler`)?
+    A kind with no handler registered (yet) is written as always."""
+    handlers = _handlers.get(kind, ())
+    return not handlers or any(_wants.get((kind, h), _always)(payload) for h in handlers)
+
+
+def _always(payload: dict[str, Any]) -> bool:
+    return True
 
 
 def on_event(kind: str) -> Callable[[H], H]:
@@ -48,16 +74,23 @@ def handlers_for(kind: str) -> list[Handler]:
     return list(_handlers.get(kind, ()))
 
 
-def emit(kind: str, **payload: Any) -> None:
-    """Record an event in the current transaction and enqueue its handling on commit."""
+def emit(kind: str, *, countdown: float = 0.0, **payload: Any) -> None:
+    """Record an event in the current transaction and enqueue its handling on commit,
+    ``countdown`` seconds after it; nothing when no handler wants it (:func:`wanted`)."""
     from . import enqueue, leases
     from .models import DomainEvent
 
-    event = DomainEvent.objects.create(kind=kind, payload=payload, lease_until=leases.lease_until())
-    transaction.on_commit(lambda: enqueue.send_event(event.pk, token=0, kind=kind))
+    if not wanted(kind, payload):
+        return
+    event = DomainEvent.objects.create(
+        kind=kind, payload=payload, lease_until=leases.lease_until(countdown)
+    )
+    transaction.on_commit(
+        lambda: enqueue.send_event(event.pk, token=0, kind=kind, countdown=countdown or None)
+    )
 
 
-def emit_or_join(kind: str, **payload: Any) -> bool:
+def emit_or_join(kind: str, *, countdown: float = 0.0, **payload: Any) -> bool:
     """:func:`emit`, unless an event of ``kind`` with this very payload is pending and
     no handler has begun it: then hold it (``FOR KEY SHARE``) until this transaction
     commits and write nothing. Its handler locks its row first (``FOR UPDATE``), so it
@@ -81,5 +114,5 @@ def emit_or_join(kind: str, **payload: Any) -> bool:
             )
             if cursor.fetchone() is not None:
                 return True
-    emit(kind, **payload)
+    emit(kind, countdown=countdown, **payload)
     return False

@@ -39,7 +39,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 
 from core import live
@@ -50,6 +50,8 @@ logger = logging.getLogger(__name__)
 RING_SIZE = 10_000
 #: Ids of events from the ring start with this (an in-process id never does).
 ID_PREFIX = "g"
+#: How often the relay looks whether its database connection is broken or too old.
+CONNECTION_CHECK_SECONDS = 10.0
 
 
 def _key() -> str:
@@ -195,17 +197,27 @@ class Relay:
         self._path = parts.path or "/publish/"
         self._conn: http.client.HTTPConnection | None = None
         self._owners: dict[str, frozenset[str]] = {}
+        self._check_at = 0.0
         self.published = 0
 
     def _owners_of(self, channel_name: str) -> frozenset[str]:
         found = self._owners.get(channel_name)
         if found is None:
-            found = frozenset(live.owners_of(channel_name))
-            if not connection.in_atomic_block:
+            try:
+                found = frozenset(live.owners_of(channel_name))
+            except DatabaseError:
+                if connection.in_atomic_block:
+                    raise
+                connection.close()  # broken meanwhile (a restart): once more, on a new one
+                found = frozenset(live.owners_of(channel_name))
+            if not connection.in_atomic_block and time.monotonic() >= self._check_at:
                 # kept for the next lookup (a new match's channel is a lookup per match: a
                 # new PostgreSQL backend each time was most of the relay's CPU), and closed
-                # once older than CONN_MAX_AGE or broken
+                # once older than CONN_MAX_AGE or broken. Looked at every few seconds, not
+                # per lookup: with CONN_HEALTH_CHECKS each look costs a ``SELECT 1`` at the
+                # next query (a sixth of the relay's CPU at a round's end, profiled)
                 connection.close_if_unusable_or_obsolete()
+                self._check_at = time.monotonic() + CONNECTION_CHECK_SECONDS
             if len(self._owners) > 100_000:
                 self._owners.clear()
             self._owners[channel_name] = found
@@ -224,16 +236,22 @@ class Relay:
 
     def deliver(self, notice: live.Notice) -> None:
         """Record and publish one notice (never raises: a lost notice is logged)."""
-        try:
-            self._publish(self.targets(notice), notice.version)
-        except Exception as exc:
-            logger.warning("live notice not relayed to Pushpin (%r)", exc)
+        self.deliver_many([notice])
 
-    def _publish(self, channels: Iterable[str], version: str) -> None:
-        client = _client()
-        pipe = client.pipeline(transaction=False)
-        channels = list(channels)
-        for name in channels:
+    def deliver_many(self, notices: list[live.Notice]) -> None:
+        """Record and publish these notices, in order, in one Redis round trip and one
+        publish request (never raises: lost notices are logged)."""
+        try:
+            self._publish([(name, n.version) for n in notices for name in self.targets(n)])
+        except Exception as exc:
+            logger.warning("%d live notices not relayed to Pushpin (%r)", len(notices), exc)
+
+    def _publish(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """Append each (channel, version) to the ring, then publish them with the ring's
+        ids (the browsers' ``Last-Event-ID``)."""
+        pairs = list(pairs)
+        pipe = _client().pipeline(transaction=False)
+        for name, version in pairs:
             pipe.xadd(ring_key(), {"c": name, "v": version}, maxlen=RING_SIZE, approximate=True)
         ids = [raw.decode() for raw in pipe.execute()]
         items = [
@@ -245,7 +263,7 @@ class Relay:
                     }
                 },
             }
-            for name, entry_id in zip(channels, ids, strict=True)
+            for (name, version), entry_id in zip(pairs, ids, strict=True)
         ]
         self._post(json.dumps({"items": items}).encode())
         self.published += len(items)
@@ -276,4 +294,6 @@ def run_relay() -> None:
     publish_url = str(getattr(settings, "LIVE_GRIP_PUBLISH_URL", ""))
     relay = Relay(publish_url)
     logger.info("live relay: %s -> %s", live.redis_channel(), publish_url)
-    live.relay_forever(url, live.redis_channel(), relay.deliver, lambda: None)
+    live.relay_forever(
+        url, live.redis_channel(), relay.deliver, lambda: None, deliver_many=relay.deliver_many
+    )

@@ -30,6 +30,12 @@ def apply_finished_match(payload: dict[str, Any]) -> None:
     rating_services.apply_match(match_id=payload["match_id"])
 
 
+def rated_match(payload: dict[str, Any]) -> bool:
+    """Which ``match.finished`` events :func:`apply_finished_match` acts on (``rated``
+    is fixed when a match is made; an event without it is taken)."""
+    return bool(payload.get("rated", True))
+
+
 def recompute_after_result_change(payload: dict[str, Any]) -> None:
     jobs.start_job(
         kind=RECOMPUTE_FROM,

@@ -32,7 +32,9 @@ from games.api import job_shapes
 
 def register() -> None:
     # After a result commits (the outbox): ratings, and the directors told of a dispute.
-    register_event_handler(events.MATCH_FINISHED, rating_jobs.apply_finished_match)
+    register_event_handler(
+        events.MATCH_FINISHED, rating_jobs.apply_finished_match, wants=rating_jobs.rated_match
+    )
     register_event_handler(events.MATCH_RESULT_CHANGED, rating_jobs.recompute_after_result_change)
     register_event_handler(events.MATCH_DISPUTED, dispute_notices.tell_directors)
     # Long jobs (rating_jobs also defines the nightly beat task, registered by its import).

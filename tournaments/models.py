@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
+from core.history import BatchedHistoricalRecords
 from core.validators import single_line
 from games.rules import limits
 from tournaments.formats import registry as format_registry
@@ -329,7 +330,9 @@ class Pairing(models.Model):
     loser_to = models.CharField(max_length=40, blank=True)
     replaced_matches = models.JSONField(default=list, blank=True)
 
-    history = HistoricalRecords()
+    # a result that moves players on saves up to three slots: inside the score entry's
+    # history_in_bulk their audit rows go with the match's, in one statement
+    history = BatchedHistoricalRecords()
 
     class Meta:
         ordering = ["round", "slot"]

@@ -83,3 +83,43 @@ def create_match(
         played_on=played_on,
         created_by=actor.user,
     )
+
+
+def create_event_match(
+    *,
+    club_id: int,
+    player1_id: int,
+    player2_id: int,
+    length: int,
+    crawford: bool,
+    rated: bool,
+    variant: str,
+    label: str,
+    created_by_id: int | None,
+) -> Match:
+    """A match an event's draw makes when a result moves its players on.
+
+    No one's permission is asked and no membership looked up: the event's own service
+    calls this inside the result's transaction, for two of the event's entries, under
+    the rules its director set (checked then, and again here: they are pure). At a
+    championship's round end this is most finishing requests' work, and the checks of
+    :func:`create_match` (a director lookup, a membership per player, a savepoint) were
+    a fifth of their queries; a player who left the club meanwhile still plays the
+    event they entered.
+    """
+    if player1_id == player2_id:
+        raise RuleViolation(
+            "same_player_twice", N_("A match needs two different players."), "player2"
+        )
+    MatchRules(length=length, crawford=crawford, variant=variant)  # checks
+    return Match.objects.create(
+        club_id=club_id,
+        player1_id=player1_id,
+        player2_id=player2_id,
+        length=length,
+        crawford=crawford,
+        rated=rated and length > 0,
+        variant=variant,
+        label=label,
+        created_by_id=created_by_id,
+    )

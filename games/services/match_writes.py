@@ -66,6 +66,14 @@ def announce(match: Match, previous: Outcome) -> None:
     if not announce_result_change(change):
         return
     if match.status == MatchStatus.FINISHED and not previous.is_final:
-        emit(events.MATCH_FINISHED, match_id=match.pk, club_id=match.club_id)
+        emit(
+            events.MATCH_FINISHED,
+            match_id=match.pk,
+            club_id=match.club_id,
+            # the facts its handlers decide on (core.events.wanted): an unrated match
+            # with no transcript wants no follow-up, and writes no event
+            rated=match.rated,
+            transcript=bool(match.transcript.strip()),
+        )
     elif previous.is_final:
         emit(events.MATCH_RESULT_CHANGED, match_id=match.pk, club_id=match.club_id)

@@ -41,7 +41,11 @@ def registrations() -> list[str]:
     lines = [f"listener {key} {name(fn)}" for key, fn in ours(found).items()]
     for kind in sorted(events._handlers):
         handlers = {str(i): fn for i, fn in enumerate(events.handlers_for(kind))}
-        lines += [f"event {kind} {name(fn)}" for fn in ours(handlers).values()]
+        lines += [
+            f"event {kind} {name(fn)}"
+            + (f" wants {name(events._wants[kind, fn])}" if (kind, fn) in events._wants else "")
+            for fn in ours(handlers).values()
+        ]
     lines += [f"job {kind} {name(fn)}" for kind, fn in sorted(ours(jobs._handlers).items())]
     for slot in sorted(panels._slots):
         lines += [

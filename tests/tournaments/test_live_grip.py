@@ -137,12 +137,14 @@ class FakePushpin:
 
     def __init__(self) -> None:
         self.items: list[dict] = []
+        self.posts = 0
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 owner.items.extend(json.loads(body)["items"])
+                owner.posts += 1
                 self.send_response(200)
                 self.send_header("Content-Length", "9")
                 self.end_headers()
@@ -187,6 +189,58 @@ def test_the_relay_publishes_a_game_to_its_match_and_its_event(make_event, pushp
         data = json.loads(content.split("data: ", 1)[1])
         assert data == {"channel": channel, "version": "match.1.2"}
         assert content.startswith("id: g") and "event: changed" in content
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")  # SystemExit
+def test_a_burst_on_redis_reaches_pushpin_in_batches_in_order(make_event, pushpin):
+    """At a round's end hundreds of notices a second: the relay hands over what is
+    waiting together, and Pushpin gets them in far fewer publish requests, in order."""
+    events = [make_event(2, name=f"Burst {i}") for i in range(3)]
+    channel = f"test-burst-{os.getpid()}-{time.monotonic_ns()}"
+    relay = live_grip.Relay(pushpin.url)
+    batches: list[int] = []
+    wanted = 300
+    subscribed = threading.Event()
+
+    def deliver_many(notices: list[live.Notice]) -> None:
+        if notices[0].channel == "ready":
+            subscribed.set()
+            return
+        batches.append(len(notices))
+        relay.deliver_many(notices)
+        if sum(batches) >= wanted:
+            raise SystemExit  # ends the relay's thread (it retries on any Exception)
+
+    def unbatched(notice: live.Notice) -> None:
+        raise AssertionError("a burst was handed over one by one")
+
+    url = os.environ["REDIS_URL"]
+    thread = threading.Thread(
+        target=live.relay_forever,
+        args=(url, channel, unbatched, lambda: None),
+        kwargs={"deliver_many": deliver_many},
+        daemon=True,
+    )
+    thread.start()
+    publisher = live._publisher(url)
+    while not subscribed.is_set():  # the relay is listening once it hears a notice
+        publisher.publish(channel, live.Notice("ready", "0").as_json())
+        subscribed.wait(0.05)
+    sent = [(f"tournament:{events[i % 3].pk}", f"v{i}") for i in range(wanted)]
+    pipe = publisher.pipeline(transaction=False)
+    for name, version in sent:
+        pipe.publish(channel, live.Notice(name, version).as_json())
+    pipe.execute()
+    thread.join(20)
+    assert not thread.is_alive() and sum(batches) == wanted
+    assert max(batches) > 1 and pushpin.posts == len(batches) < wanted
+    published = [
+        (item["channel"], json.loads(item["formats"]["http-stream"]["content"].split("data: ")[1]))
+        for item in pushpin.items
+    ]
+    assert [(name, data["version"]) for name, data in published] == sent
+    ids = [i["formats"]["http-stream"]["content"].split("\n")[0] for i in pushpin.items]
+    assert len(set(ids)) == wanted  # each its own ring id, for Last-Event-ID
 
 
 def test_a_match_joining_an_event_is_heard_after_the_events_notice(make_event, win, pushpin):
@@ -237,3 +291,31 @@ def test_an_id_the_ring_cannot_place_gets_a_resync(make_event, pushpin):
             json.loads(line[6:]) for line in body.decode().splitlines() if line.startswith("data: ")
         ]
         assert data == [{"channel": channel, "version": "resync"}]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_relay_finds_a_matchs_event_after_its_database_connection_broke(make_event):
+    """The relay checks its connection only every few seconds (a check per lookup was
+    a sixth of its CPU): a lookup on a connection broken meanwhile (the database
+    restarted) is made again on a new one, not lost."""
+    from django.db import connection
+
+    event = make_event(4)
+    match = pairing(event, "main-r1-m1").match
+    relay = live_grip.Relay("http://127.0.0.1:9/publish/")
+    assert relay.targets(live.Notice(f"match:{match.pk}", "v1"))[1:] == [f"tournament:{event.pk}"]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    import psycopg
+    from django.conf import settings as django_settings
+
+    db = django_settings.DATABASES["default"]
+    with psycopg.connect(
+        host=db["HOST"] or None, port=db["PORT"] or None, user=db["USER"],
+        dbname=db["NAME"], autocommit=True,
+    ) as other:  # fmt: skip
+        other.execute("SELECT pg_terminate_backend(%s)", [pid])
+    relay._owners.clear()
+    assert relay.targets(live.Notice(f"match:{match.pk}", "v2"))[1:] == [f"tournament:{event.pk}"]

@@ -51,7 +51,7 @@ from tournaments.models import (
 )
 from tournaments.selectors_graph import bracket_graph
 
-from .common import system_actor
+from .common import system_actor, system_creator_id
 from .tables import assign_tables
 
 BRACKET_STAGES = (
@@ -279,7 +279,9 @@ def sync_bracket(tournament: Tournament) -> dict[str, int]:
                 slot.winner if slot.status in (SlotStatus.WALKOVER, SlotStatus.NOT_NEEDED) else None
             )
         if slot.status == SlotStatus.READY and pairing.match_id is None and key not in walkovers:
-            pairing.match = _create_match(tournament, pairing, entries, slot, actor)
+            pairing.match = _create_match(
+                tournament, pairing, entries, slot, actor.user.pk if actor.user else None
+            )
             created += 1
         after = (
             pairing.entry1_id,
@@ -325,19 +327,19 @@ def _replace_unstarted_match(pairing: Pairing, actor) -> None:
     pairing.stale, pairing.stale_reason = False, ""
 
 
-def _create_match(tournament, pairing, entries, slot, actor) -> Match:
+def _create_match(tournament, pairing, entries, slot, created_by_id: int | None) -> Match:
     a, b = entries[slot.player_a], entries[slot.player_b]
-    return match_create.create_match(
-        actor=actor,
-        club=tournament.club,
-        player1=a.player,
-        player2=b.player,
+    return match_create.create_event_match(
+        club_id=tournament.club_id,
+        player1_id=a.player_id,
+        player2_id=b.player_id,
         length=pairing.round.match_length,
         crawford=tournament.crawford,
         rated=tournament.rated,
         variant=tournament.variant,
         label=gettext("%(name)s: %(stage)s round %(number)s")
         % {"name": tournament.name, "stage": pairing.round.stage, "number": pairing.round.number},
+        created_by_id=created_by_id,
     )
 
 
@@ -505,7 +507,7 @@ def advance_bracket(
         if s.status == SlotStatus.READY
         for e in (s.player_a, s.player_b)
     }
-    found = Entry.objects.filter(pk__in=needed).select_related("player")
+    found = Entry.objects.filter(pk__in=needed)
     no_show = forfeited_out_q(tournament)
     if no_show is not None:
         found = found.annotate(no_show=no_show)
@@ -517,7 +519,7 @@ def advance_bracket(
             "tournament_changed",
             N_("The bracket changed while this result was entered: try again."),
         )
-    actor = None
+    creator: list[int | None] = []  # looked up once, when a match is to be made
     touched: set[int] = set()
     created = False
     for key, slot in changes.items():
@@ -527,8 +529,8 @@ def advance_bracket(
         row.winner_id = slot.winner if slot.status not in _SETTLED_WITHOUT_WINNER else None
         row.forfeit = forfeit if key == pairing.key else False
         if slot.status == SlotStatus.READY and row.match_id is None:
-            actor = actor or system_actor(tournament)
-            row.match = _create_match(tournament, row, entries, slot, actor)
+            creator = creator or [system_creator_id(tournament)]
+            row.match = _create_match(tournament, row, entries, slot, creator[0])
             created = True
         row.save()
         touched.add(row.round_id)

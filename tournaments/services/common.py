@@ -78,6 +78,15 @@ def bump(tournament: Tournament) -> None:
     locking.bump(tournament)
 
 
+def system_creator_id(tournament: Tournament) -> int | None:
+    """The id of the user :func:`system_actor` acts as, in one query (the bracket's
+    new matches are recorded as theirs; a result's request needs no more of them)."""
+    directors = list(tournament.club.directors.order_by("pk").values_list("pk", flat=True))
+    if tournament.created_by_id in directors:
+        return tournament.created_by_id
+    return directors[0] if directors else None
+
+
 def system_actor(tournament: Tournament) -> Actor:
     """Who the bracket acts as when it creates or voids matches after a result.
 

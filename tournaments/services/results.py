@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
@@ -165,7 +166,11 @@ def settle_event(*, tournament_id: int, club_id: int | None = None) -> None:
     created by the result itself (``advance_bracket``), so only the tables, the rounds'
     statuses, the version (the bracket's ETag and live notice) and the odds follow, a
     moment later. The event is written with the result, so the outbox's sweep sends it
-    again if its message is lost: no settling is lost.
+    again if its message is lost: no settling is lost. Its message is due
+    ``SETTLE_DELAY_SECONDS`` (0.5) after the result: the results of the next half second
+    join it, so at a round's end an event settles about twice a second, not once per
+    free moment of the worker (each settling, and each outbox event, costs the worker
+    CPU the phones' requests are waiting for).
 
     With tasks run in-process (``make run``, the tests) there is no worker to hand it
     to: the result settles in its own transaction when the turn is free (always on
@@ -176,7 +181,12 @@ def settle_event(*, tournament_id: int, club_id: int | None = None) -> None:
     if is_eager() and share_turn(tournament_id):
         _settle(tournament_id)
         return
-    emit_or_join(event_kinds.SETTLE, tournament_id=tournament_id, club_id=club_id)
+    emit_or_join(
+        event_kinds.SETTLE,
+        countdown=0.0 if is_eager() else settings.SETTLE_DELAY_SECONDS,
+        tournament_id=tournament_id,
+        club_id=club_id,
+    )
 
 
 def settle_deferred(payload: dict) -> None:

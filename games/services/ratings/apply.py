@@ -44,6 +44,13 @@ def apply_match(*, match_id: int) -> ApplyReport:
     (the newest match) costs a fixed handful of queries for both lists together.
     """
     report = ApplyReport(match_id=match_id)
+    if not Match.objects.filter(pk=match_id, rated=True).exists():
+        # an unrated match (a friendly event's) never counts: no list is locked for it.
+        # ``rated`` is fixed when a match is made, so reading it unlocked is safe; the
+        # site list's lock serialises every club's rated results, and a championship
+        # that rates nothing should not queue behind it
+        report.rated = False
+        return report
     locked = lock_lists_of_match(match_id)
     match = Match.objects.filter(pk=match_id).first()  # read under the locks
     if match is None or not is_rated(match):

@@ -122,6 +122,22 @@ def test_matches_that_are_not_rated(
     assert not Rating.objects.exists()
 
 
+def test_an_unrated_match_locks_and_makes_no_list(players, play):
+    """A friendly event's result is not queued behind the site list's lock (every
+    club's rated results take it): the handler looks at ``rated`` first."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    a, b = players[:2]
+    match = play(a, b, 5, rated=False)
+    RatingList.objects.all().delete()
+    with CaptureQueriesContext(connection) as captured:
+        report = rating_services.apply_match(match_id=match.pk)
+    assert report.rated is False and not report.applied
+    assert not any("FOR UPDATE" in q["sql"] for q in captured.captured_queries)
+    assert not RatingList.objects.exists()
+
+
 def test_a_correction_gives_the_same_ratings_as_recomputing_from_scratch(
     club, director, players, play, django_capture_on_commit_callbacks
 ):

@@ -19,6 +19,7 @@ import functools
 import threading
 
 import pytest
+from django.conf import settings
 from django.db import connection, connections
 
 from core.listeners import ResultChange, listeners_replaced, result_listeners
@@ -195,8 +196,14 @@ def test_with_a_worker_results_leave_the_settling_to_it_and_a_burst_settles_once
     first = list(Pairing.objects.filter(tournament=event, key__startswith="main-r1-"))
     version = event.version
     sent: list[int] = []
+    countdowns: dict[int, float | None] = {}
     app.conf.task_always_eager = False  # the conftest's fixture puts it back
-    monkeypatch.setattr(enqueue, "send_event", lambda pk, **kw: sent.append(pk))
+
+    def send_event(pk, **kw):
+        sent.append(pk)
+        countdowns[pk] = kw.get("countdown")
+
+    monkeypatch.setattr(enqueue, "send_event", send_event)
 
     results = race([functools.partial(_finish, actor, p.match_id) for p in first])
     assert not [r for r in results if isinstance(r, Exception)], results
@@ -205,6 +212,11 @@ def test_with_a_worker_results_leave_the_settling_to_it_and_a_burst_settles_once
     settle_ids = sorted(settles.values_list("pk", flat=True))
     # one per result at most: a result joins an event still waiting for the worker
     assert 1 <= len(settle_ids) <= 8 and set(settle_ids) <= set(sent)  # sent on commit
+    # each due SETTLE_DELAY_SECONDS later (the results meanwhile join it), its lease
+    # past that, so the sweep does not send it again meanwhile
+    assert {countdowns[pk] for pk in settle_ids} == {settings.SETTLE_DELAY_SECONDS} != {0}
+    for created, lease in settles.values_list("created_at", "lease_until"):
+        assert (lease - created).total_seconds() >= settings.SETTLE_DELAY_SECONDS
     main_r1 = Round.objects.get(stage__tournament=event, stage__kind="main", number=1)
     assert main_r1.status == RoundStatus.PLAYING  # nobody settled in the request
     event.refresh_from_db()
