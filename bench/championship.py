@@ -342,7 +342,7 @@ def _odds(host: str, port: int, slug: str, token: str, wait: float) -> dict[str,
             first = fresh
         elapsed = time.perf_counter() - started
         if fresh:
-            return {"up_to_date": first, "fresh_after_s": round(elapsed, 2)}
+            return {"up_to_date": first, "fresh_after_s": round(elapsed, 2), "at": time.time()}
         if elapsed > wait:
             return {"up_to_date": first, "fresh_after_s": None, "status": status}
         time.sleep(0.25)
@@ -491,6 +491,7 @@ def _wave(
             round(sum(by_role.values()) / (wall * (os.cpu_count() or 1)), 2) if wall else None
         ),
         "load_average": [round(x, 2) for x in os.getloadavg()],
+        "_last_result": last_result,
     }
 
 
@@ -531,6 +532,12 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
             )  # fmt: skip
             result["odds"] = _odds(
                 host, port, event.slug, prepared["director_token"], args.odds_wait
+            )
+            # the measure: from the round's last result (the server's clock, this
+            # machine's) to odds seen up to date (an upper bound: polled every 0.25 s)
+            fresh_at, last = result["odds"].pop("at", None), result.pop("_last_result", None)
+            result["odds"]["fresh_after_last_result_s"] = (
+                round(fresh_at - last.timestamp(), 2) if fresh_at and last else None
             )
             rounds.append(result)
             print(json.dumps({"round": len(rounds), **result}), flush=True)
