@@ -456,9 +456,10 @@ def _plan(
     return advance_result(graph, tournament.bracket_order, stored, key, winner)
 
 
-def plan_advance(tournament: Tournament, pairing: Pairing, winner: int) -> set[str] | None:
-    """The slots a new result at ``pairing`` will lock (read without locks, before the
-    tournament is touched), or None when it needs :func:`sync_bracket` under the
+def plan_advance(tournament: Tournament, pairing: Pairing, winner: int) -> dict[str, int] | None:
+    """The slots a new result at ``pairing`` will lock, by key with their ids (read
+    without locks, before the tournament is touched), or None when it needs
+    :func:`sync_bracket` under the
     tournament's own lock: a slot nearby is flagged stale, or a withdrawn entry would
     sit in a slot it changes (the whole derivation turns those into walkovers)."""
     graph = bracket_graph(tournament)
@@ -475,11 +476,11 @@ def plan_advance(tournament: Tournament, pairing: Pairing, winner: int) -> set[s
         out |= Q(no_show)
     if Entry.objects.filter(pk__in=players).filter(out).exists():
         return None
-    return set(rows)
+    return {k: p.pk for k, p in rows.items()}
 
 
 def advance_bracket(
-    tournament: Tournament, pairing: Pairing, winner: int, *, forfeit: bool, keys: set[str]
+    tournament: Tournament, pairing: Pairing, winner: int, *, forfeit: bool, keys: dict[str, int]
 ) -> tuple[set[int], bool]:
     """Record a new result at ``pairing`` and move its players on, locking only the
     slots ``keys`` (:func:`plan_advance`), never the tournament's row for writing.
@@ -492,8 +493,13 @@ def advance_bracket(
     and whether a match was created (its table is numbered by the follow-up too).
     """
     graph = bracket_graph(tournament)
-    ids = Pairing.objects.filter(tournament=tournament, key__in=keys).values_list("pk", flat=True)
-    rows = {p.key: p for p in lock_rows(Pairing.objects.select_related("round__stage"), list(ids))}
+    locked = lock_rows(Pairing.objects.select_related("round__stage"), keys.values())
+    rows = {p.key: p for p in locked if p.tournament_id == tournament.pk}
+    if {k: p.pk for k, p in rows.items()} != keys:  # the slots were drawn anew meanwhile
+        raise ConflictError(
+            "tournament_changed",
+            N_("The bracket changed while this result was entered: try again."),
+        )
     try:
         changes = _plan(tournament, graph, rows, pairing.key, winner, load=False)
     except _SlowPath:

@@ -67,7 +67,8 @@ def record_match_result(change: ResultChange) -> None:
     match: Match = change.match
     pairing = (
         Pairing.objects.filter(match_id=match.pk)
-        .select_related("round__stage", "tournament")
+        .select_related("round__stage", "tournament__club")
+        .order_by()  # one row at most (a match has one slot): no ordering's joins
         .first()
     )
     if pairing is None:
@@ -80,7 +81,7 @@ def record_match_result(change: ResultChange) -> None:
         forfeit and kind == StageKind.MAIN and not pairing.tournament.forfeit_feeds_consolation
     )
     if kind in BRACKET_STAGES and _is_new_result(change) and not out_by_forfeit:
-        tournament = Tournament.objects.select_related("club").get(pk=pairing.tournament_id)
+        tournament = pairing.tournament  # read with the slot, before any lock (as it was)
         winner = _winner_entry(tournament.pk, match)
         keys = plan_advance(tournament, pairing, winner) if winner is not None else None
         if keys is not None:
@@ -142,6 +143,7 @@ def follow_up_result(change: ResultChange) -> None:
     """
     row = (
         Pairing.objects.filter(match_id=change.match_id)
+        .order_by()
         .values_list("tournament_id", "tournament__club_id")
         .first()
     )
