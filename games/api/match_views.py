@@ -102,11 +102,13 @@ def request_actor(request: Request, match_id: int | None = None) -> Actor:
         parsed = score_links.read_token(token)
         if parsed is None or parsed[0] != int(match_id):
             raise LinkRefused("This score link is not valid for this match.")
-        match = get_object_or_404(Match, pk=parsed[0])
+        # the match with its two players in one read: a link is made for one of them
+        match = get_object_or_404(Match.objects.select_related("player1", "player2"), pk=parsed[0])
         if not score_links.link_is_live(match):
             raise LinkRefused("This score link has expired: the result is final.")
         request.score_link = parsed  # type: ignore[attr-defined]
-        return actor_for_score_link(get_object_or_404(Player, pk=parsed[1]))
+        player = next((p for p in (match.player1, match.player2) if p.pk == parsed[1]), None)
+        return actor_for_score_link(player or get_object_or_404(Player, pk=parsed[1]))
     if not request.user.is_authenticated:
         raise NotAuthenticated()
     return actor_for_user(request.user)
@@ -226,15 +228,21 @@ class MatchViewSet(
         data.is_valid(raise_exception=True)
         score = tuple(data.validated_data["score"])
         expected = expected_match_version(request)
-        current = get_object_or_404(Match.objects.select_related("club"), pk=pk)
-        if current.final_score_only and is_match_director(actor, current):
+        # a director's final score over a final score is a correction; a score link
+        # never directs (its match was read, and a 404 given, by request_actor)
+        current = (
+            None
+            if actor.via_score_link
+            else get_object_or_404(Match.objects.select_related("club"), pk=pk)
+        )
+        if current is not None and current.final_score_only and is_match_director(actor, current):
             match = match_corrections.correct_final_score(
                 actor=actor, match_id=current.pk, score=score, expected_version=expected
             )
         else:
             match = score_entry.record_final_score(
                 actor=actor,
-                match_id=current.pk,
+                match_id=int(pk),
                 score=score,
                 expected_version=expected,
                 clock_override_reason=data.validated_data["clock_override_reason"],

@@ -24,7 +24,13 @@ def test_finished_match_event_is_handled_by_the_worker(live_worker, wait_for, ma
         actor=actor, match_id=match.pk, game=match_records.GameInput(winner_id=a.pk)
     )
     event = DomainEvent.objects.get(kind="match.finished")
-    assert event.payload == {"match_id": match.pk, "club_id": club.pk}
+    # with the facts its handlers decide on (a rated match, no transcript)
+    assert event.payload == {
+        "match_id": match.pk,
+        "club_id": club.pk,
+        "rated": True,
+        "transcript": False,
+    }
     wait_for(lambda: DomainEvent.objects.get(pk=event.pk).handled_at, what="the event")
     assert DomainEvent.objects.get(pk=event.pk).attempts == 1
     assert Match.objects.get(pk=match.pk).status == "finished"
