@@ -327,6 +327,7 @@ def ensure_relay() -> None:
         _relay = threading.Thread(
             target=relay_forever,
             args=(url, redis_channel(), _ring.append, _ring.new_token),
+            kwargs={"connected": _relay_connected},
             name="live-relay",
         )
         _relay.daemon = True
@@ -353,6 +354,7 @@ def relay_forever(
     deliver: Callable[[Notice], object],
     after_loss: Callable[[], object],
     deliver_many: Callable[[list[Notice]], object] | None = None,
+    connected: threading.Event | None = None,
 ) -> None:
     """Hand every notice published on Redis to ``deliver``; reconnect after a failure
     (a second, then up to 30), calling ``after_loss`` once reconnected.
@@ -369,6 +371,10 @@ def relay_forever(
     ring takes a new token (``after_loss``): a browser coming back with an id from
     before is told to refetch everything it follows (``resync``). The relay feeding
     Pushpin (:mod:`core.live_grip`) runs the same loop with its own ``deliver``.
+
+    ``connected`` is set while subscribed and cleared while Redis is lost: each relay
+    has its own (this process's ring relay's is what :func:`relay_alive` reads), so
+    another relay running in the same process never speaks for it.
     """
     import redis
 
@@ -383,7 +389,8 @@ def relay_forever(
             pubsub.subscribe(channel)
             if lost:
                 after_loss()
-            _relay_connected.set()
+            if connected is not None:
+                connected.set()
             pause = 1.0
             for message in pubsub.listen():
                 waiting = [message]
@@ -399,7 +406,8 @@ def relay_forever(
                 elif notices:
                     deliver_many(notices)
         except Exception as exc:
-            _relay_connected.clear()
+            if connected is not None:
+                connected.clear()
             lost = True
             logger.warning("live relay lost Redis (%r); retrying in %.0f s", exc, pause)
             time.sleep(pause)

@@ -144,6 +144,25 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session):
+    """Refuse to run when ``--dist loadgroup`` silently stopped grouping (pytest 9.2
+    with pytest-xdist 3.8 did): the grouped tests share the broker, the worker and
+    their databases, and would break each other now and then, far from the cause."""
+    if not getattr(session.config.option, "loadgroup", False):
+        return
+    loose = [
+        item.nodeid
+        for item in session.items
+        if item.get_closest_marker("xdist_group") and "@" not in item.nodeid
+    ]
+    if loose:
+        raise pytest.UsageError(
+            f"--dist loadgroup is not grouping ({len(loose)} marked tests, e.g. {loose[0]}): "
+            "check the pytest and pytest-xdist versions in pyproject.toml"
+        )
+
+
 # --- two players with accounts, and matches between them ---
 
 

@@ -24,6 +24,9 @@ from core.models import DomainEvent, Job
 pytestmark = [
     pytest.mark.django_db,
     pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs the Redis broker"),
+    # one process runs them all, one after another (``--dist loadgroup``): each empties
+    # the shared broker's queues, which would take another's message from under it
+    pytest.mark.xdist_group("redis-broker"),
 ]
 
 KIND = "test.sweeps.count"

@@ -176,6 +176,7 @@ def test_a_reconnecting_browser_gets_what_it_missed(make_event):
     event = make_event(2)
     ring = live.ring()
     seen = ring.last
+    assert live.relay_alive(wait=10)  # with Redis: subscribed before anything is sent
     live.publish([f"tournament:{event.pk}"], "missed-1")
     # missed: in this process's ring before the browser reconnects (with REDIS_URL it
     # comes through the relay thread, which a loaded machine can hold up for seconds)
