@@ -109,6 +109,32 @@ def start_job(
     return job, True
 
 
+def send_now(job_id: int) -> bool:
+    """Run a queued job as soon as a worker is free, ahead of its countdown; True if
+    its message was replaced.
+
+    The job's token is bumped (conditionally: a delivery claiming it meanwhile wins, and
+    then nothing is sent) and a message without delay is sent on commit; the delayed
+    one, when it comes, is stale and does nothing. For work whose debounce was right
+    while requests kept coming and is wrong once the last one is known (the event odds
+    at a round's end, ``tournaments.services.odds``).
+    """
+    row = (
+        Job.objects.filter(pk=job_id, status=JobStatus.QUEUED)
+        .values_list("enqueue_token", "kind")
+        .first()
+    )
+    if row is None:
+        return False
+    token, kind = row
+    replaced = Job.objects.filter(pk=job_id, status=JobStatus.QUEUED, enqueue_token=token).update(
+        enqueue_token=token + 1, lease_until=leases.lease_until()
+    )
+    if replaced:
+        transaction.on_commit(lambda: _enqueue(job_id, token=token + 1, kind=kind))
+    return bool(replaced)
+
+
 def _enqueue(job_id: int, countdown: float | None = None, *, token: int, kind: str) -> None:
     """Hand a job to the broker, on its kind's queue; if the broker is down the job
     stays queued, its lease ended, and the sweep (``sweep_queued_jobs``) sends it."""

@@ -142,3 +142,34 @@ def test_a_key_released_while_others_ask_for_it_never_fails_them():
     assert not [r for r in flat if isinstance(r, Exception)], flat
     assert {job.kind for job, _ in flat} == {"test.count"}
     assert Job.objects.filter(kind="test.count").count() == sum(1 for _, made in flat if made)
+
+
+def test_a_job_sent_now_runs_ahead_of_its_countdown_and_its_old_message_does_nothing(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    sent: list[tuple[int, float | None, int]] = []
+    monkeypatch.setattr(
+        jobs,
+        "_enqueue",
+        lambda job_id, countdown=None, *, token, kind: sent.append((job_id, countdown, token)),
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        job, _ = jobs.start_job(kind="test.count", params={"n": 1}, countdown=30)
+    assert sent == [(job.pk, 30, 0)]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert jobs.send_now(job.pk) is True
+    assert sent[1] == (job.pk, None, 1)  # no delay, a new token
+    assert jobs.run(job.pk, token=0) == "stale message"  # the delayed one, when it comes
+    assert jobs.run(job.pk, token=1) == "succeeded"
+    assert jobs.send_now(job.pk) is False  # done: nothing to hurry
+    assert len(sent) == 2
+
+
+def test_a_running_job_is_not_sent_again(django_capture_on_commit_callbacks, monkeypatch):
+    monkeypatch.setattr(jobs, "_enqueue", lambda *args, **kwargs: None)
+    with django_capture_on_commit_callbacks(execute=True):
+        job, _ = jobs.start_job(kind="test.count", params={"n": 1}, countdown=30)
+    Job.objects.filter(pk=job.pk).update(status="running")  # a worker claimed it meanwhile
+    assert jobs.send_now(job.pk) is False
+    job.refresh_from_db()
+    assert job.enqueue_token == 0

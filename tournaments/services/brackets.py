@@ -343,18 +343,20 @@ def _create_match(tournament, pairing, entries, slot, created_by_id: int | None)
     )
 
 
-def update_round_statuses(tournament: Tournament, round_ids: Iterable[int] | None = None) -> None:
+def update_round_statuses(tournament: Tournament, round_ids: Iterable[int] | None = None) -> int:
     """A round is complete when none of its pairings waits or is still to be played.
 
     ``round_ids``: only those rounds (the ones a result touched), else every round.
+    Returns how many rounds became complete (their last result is in: the odds need
+    not wait for more).
     """
-    _update_statuses_of(tournament, None if round_ids is None else set(round_ids))
+    return _update_statuses_of(tournament, None if round_ids is None else set(round_ids))
 
 
 _OPEN = (PairingStatus.WAITING, PairingStatus.READY)
 
 
-def _update_statuses_of(tournament: Tournament, round_ids: set[int] | None) -> None:
+def _update_statuses_of(tournament: Tournament, round_ids: set[int] | None) -> int:
     """The rounds' pairings counted by the database (one query, however many pairings
     the rounds of a 512-player event have), and the statuses that changed written."""
     rounds = Round.objects.filter(stage__tournament=tournament)
@@ -367,6 +369,7 @@ def _update_statuses_of(tournament: Tournament, round_ids: set[int] | None) -> N
         started=Count("pairings", filter=~Q(pairings__status=PairingStatus.WAITING)),
     ).only("pk", "status", "completed_at")
     now = timezone.now()
+    completed = 0
     for round_ in counts:
         if round_.total and not round_.open and not round_.stale:
             status = RoundStatus.COMPLETE
@@ -378,6 +381,8 @@ def _update_statuses_of(tournament: Tournament, round_ids: set[int] | None) -> N
             round_.status = status
             round_.completed_at = now if status == RoundStatus.COMPLETE else None
             round_.save(update_fields=["status", "completed_at"])
+            completed += status == RoundStatus.COMPLETE
+    return completed
 
 
 def bracket_champion(tournament: Tournament) -> int | None:

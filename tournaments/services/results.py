@@ -214,10 +214,11 @@ def _settle(tournament_id: int) -> None:
     Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
     tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
     assign_tables(tournament)  # every match still without a table: a skipped turn's too
-    update_round_statuses(tournament)
+    completed = update_round_statuses(tournament)
     call_due_rounds(tournament)
     live.row_changed(tournament)
-    request_odds(tournament_id=tournament_id)
+    # a round's last result: no more are coming, the odds need not wait for quiet
+    request_odds(tournament_id=tournament_id, at_once=completed > 0)
 
 
 @transaction.atomic

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
+from django.conf import settings
+from django.core.cache import cache
 from django.test import override_settings
 
+from core import jobs
 from core.models import Job
 from tournaments.models import OddsSnapshot
 from tournaments.services import odds as odds_services
@@ -73,6 +78,56 @@ def test_a_burst_shares_one_queued_job(
     with django_capture_on_commit_callbacks(execute=True):
         win(event, "main-r1-m3", 3)
     assert len(set(enqueued)) == 2
+
+
+def test_a_rounds_last_result_runs_the_odds_at_once(
+    make_event, win, monkeypatch, django_capture_on_commit_callbacks
+):
+    from config.celery import app
+    from core import enqueue, outbox
+    from core.models import DomainEvent
+    from tournaments.event_kinds import SETTLE
+
+    sent: list[tuple[int, float | None, int]] = []
+    monkeypatch.setattr(
+        enqueue,
+        "send_job",
+        lambda job_id, countdown=None, *, token, kind: sent.append((job_id, countdown, token)),
+    )
+    monkeypatch.setattr(enqueue, "send_event", lambda *args, **kwargs: None)
+    event = make_event(4)
+    app.conf.task_always_eager = False  # a worker settles (the conftest puts it back)
+
+    def settle() -> None:  # what the worker does with the result's settle event
+        with django_capture_on_commit_callbacks(execute=True):
+            for pending in DomainEvent.objects.filter(kind=SETTLE, handled_at__isnull=True):
+                assert outbox.handle_event(event_id=pending.pk) in ("handled", "already handled")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        win(event, "main-r1-m1", 1)
+    settle()
+    assert [countdown for _, countdown, _ in sent] == [settings.ODDS_DEBOUNCE_SECONDS]
+    job_id = sent[0][0]
+    with django_capture_on_commit_callbacks(execute=True):
+        win(event, "main-r1-m2", 2)  # the round's last result
+    settle()
+    # the job still in its countdown is sent again, now, under a new token
+    assert sent[1:] == [(job_id, None, 1)]
+    assert cache.get(f"odds-asked:{event.pk}") <= time.time() - settings.ODDS_QUIET_SECONDS
+    waited = odds_services.wait_for_quiet(tournament_id=event.pk, asked_since=time.time())
+    assert waited < 0.05  # nothing more to wait for
+    assert jobs.run(job_id, token=0) == "stale message"
+    assert jobs.run(job_id, token=1) == "succeeded"
+    event.refresh_from_db()
+    assert OddsSnapshot.objects.get(tournament=event).version == event.version
+
+
+@override_settings(ODDS_QUIET_SECONDS=1.5, ODDS_MAX_WAIT_SECONDS=30)
+def test_a_waiting_odds_job_hears_a_rounds_end_within_a_poll():
+    # results every 0.3 s, then at 3.0 s the round completes (an ask already quiet)
+    waited, clock = _waited(9105, [i * 0.3 for i in range(11)], at_once=3.0)
+    assert waited <= 3.0 + odds_services.QUIET_POLL_SECONDS + 0.06
+    assert max(clock.slept) <= odds_services.QUIET_POLL_SECONDS
 
 
 def test_swiss_odds_sum_to_one(make_event, settings):
@@ -214,19 +269,20 @@ def test_odds_stay_up_to_date_through_an_edit_that_changes_no_chance(
 
 
 class _Clock:
-    """A fake clock: ``sleep`` moves it, and a result's ask lands at given moments."""
+    """A fake clock: ``sleep`` moves it, and a result's ask lands at given moments;
+    ``at_once``: the moment a round completes (an ask that is quiet already)."""
 
-    def __init__(self, tournament_id: int, asks: list[float]) -> None:
-        from django.core.cache import cache
-
-        self.cache, self.tournament_id, self.asks, self.t = cache, tournament_id, asks, 0.0
+    def __init__(self, tournament_id: int, asks: list[float], at_once: float | None = None) -> None:
+        self.tournament_id, self.asks, self.at_once, self.t = tournament_id, asks, at_once, 0.0
         self.slept: list[float] = []
         self._land()
 
     def _land(self) -> None:
         landed = [a for a in self.asks if a <= self.t]
+        if self.at_once is not None and self.at_once <= self.t:
+            landed = [self.at_once - settings.ODDS_QUIET_SECONDS]  # as odds._start writes it
         if landed:
-            self.cache.set(f"odds-asked:{self.tournament_id}", max(landed))
+            cache.set(f"odds-asked:{self.tournament_id}", max(landed))
 
     def now(self) -> float:
         return self.t
@@ -237,12 +293,14 @@ class _Clock:
         self._land()
 
 
-def _waited(tournament_id: int, asks: list[float]) -> tuple[float, _Clock]:
+def _waited(
+    tournament_id: int, asks: list[float], at_once: float | None = None
+) -> tuple[float, _Clock]:
     from config.celery import app
     from tournaments.services.odds import wait_for_quiet
 
     app.conf.task_always_eager = False  # a worker's job (the conftest puts it back)
-    clock = _Clock(tournament_id, asks)
+    clock = _Clock(tournament_id, asks, at_once)
     waited = wait_for_quiet(
         tournament_id=tournament_id, asked_since=0.0, sleep=clock.sleep, now=clock.now
     )
