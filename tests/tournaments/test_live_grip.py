@@ -51,6 +51,9 @@ def grip_sig(key: str = KEY, *, iss: str = "pushpin", exp: float | None = None) 
         ("not.a.jwt", False),
         ("", False),
     ],
+    # named, not by the tokens: they hold the time, and each test process must collect
+    # the same ids (pytest-xdist refuses to run otherwise)
+    ids=["with-the-key", "another-key", "expired", "another-issuer", "not-a-jwt", "empty"],
 )
 def test_only_a_signature_made_with_the_key_counts(token, valid):
     assert live_grip.valid_signature(token) is valid
