@@ -15,8 +15,9 @@ and 5xx; results per second (matches finished / the wave's wall time) and the CP
 the server's processes (gunicorn and PostgreSQL, from ``/proc``) per finished match;
 the time from the round's last result to the last of the next round's matches (the
 server's own timestamps: ``finished_at`` of the last result, ``created_at`` of the next
-matches); the odds' ``up_to_date`` right after the round and how long they took to
-become fresh (polled up to ``--odds-wait`` seconds); the load average.
+matches); how long after the round's last result the odds were up to date with every
+result (asked every 0.25 s through the round, then up to ``--odds-wait`` seconds:
+``bench/odds_watch.py``); the load average.
 
 ``--arrivals 30`` plays each round's end in the open loop the issue's target names
 ("every first-round result and its confirmation arriving within 30 s"): the games
@@ -54,6 +55,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from . import machine_cpu
+from .odds_watch import OddsWatch
 from .score_entry import _cpu_seconds
 from .server import celery_worker, gunicorn, setup_django
 
@@ -327,27 +329,6 @@ def _ready(event) -> list[Any]:
     )
 
 
-def _odds(host: str, port: int, slug: str, token: str, wait: float) -> dict[str, Any]:
-    """``up_to_date`` right after the round, and seconds until it was (None: not within
-    ``wait``)."""
-    started = time.perf_counter()
-    first = None
-    while True:
-        status, body, _ = _request(
-            host, port, "GET", f"/api/v1/tournaments/{slug}/odds/", None,
-            {"Authorization": f"Token {token}"},
-        )  # fmt: skip
-        fresh = status == 200 and bool(json.loads(body).get("up_to_date"))
-        if first is None:
-            first = fresh
-        elapsed = time.perf_counter() - started
-        if fresh:
-            return {"up_to_date": first, "fresh_after_s": round(elapsed, 2), "at": time.time()}
-        if elapsed > wait:
-            return {"up_to_date": first, "fresh_after_s": None, "status": status}
-        time.sleep(0.25)
-
-
 class LockProbe:
     """Samples ``pg_stat_activity`` every 50 ms while a round is played: how many
     backends wait on a lock, on what (a row lock held by a running transaction shows
@@ -506,6 +487,8 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
     if args.database_url:
         os.environ["BENCH_DATABASE_URL"] = args.database_url
     setup_django()
+    from tournaments.models import Pairing
+
     with ExitStack() as stack:
         if args.url:
             parsed = urlparse(args.url)
@@ -526,19 +509,19 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict:
             matches = _ready(event)
             if not matches or (args.rounds and len(rounds) >= args.rounds):
                 break
-            result = _wave(
-                host, port, event, matches, tokens, args.clients, args.web_port or port,
-                args.arrivals,
-            )  # fmt: skip
-            result["odds"] = _odds(
-                host, port, event.slug, prepared["director_token"], args.odds_wait
-            )
-            # the issue's measure: from the round's last result (the server's clock, this
-            # machine's) to odds seen up to date (an upper bound: polled every 0.25 s)
-            fresh_at, last = result["odds"].pop("at", None), result.pop("_last_result", None)
-            result["odds"]["fresh_after_last_result_s"] = (
-                round(fresh_at - last.timestamp(), 2) if fresh_at and last else None
-            )
+            with OddsWatch(host, port, event.slug, prepared["director_token"]) as watch:
+                result = _wave(
+                    host, port, event, matches, tokens, args.clients, args.web_port or port,
+                    args.arrivals,
+                )  # fmt: skip
+                # the issue's measure: from the round's last result (the server's clock,
+                # this machine's) to odds seen up to date with every result (an upper
+                # bound: asked every 0.25 s through the round, bench/odds_watch.py)
+                last = result.pop("_last_result", None)
+                decided = Pairing.objects.filter(tournament=event, winner__isnull=False)
+                result["odds"] = (
+                    watch.wait_fresh(last, decided.count(), args.odds_wait) if last else {}
+                )
             rounds.append(result)
             print(json.dumps({"round": len(rounds), **result}), flush=True)
         total = time.perf_counter() - started

@@ -3,6 +3,11 @@
 What the odds API, the bracket, standings and big-screen pages and the odds chart
 show, in a fixed number of queries (the entries, the latest snapshot, the history,
 the running job).
+
+"Latest" is the highest tournament version, not the last stored: two odds jobs can run
+side by side (a round's end asks at once while an earlier one still computes), and the
+older one, finishing last, once replaced the newer odds on every page and left them
+``up_to_date: false`` until the next result.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from datetime import datetime
 
 from core.models import Job, JobStatus
 from tournaments.job_kinds import ODDS
-from tournaments.models import OddsSnapshot, Tournament, TournamentStatus
+from tournaments.models import OddsSnapshot, Pairing, Tournament, TournamentStatus
 from tournaments.selectors import EntryRow, entry_rows
 
 HISTORY_LIMIT = 200
@@ -75,6 +80,7 @@ class OddsView:
     leaders: list[EntryRow] = field(default_factory=list)
     job: Job | None = None
     latest_job: Job | None = None
+    decided: int | None = None  # the event's decided pairings now (with the job)
 
     @property
     def by_entry(self) -> dict[int, OddsRow]:
@@ -109,6 +115,10 @@ class OddsView:
         last result left the odds ``up_to_date: false`` until the next result."""
         if self.snapshot is None:
             return False
+        if self.decided is not None and self.decided != self.snapshot.results:
+            # a result committed and not yet settled (the version moves with the
+            # settling, half a second later): the odds do not take it in yet
+            return False
         if self.snapshot.version == self.tournament.version:
             return True
         latest = self.latest_job
@@ -136,15 +146,21 @@ def odds_view(
     tournament: Tournament, *, with_history: bool = True, with_job: bool = False
 ) -> OddsView:
     """The latest odds (one query), its entries and history (two more once computed),
-    and with ``with_job`` the odds job queued or running (one more: the API shows it)."""
+    and with ``with_job`` the odds job queued or running and the decided pairings (two
+    more: the API shows them, and whether the odds take in every result)."""
     reason = odds_supported(tournament)
     latest = latest_job(tournament) if with_job else None
     job = latest if latest is not None and latest.status in PENDING else None
     snapshot = (
-        OddsSnapshot.objects.filter(tournament=tournament).order_by("-computed_at", "-id").first()
+        OddsSnapshot.objects.filter(tournament=tournament).order_by("-version", "-id").first()
     )
     if snapshot is None:
         return OddsView(tournament, reason, None, job=job, latest_job=latest)
+    decided = (
+        Pairing.objects.filter(tournament=tournament, winner__isnull=False).count()
+        if with_job
+        else None
+    )
     entries = entry_rows(tournament)
     labels = [p["label"] for p in snapshot.places]
     rows = [
@@ -164,7 +180,7 @@ def odds_view(
         ids = [str(e.pk) for e in leaders]
         recent = list(
             OddsSnapshot.objects.filter(tournament=tournament)
-            .order_by("-computed_at", "-id")
+            .order_by("-version", "-id")
             .values_list("computed_at", "results", "entries")[:HISTORY_LIMIT]
         )
         for computed_at, results, data in reversed(recent):
@@ -175,7 +191,7 @@ def odds_view(
                     {int(i): data[i]["win"] for i in ids if i in data},
                 )
             )
-    return OddsView(tournament, reason, snapshot, rows, history, leaders, job, latest)
+    return OddsView(tournament, reason, snapshot, rows, history, leaders, job, latest, decided)
 
 
 PENDING = (JobStatus.QUEUED, JobStatus.RUNNING)
@@ -190,7 +206,7 @@ def odds_marker(tournament: Tournament) -> str:
     """Changes when the odds shown change (a new snapshot): one query."""
     latest = (
         OddsSnapshot.objects.filter(tournament=tournament)
-        .order_by("-computed_at", "-id")
+        .order_by("-version", "-id")
         .values_list("pk", flat=True)
         .first()
     )
@@ -201,7 +217,7 @@ def latest_win_chances(tournament: Tournament) -> tuple[int, dict[int, str]]:
     """(the latest snapshot's id or 0, each entry's chance to win as shown): one query."""
     found = (
         OddsSnapshot.objects.filter(tournament=tournament)
-        .order_by("-computed_at", "-id")
+        .order_by("-version", "-id")
         .values_list("pk", "entries")
         .first()
     )

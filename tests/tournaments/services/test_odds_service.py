@@ -122,6 +122,49 @@ def test_a_rounds_last_result_runs_the_odds_at_once(
     assert OddsSnapshot.objects.get(tournament=event).version == event.version
 
 
+def test_a_result_not_yet_settled_leaves_the_odds_not_up_to_date(
+    make_event, win, api_client, monkeypatch, django_capture_on_commit_callbacks
+):
+    from config.celery import app
+    from core import enqueue
+
+    event = make_event(4)
+    odds_services.compute_odds(tournament_id=event.pk)  # the draw's odds
+    url = f"/api/v1/tournaments/{event.slug}/odds/"
+    assert api_client.get(url).json()["up_to_date"] is True
+    app.conf.task_always_eager = False  # a worker settles, later (the conftest puts it back)
+    monkeypatch.setattr(enqueue, "send_event", lambda *args, **kwargs: None)
+    with django_capture_on_commit_callbacks(execute=True):
+        win(event, "main-r1-m1", 1)
+    event.refresh_from_db()
+    snapshot = OddsSnapshot.objects.get(tournament=event)
+    assert snapshot.version == event.version  # the version moves with the settling
+    body = api_client.get(url).json()
+    assert body["up_to_date"] is False and body["results"] == 0
+
+
+def test_an_older_run_finishing_last_does_not_replace_newer_odds(make_event, api_client):
+    from datetime import timedelta
+
+    from django.db.models import F
+    from django.utils import timezone
+
+    from tournaments.models import Tournament
+
+    event = make_event(4)
+    older = odds_services.compute_odds(tournament_id=event.pk)  # a long run's reading
+    Tournament.objects.filter(pk=event.pk).update(version=F("version") + 1)
+    newer = odds_services.compute_odds(tournament_id=event.pk)  # a quick run's, side by side
+    assert newer.version == older.version + 1
+    # the long run stores last: later than the quick one
+    OddsSnapshot.objects.filter(pk=older.pk).update(
+        computed_at=timezone.now() + timedelta(seconds=5)
+    )
+    body = api_client.get(f"/api/v1/tournaments/{event.slug}/odds/").json()
+    assert body["version"] == newer.version and body["up_to_date"] is True
+    assert odds_services.compute_odds(tournament_id=event.pk).pk == newer.pk
+
+
 @override_settings(ODDS_QUIET_SECONDS=1.5, ODDS_MAX_WAIT_SECONDS=30)
 def test_a_waiting_odds_job_hears_a_rounds_end_within_a_poll():
     # results every 0.3 s, then at 3.0 s the round completes (an ask already quiet)
