@@ -1,11 +1,14 @@
 """``python -m bench embedded``: the embedded default (``make run``) under 64 clients.
 
 What ``make run`` runs: ``manage.py runserver`` on a SQLite file, tasks eager, no
-Celery beat. 64 clients at once each finish their own one-point matches through the
-API (each result an outbox event, ``match.finished``, whose handler writes the two
-players' ratings in the same SQLite file), as fast as the server answers. Then the
-scenario waits for the follow-ups (the in-process sweep, ``core/embedded.py``) and
-counts the events never handled, the 503s (``database_unavailable``) and the errors.
+Celery beat. 64 clients at once each first finish their first-round match of a
+128-player event by its final score (its follow-ups: the event's settling and the event
+odds), then their own one-point matches through the API (each result an outbox event,
+``match.finished``, whose handler writes the two players' ratings in the same SQLite
+file), as fast as the server answers. Then the scenario waits for the follow-ups (the
+in-process sweep, ``core/embedded.py``) and counts the events never handled, the 503s
+(``database_unavailable``) and the errors, and asks whether the event's odds take in
+every result recorded (``odds_fresh``).
 
 ``BENCH_EMBEDDED_VARIANT=before`` runs it as it was (DEFERRED transactions, no
 in-process sweep) for the comparison in ``docs/operations.md``; ``BENCH_EMBEDDED_PORT``
@@ -31,6 +34,7 @@ from .loadgen import PreparedRequest, run_load
 from .server import ROOT, _free_port
 
 CLIENTS = 64
+EVENT_PLAYERS = 2 * CLIENTS  # one first-round match per client
 VARIANTS = {
     "now": {},
     # as before: SQLite's DEFERRED transactions and no in-process sweep
@@ -54,7 +58,60 @@ def _env(db_path: Path, variant: str) -> dict[str, str]:
     return env
 
 
-def _prepare(matches_per_client: int) -> list[list[PreparedRequest]]:
+def _post(path: str, body: dict[str, Any], token: str, expect: int) -> PreparedRequest:
+    return PreparedRequest(
+        "POST",
+        path,
+        json.dumps(body).encode(),
+        {
+            "Authorization": f"Token {token}",
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "Idempotency-Key": str(uuid.uuid4()),
+        },
+        expect=(expect,),
+    )
+
+
+def _prepare_event(actor: Any, club: Any, token: str) -> tuple[str, list[PreparedRequest]]:
+    """A started 128-player event; the final score of each first-round match."""
+    from games.models import Match, MatchStatus
+    from games.services import clubs as club_services
+    from tournaments.services import entries as entry_services
+    from tournaments.services import events as event_services
+
+    event = event_services.create_tournament(
+        actor=actor,
+        club=club,
+        name="Bench Open",
+        format="single_elimination",
+        seeding="random",
+        random_seed=7,
+        match_lengths={"default": 1},
+        rated=False,
+    )
+    for i in range(EVENT_PLAYERS):
+        player = club_services.create_player(display_name=f"Open {i}", clubs=[club])
+        entry_services.register_entry(actor=actor, tournament_id=event.pk, player_id=player.pk)
+    entry_services.start_tournament(actor=actor, tournament_id=event.pk)
+    matches = Match.objects.filter(
+        tournament_pairing__tournament=event, status=MatchStatus.SCHEDULED
+    ).order_by("pk")
+    finals = [
+        _post(f"/api/v1/matches/{m.pk}/result/", {"score": [1, 0]}, token, 200) for m in matches
+    ]
+    assert len(finals) == CLIENTS, len(finals)
+    return event.slug, finals
+
+
+def _odds(port: int, slug: str) -> dict[str, Any]:
+    url = f"http://127.0.0.1:{port}/api/v1/tournaments/{slug}/odds/"
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        body = json.loads(answer.read())
+    return {"up_to_date": body["up_to_date"], "results": body["results"]}
+
+
+def _prepare(matches_per_client: int) -> tuple[str, list[list[PreparedRequest]]]:
     from django.contrib.auth import get_user_model
     from knox.models import AuthToken
 
@@ -66,32 +123,20 @@ def _prepare(matches_per_client: int) -> list[list[PreparedRequest]]:
     club = club_services.create_club(created_by=director, name="Bench", slug="bench")
     actor = actor_for_user(director)
     _, token = AuthToken.objects.create(director)
+    slug, finals = _prepare_event(actor, club, token)
     plans = []
     for c in range(CLIENTS):
         a = club_services.create_player(display_name=f"Bench {2 * c}", clubs=[club])
         b = club_services.create_player(display_name=f"Bench {2 * c + 1}", clubs=[club])
-        plan = []
+        plan = [finals[c]]
         for m in range(matches_per_client):
             match = match_create.create_match(
                 actor=actor, club=club, player1=a, player2=b, length=1
             )
             body = {"winner": (a if m % 2 else b).pk, "number": 1}
-            plan.append(
-                PreparedRequest(
-                    "POST",
-                    f"/api/v1/matches/{match.pk}/games/",
-                    json.dumps(body).encode(),
-                    {
-                        "Authorization": f"Token {token}",
-                        "Content-Type": "application/json",
-                        "Accept": "application/json",
-                        "Idempotency-Key": str(uuid.uuid4()),
-                    },
-                    expect=(201,),
-                )
-            )
+            plan.append(_post(f"/api/v1/matches/{match.pk}/games/", body, token, 201))
         plans.append(plan)
-    return plans
+    return slug, plans
 
 
 @contextlib.contextmanager
@@ -139,6 +184,21 @@ def _outbox() -> dict[str, int]:
     }
 
 
+def _decided(slug: str) -> int:
+    """The event's results recorded (a request the server never took, reset at the
+    connection, recorded none)."""
+    from django.db import connection
+
+    from tournaments.models import Pairing
+
+    connection.close()  # a fresh read of the file
+    return Pairing.objects.filter(tournament__slug=slug, winner__isnull=False).count()
+
+
+def _fresh(odds: dict[str, Any], decided: int) -> bool:
+    return bool(odds["up_to_date"]) and odds["results"] == decided
+
+
 def run(*, quick: bool = False, context: dict | None = None) -> dict[str, Any]:
     variant = os.environ.get("BENCH_EMBEDDED_VARIANT", "now")
     port = int(os.environ.get("BENCH_EMBEDDED_PORT", 0)) or _free_port()
@@ -153,7 +213,7 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict[str, Any]:
 
         django.setup()
         call_command("migrate", verbosity=0, interactive=False)
-        plans = _prepare(matches_per_client=3 if quick else 8)
+        slug, plans = _prepare(matches_per_client=3 if quick else 8)
         from django.db import connection
 
         connection.close()
@@ -164,8 +224,12 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict[str, Any]:
             waited = 0.0
             deadline = time.monotonic() + (20 if quick else 90)
             started = time.monotonic()
-            while _outbox()["unhandled"] and time.monotonic() < deadline:
+            odds, decided = _odds(port, slug), _decided(slug)
+            while (
+                _outbox()["unhandled"] or not _fresh(odds, decided)
+            ) and time.monotonic() < deadline:
                 time.sleep(1)
+                odds = _odds(port, slug)
             waited = time.monotonic() - started
             final = _outbox()
         five = outcomes.get("server_errors", [])
@@ -177,6 +241,10 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict[str, Any]:
         "unhandled_right_after_load": after_load["unhandled"],
         "seconds_waited_for_follow_ups": round(waited, 1),
         "outbox": final,
+        # the event's odds take in every first-round result recorded
+        "event_results": decided,
+        "odds": odds,
+        "odds_fresh": _fresh(odds, decided),
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
 
