@@ -74,7 +74,7 @@ class OddsWatch:
         """Once the round is over: wait up to ``wait`` s for fresh odds; the figures."""
         ended = time.time()
         with self._lock:
-            at_end = next((fresh for at, fresh, _ in reversed(self.seen)), None)
+            at_end = self.seen[-1][1] if self.seen else None
         while (found := self.fresh_after(last_result, decided)) is None:
             if time.time() - ended > wait:
                 break

@@ -156,11 +156,7 @@ def odds_view(
     )
     if snapshot is None:
         return OddsView(tournament, reason, None, job=job, latest_job=latest)
-    decided = (
-        Pairing.objects.filter(tournament=tournament, winner__isnull=False).count()
-        if with_job
-        else None
-    )
+    decided = decided_pairings(tournament) if with_job else None
     entries = entry_rows(tournament)
     labels = [p["label"] for p in snapshot.places]
     rows = [
@@ -195,6 +191,12 @@ def odds_view(
 
 
 PENDING = (JobStatus.QUEUED, JobStatus.RUNNING)
+
+
+def decided_pairings(tournament: Tournament) -> int:
+    """The event's pairings with a winner: what a snapshot's ``results`` counts when it
+    is stored, and what ``up_to_date`` compares it with (one count query)."""
+    return Pairing.objects.filter(tournament=tournament, winner__isnull=False).count()
 
 
 def latest_job(tournament: Tournament) -> Job | None:

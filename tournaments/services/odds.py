@@ -61,7 +61,7 @@ from tournaments.selectors import (
     results_from_pairings,
     standings,
 )
-from tournaments.selectors_odds import odds_supported
+from tournaments.selectors_odds import decided_pairings, odds_supported
 
 from .brackets import bracket_graph, bracket_pairings, derive_state
 from .match_chance import in_progress_chance
@@ -196,7 +196,7 @@ def compute_odds(
     say = progress or (lambda done, total, message: None)
     say(0, simulations, prepared.method)
     odds = prepared.run(simulations, lambda done, total: say(done, total, "simulating"))
-    results = sum(1 for r in pairing_rows(tournament) if r.winner_id is not None)
+    results = decided_pairings(tournament)
     try:
         with transaction.atomic():
             # the big screen and the odds page show the new chances within seconds
