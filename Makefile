@@ -27,9 +27,9 @@ messages: $(STAMP) gettext
 # from the Python code and templates, djangojs.po from static/js (gettext in the browser).
 LANGS := -l de -l fr -l da
 catalogs: $(STAMP) gettext
-	$(BIN)/python manage.py makemessages $(LANGS) --no-obsolete --ignore=.venv --ignore=site \
+	$(BIN)/python manage.py makemessages $(LANGS) --no-obsolete --add-location=file --ignore=.venv --ignore=site \
 	  --ignore=staticfiles --ignore=tests --ignore=bench --ignore=docs
-	$(BIN)/python manage.py makemessages -d djangojs $(LANGS) --no-obsolete --ignore=.venv \
+	$(BIN)/python manage.py makemessages -d djangojs $(LANGS) --no-obsolete --add-location=file --ignore=.venv \
 	  --ignore=site --ignore=staticfiles --ignore=static/vendor --ignore=tests --ignore=bench \
 	  --ignore=docs --ignore=node_modules
 
