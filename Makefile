@@ -61,10 +61,20 @@ gnubg-program:
 	command -v gnubg >/dev/null 2>&1 || test -x /usr/games/gnubg || \
 	  (apt-get update -qq && apt-get install -y -qq gnubg)
 
+# HOST and PORT: where `make run` serves (127.0.0.1:8000 unless set); the links in its
+# mails (SITE_URL) follow them unless SITE_URL is set. A HOST other than loopback (0.0.0.0,
+# to try the pages from a phone on the club's network) accepts any Host header unless
+# ALLOWED_HOSTS is set: this is the development server, never a production one.
+HOST ?= 127.0.0.1
+PORT ?= 8000
+RUN_ADDRESS = $(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)):$(PORT)
+RUN_URL = http://$(RUN_ADDRESS)
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py seed_demo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python manage.py seed_demo --url $(RUN_URL)/
+	@echo "Boxcars serving $(RUN_URL)/"
+	case "$(HOST)" in 127.*|localhost|::1) ;; *) export ALLOWED_HOSTS="$${ALLOWED_HOSTS:-*}" ;; esac; \
+	  SITE_URL="$${SITE_URL:-$(RUN_URL)}" exec $(BIN)/python manage.py runserver $(RUN_ADDRESS)
 
 # The production stack on one machine, in the foreground (docs/operations.md): Pushpin
 # on PORT (default 8000) in front of gunicorn, the live relay, the Celery worker and beat,

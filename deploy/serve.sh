@@ -36,4 +36,6 @@ export PORT DJANGO_ENV WEB_PORT LIVE_PUBLISH_BIND LIVE_GRIP_PUBLISH_URL LIVE_UPS
   LIVE_PROXY_BIND LIVE_GRIP_KEY
 python manage.py migrate --noinput
 python manage.py collectstatic --noinput -v 0
+case "$HOST" in *:*) shown="[$HOST]" ;; *) shown="$HOST" ;; esac
+echo "Boxcars (production stack) serving http://$shown:$PORT/ (Ctrl-C stops every process)"
 exec honcho start -f Procfile -p "$PORT"

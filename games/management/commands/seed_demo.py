@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from core.demo import demo_seeders
@@ -32,6 +32,14 @@ DEMO_PLAYERS = [
 class Command(BaseCommand):
     help = "Create the demo club, its director and players (idempotent)."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--url",
+            default="http://127.0.0.1:8000/",
+            help="The address the server will answer at, for the closing line "
+            "(make run passes its HOST and PORT).",
+        )
+
     @transaction.atomic
     def handle(self, *args: object, **options: object) -> None:
         User = get_user_model()
@@ -54,7 +62,7 @@ class Command(BaseCommand):
             seed(club=club, director=user, stdout=self.stdout)
         self.stdout.write(
             self.style.SUCCESS(
-                "Demo ready: http://127.0.0.1:8000/ - log in at /accounts/login/ "
+                f"Demo ready: {options['url']} - log in at /accounts/login/ "
                 f"as '{DEMO_USERNAME}' with password '{DEMO_PASSWORD}' (also /admin/)."
             )
         )
