@@ -122,13 +122,21 @@ def _celery_eager_unless_integration(request):
     app.conf.task_always_eager = previous
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Skip ``postgres`` tests on SQLite: their point is real row locks and concurrency.
 
     The tests that start a Celery worker or break services share one Redis and one
     worker database: under pytest-xdist (``make test`` runs three processes, with
     ``--dist loadgroup``) they all go to one process, one at a time, so a plain
-    ``make test`` on PostgreSQL runs the whole suite safely.
+    ``make test`` runs the whole suite safely.
+
+    ``tryfirst``: the group marker must be on the items before pytest-xdist's worker
+    appends each item's group to its node id (its own ``pytest_collection_modifyitems``,
+    which pluggy would otherwise call first: this conftest registers before xdist's
+    worker plugin). Without it the integration and fault tests kept ungrouped ids, the
+    check below stopped every worker right after collection, and a plain ``make test``
+    ended in ``INTERNALERROR ... assert not crashitem`` with no test run (issue #41).
     """
     from django.conf import settings
 
@@ -156,11 +164,19 @@ def pytest_collection_finish(session):
         for item in session.items
         if item.get_closest_marker("xdist_group") and "@" not in item.nodeid
     ]
-    if loose:
-        raise pytest.UsageError(
-            f"--dist loadgroup is not grouping ({len(loose)} marked tests, e.g. {loose[0]}): "
-            "check the pytest and pytest-xdist versions in pyproject.toml"
-        )
+    if not loose:
+        return
+    message = (
+        f"--dist loadgroup is not grouping ({len(loose)} marked tests, e.g. {loose[0]}): "
+        "check the pytest and pytest-xdist versions in pyproject.toml"
+    )
+    if hasattr(session.config, "workerinput"):
+        # In an xdist worker a UsageError ends the worker silently and the controller
+        # answers with an INTERNALERROR naming some test: stopping the session instead
+        # makes the controller print this message ("Interrupted: ...") and fail.
+        session.shouldstop = message
+        return
+    raise pytest.UsageError(message)
 
 
 # --- two players with accounts, and matches between them ---
