@@ -23,15 +23,12 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_worker_tests_collected_under_xdist_keep_their_group_and_the_run_runs():
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.pop("PYTEST_XDIST_WORKER", None)
+    # marked integration (grouped by the conftest); skipped on SQLite at setup, after
+    # collection, which is where the grouping is checked
+    selection = ["tests/integration/test_live_stack.py", "tests/core/test_text.py"]
+    xdist = ["-n", "2", "--dist", "loadgroup", "-p", "no:cacheprovider", "-q", "-rs"]
     done = subprocess.run(
-        [
-            sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup",
-            "-p", "no:cacheprovider", "-q", "-rs",
-            # marked integration (grouped by the conftest); skipped on SQLite at setup,
-            # after collection, which is where the grouping is checked
-            "tests/integration/test_live_stack.py",
-            "tests/core/test_text.py",
-        ],  # fmt: skip
+        [sys.executable, "-m", "pytest", *xdist, *selection],
         cwd=ROOT,
         env=env,
         stdin=subprocess.DEVNULL,
