@@ -165,11 +165,13 @@ def check_upload(data: bytes) -> int:
     if not first:
         raise ArchiveError("archive_empty", N_("The file is empty."), "file")
     if first != b"{":
-        raise ArchiveError(
-            "archive_format",
-            N_(
-                'The file is not a Boxcars club archive (no "format": "%(format)s").', format=FORMAT
-            ),
-            "file",
-        )
+        raise not_an_archive()
     return int(stream.total)
+
+
+def not_an_archive() -> ArchiveError:
+    return ArchiveError(
+        "archive_format",
+        N_('The file is not a Boxcars club archive (no "format": "%(format)s").', format=FORMAT),
+        "file",
+    )

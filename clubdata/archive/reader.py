@@ -41,6 +41,7 @@ from .format import (
     ArchiveError,
     ArchiveTooLarge,
     json_stream,
+    not_an_archive,
 )
 from .sections import BY_NAME, SECTIONS
 
@@ -230,14 +231,7 @@ class _Reader:
     def read(self, events: Iterator[tuple[str, Any]]) -> None:
         event, _ = next(events, ("", None))
         if event != "start_map":
-            raise _refuse(
-                "archive_format",
-                N_(
-                    'The file is not a Boxcars club archive (no "format": "%(format)s").',
-                    format=FORMAT,
-                ),
-                "file",
-            )
+            raise not_an_archive()
         for event, key in events:
             if event == "end_map":
                 break
@@ -245,8 +239,8 @@ class _Reader:
             if key in self.spool.seen:
                 raise _refuse(
                     "archive_field",
-                    N_('The archive holds "%(name)s" twice.', name=key),
-                    key,
+                    N_('The archive holds "%(name)s" twice.', name=key[:80]),
+                    key[:80],
                 )
             self.spool.seen.add(key)
             section = BY_NAME.get(key)
@@ -275,14 +269,7 @@ class _Reader:
 
     def header(self, key: str, value: Any) -> None:
         if key == "format" and value != FORMAT:
-            raise _refuse(
-                "archive_format",
-                N_(
-                    'The file is not a Boxcars club archive (no "format": "%(format)s").',
-                    format=FORMAT,
-                ),
-                "file",
-            )
+            raise not_an_archive()
         if key == "version" and (value != VERSION or isinstance(value, bool)):
             raise version_error(value)
         self.spool.header[key] = value
@@ -381,13 +368,7 @@ def check_complete(spool: Spool) -> None:
     archive's ``counts`` says."""
     header = spool.header
     if header.get("format") != FORMAT:
-        raise _refuse(
-            "archive_format",
-            N_(
-                'The file is not a Boxcars club archive (no "format": "%(format)s").', format=FORMAT
-            ),
-            "file",
-        )
+        raise not_an_archive()
     if "version" not in header:
         raise version_error(None)
     counts = header.get("counts")
