@@ -14,6 +14,7 @@ from games.models import Club, Match, Player
 from games.rules.clock import Preset
 from games.services import clocks, match_corrections, match_create
 from games.services.actors import actor_for_user
+from money import master_points
 from money import services as money
 from money.models import Payment
 from tests.tournaments.conftest import play_out
@@ -91,9 +92,9 @@ def moved_club(full_club, actor, win) -> Club:
     """The full club plus an event run as a director runs one to the end: the club's
     money settings, entry fees (one paid twice over), a pool taking buy-backs, a
     Calcutta lot sold in shares, a round called, a result entered by score link,
-    disputed and ruled on, a round-one loser buying back, a corrected result, and the
-    prizes and the refund paid out: the money the app writes below zero
-    (``record_payout``)."""
+    disputed and ruled on, a round-one loser buying back, the prizes and the refund
+    paid out (the money the app writes below zero, ``record_payout``), the club's
+    master-points table and the event's points by it, and a corrected result."""
     from games.services import match_disputes, score_entry
     from games.services.actors import actor_for_score_link
     from money.selectors import money_view
@@ -182,6 +183,9 @@ def moved_club(full_club, actor, win) -> Club:
                 method="cash",
             )
     assert Payment.objects.filter(event__tournament=event, amount__lt=0).count() >= 2
+    table = [{"min_players": 4, "max_players": 15, "points": ["10", "6", "3", "3"]}]
+    master_points.save_club_table(actor=actor, club=full_club, per_match_won="2", brackets=table)
+    master_points.set_master_points(actor=actor, tournament=event, formula="club-table")
     corrected = match_create.create_match(
         actor=actor, club=full_club, player1=players[0], player2=players[1], length=5
     )

@@ -54,9 +54,10 @@ def without_time_of_export(data: bytes) -> dict:
     return archive
 
 
-EMPTY_IN_FIXTURE = {"late_penalties", "points_tables", "master_points"}
+EMPTY_IN_FIXTURE = {"late_penalties"}
 """The sections the club built for the test leaves empty (every other holds rows, so
-its every column is compared)."""
+its every column is compared). A late penalty awards a game, after which the bracket
+helpers cannot finish the match: ``tests/tournaments`` covers it, not the round trip."""
 
 
 def club_as_rows(club: Club) -> dict[str, list[dict]]:
