@@ -189,7 +189,7 @@ def import_job(job: Job, progress: Progress) -> dict[str, Any]:
     unexpected error, which is retried)."""
     progress(0, 1, "reading the file")
     try:
-        with read_archive(io.BytesIO(_uploaded(job))) as spool:
+        with read_archive(io.BytesIO(_uploaded(job)), progress) as spool:
             restored = restore_archive(
                 spool,
                 director=job.created_by,

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 import ijson
@@ -45,8 +45,13 @@ from .format import (
 )
 from .sections import BY_NAME, SECTIONS
 
+Progress = Callable[[int, int, str], None]
+
 HEADER = ("format", "version", "exported_at", "club", "counts")
 """The archive's keys that are not sections."""
+
+PROGRESS_EVERY = 10_000
+"""Rows read between two progress reports."""
 
 NOT_TEXT = "\uffff"
 _ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
@@ -159,10 +164,11 @@ def _refuse(code: str, message: str, place: str) -> ArchiveError:
 class _Reader:
     """One pass over the events of one file, filling a :class:`Spool`."""
 
-    def __init__(self, spool: Spool) -> None:
+    def __init__(self, spool: Spool, progress: Progress | None = None) -> None:
         self.spool = spool
         self.rows = 0
         self.place = "file"
+        self.progress = progress
 
     def text(self, value: str, place: str) -> str:
         if NOT_TEXT in value:
@@ -290,6 +296,8 @@ class _Reader:
 
     def count(self, place: str) -> None:
         self.rows += 1
+        if self.progress is not None and not self.rows % PROGRESS_EVERY:
+            self.progress(0, 1, f"reading the file: {self.rows} rows")
         if self.rows > MAX_ROWS:
             raise ArchiveTooLarge(
                 "archive_too_large",
@@ -316,12 +324,13 @@ def version_error(version: Any) -> ArchiveError:
     )
 
 
-def read_archive(data: Any) -> Spool:
+def read_archive(data: Any, progress: Progress | None = None) -> Spool:
     """The archive in the binary stream ``data`` (gzip or not), streamed into a
     :class:`Spool` (the caller closes it), its format, version and sections checked
-    (not yet its rows: :mod:`.restore` checks them)."""
+    (not yet its rows: :mod:`.restore` checks them); ``progress`` hears how many rows
+    were read, every :data:`PROGRESS_EVERY` (reading 99 MB takes minutes)."""
     spool = Spool()
-    reader = _Reader(spool)
+    reader = _Reader(spool, progress)
     try:
         events = ijson.basic_parse(SurrogateGuard(json_stream(data)), use_float=True)
         reader.read(iter(events))

@@ -204,3 +204,15 @@ def test_post_with_a_file_over_the_bound_is_refused_on_the_page(director, monkey
     assert answer.status_code == 400
     assert b'id="id_file-error"' in answer.content and b"at most 100 bytes" in answer.content
     assert post  # the API's own door is tested in test_refusals
+
+
+def test_reading_a_long_file_reports_its_rows():
+    """Reading 99 MB takes minutes: the job's progress tells how far it is."""
+    from clubdata.archive import format as archive_format
+    from clubdata.archive.reader import read_archive
+
+    data = b'{"format": "boxcars-club-archive", "games": [' + b"{}, " * 24_999 + b"{}]}"
+    said: list[str] = []
+    with pytest.raises(archive_format.ArchiveError):  # no version, no counts: not whole
+        read_archive(io.BytesIO(data), lambda done, total, message: said.append(message))
+    assert said == ["reading the file: 10000 rows", "reading the file: 20000 rows"]
