@@ -18,6 +18,7 @@ SCENARIOS: dict[str, str] = {
     "score-entry": "bench.score_entry",
     "transcripts": "bench.transcripts",
     "transcript-import": "bench.transcript_import",
+    "archive-import": "bench.archive_import",
     "chouette": "bench.chouette_sessions",
     "soak": "bench.soak",
     "ratings": "bench.ratings",

@@ -24,12 +24,10 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from core.api_jobs import job_accepted_response, job_answer
-from core.errors import N_, RuleViolation
 from core.idempotency import idempotent
 from games.models import Club
 
-from . import services, spreadsheets
-from .archive.format import MAX_UPLOAD_BYTES, ArchiveTooLarge
+from . import services, spreadsheets, uploads
 
 
 class ArchiveImportSerializer(serializers.Serializer[Any]):
@@ -42,24 +40,6 @@ class ArchiveImportSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(
         required=False, allow_blank=True, help_text="The new club's name; empty: the file's."
     )
-
-
-def read_upload(upload: Any) -> bytes:
-    """The uploaded file's bytes, refused unread when over the bound (413)."""
-    if upload is None:
-        raise RuleViolation("file_required", N_("Attach the archive as 'file'."), "file")
-    if upload.size > MAX_UPLOAD_BYTES:
-        raise ArchiveTooLarge(
-            "archive_too_large",
-            N_(
-                "The file is %(size)s bytes; an import takes at most %(limit)s bytes "
-                "(compress it with gzip).",
-                size=upload.size,
-                limit=MAX_UPLOAD_BYTES,
-            ),
-            "file",
-        )
-    return bytes(upload.read())
 
 
 class ClubExportView(APIView):
@@ -92,17 +72,22 @@ class ClubExportFileView(APIView):
 
 
 class ClubImportView(APIView):
-    """Import an archive as a new club, directed by the caller (202, a job)."""
+    """Import an archive as a new club, directed by the caller (202 at once, a job that
+    reads the file: ``clubdata.services``)."""
 
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser, FormParser]
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "import"
 
+    def initialize_request(self, request: Any, *args: Any, **kwargs: Any) -> Request:
+        uploads.bound(request)  # before authentication's CSRF check reads the body
+        return super().initialize_request(request, *args, **kwargs)
+
     @extend_schema(request=ArchiveImportSerializer, responses={202: job_answer()})
     @idempotent
     def post(self, request: Request) -> Response:
-        data = read_upload(request.FILES.get("file"))
+        data = uploads.upload_bytes(request._request, request.FILES.get("file"))
         options = ArchiveImportSerializer(
             data={k: request.data.get(k) or "" for k in ("slug", "name")}, partial=True
         )

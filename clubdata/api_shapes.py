@@ -30,11 +30,14 @@ class ClubExportResultSerializer(serializers.Serializer[Any]):
 
 
 class ClubImportParamsSerializer(serializers.Serializer[Any]):
-    """The slug and name asked for (empty: the file's) and the file's size."""
+    """The slug and name asked for (empty: the file's), the file's size as uploaded
+    and inflated, and the number of the kept upload (the file itself is not shown)."""
 
     slug = serializers.CharField(allow_blank=True)
     name = serializers.CharField(allow_blank=True)
     file_bytes = serializers.IntegerField()
+    json_bytes = serializers.IntegerField(help_text="The file's JSON, inflated.")
+    upload = serializers.IntegerField(help_text="The kept upload the job reads.")
 
 
 class ClubImportResultSerializer(serializers.Serializer[Any]):

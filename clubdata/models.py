@@ -25,3 +25,18 @@ class ClubExport(models.Model):
 
     def __str__(self) -> str:
         return f"export {self.pk} of club {self.club_id}"
+
+
+class ClubImportUpload(models.Model):
+    """An uploaded archive waiting for its import job (issue 37: the request keeps the
+    file and answers at once; the job reads it). The bytes as sent (gzip or JSON, at
+    most ``archive.format.MAX_UPLOAD_BYTES``), kept out of the job's ``params`` so that
+    reading a job never drags the file along. Deleted when its import ends with the
+    club made or the file refused; kept while a job may still retry."""
+
+    content = models.BinaryField()
+    size = models.PositiveIntegerField(help_text="Bytes as uploaded.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"archive upload {self.pk} ({self.size} bytes)"

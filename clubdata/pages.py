@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
 from core import access
 from core.errors import BoxcarsError
@@ -18,8 +19,9 @@ from core.models import JobStatus
 from games.forms import show_error
 from games.models import Club
 
-from . import services, spreadsheets
-from .api import csv_response, read_upload
+from . import services, spreadsheets, uploads
+from .api import csv_response
+from .archive import format as archive_format
 from .forms import ArchiveImportForm
 
 RUNNING = (JobStatus.QUEUED, JobStatus.RUNNING)
@@ -73,16 +75,32 @@ def rating_history_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse
     return csv_response(spreadsheets.rating_history_csv(club), f"{club.slug}-rating-history.csv")
 
 
-@login_required
+@csrf_exempt  # checked inside, once the upload is bounded (Django's recipe)
 def club_import(request: HttpRequest) -> HttpResponse:
-    """Import an archive as a new club (a job); the page lists the user's imports."""
-    form = ArchiveImportForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
+    """Import an archive as a new club (a job); the page lists the user's imports.
+
+    The upload is bounded before anything reads the body, so CSRF is checked after
+    (``csrf_protect`` on :func:`_club_import`), not by the middleware."""
+    uploads.bound(request)
+    return _club_import(request)
+
+
+@login_required
+@csrf_protect
+def _club_import(request: HttpRequest) -> HttpResponse:
+    posted = request.method == "POST"
+    form = ArchiveImportForm(request.POST if posted else None, request.FILES if posted else None)
+    handler = getattr(request, "_archive_upload", None)
+    if request.method == "POST" and handler is not None and handler.refused:
+        form.is_valid()
+        form.errors.pop("file", None)
+        show_error(form, archive_format.too_large_upload(handler.refused))
+    elif request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
         try:
             services.start_import(
                 user=request.user,
-                data=read_upload(upload),
+                data=uploads.upload_bytes(request, upload),
                 slug=form.cleaned_data["slug"],
                 name=form.cleaned_data["name"],
             )

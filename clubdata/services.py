@@ -2,20 +2,25 @@
 
 An export is a job (``clubdata.export``, progress by section) that keeps the file in a
 :class:`~clubdata.models.ClubExport` for the club's directors to download. An import
-reads the file at once (so a file of another format or version, or not JSON at all,
-is refused on the spot) and then runs as a job (``clubdata.import``) that creates the
-club in one transaction and reports what it created; the upload travels in the job's
-hidden ``content`` parameter, compressed, as transcript uploads do.
+checks at once only what costs no parsing (the file's size, what it inflates to, a
+whole gzip file, JSON that opens an object, a slug asked for) and keeps the upload
+(:class:`~clubdata.models.ClubImportUpload`); the job (``clubdata.import``) reads it
+as a stream (``archive.reader``) and creates the club in one transaction. Issue 37:
+parsing inside the request let a 94 KB file that inflated to 99 MB hold a web worker
+for 34 s until it was killed. A file that is wrong fails the job on its first attempt
+with the reason and the place (an ``ArchiveError``, which is never retried).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import io
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
+from django.db import transaction
 from django.urls import reverse
 
 from core import access
@@ -27,8 +32,9 @@ from games.rules import limits
 
 from .archive import format as archive_format
 from .archive.export import build_archive
+from .archive.reader import read_archive
 from .archive.restore import restore_archive
-from .models import ClubExport
+from .models import ClubExport, ClubImportUpload
 
 EXPORT = "clubdata.export"
 IMPORT = "clubdata.import"
@@ -134,39 +140,67 @@ def _check_slug(slug: str) -> None:
 
 
 def start_import(*, user: Any, data: bytes, slug: str = "", name: str = "") -> Job:
-    """Check the file's format and version now, then import it as a new club in a job.
+    """Keep the file and start importing it as a new club (202 at once); what can be
+    told without parsing it is refused now (see the module).
 
     Any signed-in user may import (as anyone may found a club) and directs the club.
     """
     if not getattr(user, "is_authenticated", False):
         raise NotAllowed("sign_in_required", N_("Sign in to import a club."))
-    archive = archive_format.read(data)
-    chosen = slug or str((archive.get("club") or {}).get("slug") or "")
-    _check_slug(chosen)
-    job, _ = start_job(
-        kind=IMPORT,
-        created_by=user,
-        params={
-            "slug": chosen,
-            "name": name,
-            "file_bytes": len(data),
-            "content": base64.b64encode(archive_format.compress(data)).decode("ascii"),
-        },
-    )
+    inflated = archive_format.check_upload(data)
+    if slug:
+        _check_slug(slug)  # the file's own slug is checked by the job, which reads it
+    with transaction.atomic():
+        upload = ClubImportUpload.objects.create(content=data, size=len(data))
+        job, _ = start_job(
+            kind=IMPORT,
+            created_by=user,
+            params={
+                "slug": slug,
+                "name": name,
+                "file_bytes": len(data),
+                "json_bytes": inflated,
+                "upload": upload.pk,
+            },
+        )
     return job
 
 
+def _uploaded(job: Job) -> bytes:
+    """The file the job imports: its kept upload (or, for a job queued before uploads
+    were kept apart, its ``content`` parameter)."""
+    if "content" in job.params:
+        return base64.b64decode(job.params["content"])
+    upload = ClubImportUpload.objects.filter(pk=job.params.get("upload")).first()
+    if upload is None:
+        raise archive_format.ArchiveError(
+            "archive_gone",
+            N_("The uploaded file is no longer kept: upload it again."),
+            "file",
+        )
+    return bytes(upload.content)
+
+
 def import_job(job: Job, progress: Progress) -> dict[str, Any]:
-    """Create the club from the file, all or nothing; the result counts what was made."""
-    data = archive_format.inflate(base64.b64decode(job.params["content"]))
-    archive = archive_format.read(data)
-    restored = restore_archive(
-        archive,
-        director=job.created_by,
-        slug=job.params.get("slug") or None,
-        name=job.params.get("name") or None,
-        progress=progress,
-    )
+    """Create the club from the file, all or nothing; the result counts what was made.
+
+    The file is read as a stream into a spool (bounded memory); a refusal fails the job
+    at once, and the kept upload goes with a refusal or a success (not with an
+    unexpected error, which is retried)."""
+    progress(0, 1, "reading the file")
+    try:
+        with read_archive(io.BytesIO(_uploaded(job)), progress) as spool:
+            restored = restore_archive(
+                spool,
+                director=job.created_by,
+                slug=job.params.get("slug") or None,
+                name=job.params.get("name") or None,
+                progress=progress,
+            )
+    except archive_format.ArchiveError:
+        ClubImportUpload.objects.filter(pk=job.params.get("upload")).delete()
+        raise
+    ClubImportUpload.objects.filter(pk=job.params.get("upload")).delete()
     result = restored.as_dict()
     result["url"] = restored.club.get_absolute_url()
     return result

@@ -3,8 +3,10 @@
 Every row is checked before it is written: its fields are exactly the section's, each
 value passes the model's own field validation (``Model.clean_fields``: types, choices,
 lengths, the validators the models declare), and each reference names a row the file
-holds. The rows are then inserted section by section (``bulk_create``) with their
-recorded times put back; what the database itself refuses (a unique constraint, a
+holds. The rows come from a :class:`~.reader.Spool` (the file read as a stream, one
+temporary file per section) and are checked and inserted section by section, a batch
+at a time (``bulk_create``), with their recorded times put back, so memory stays
+bounded by a batch, not the file; what the database itself refuses (a unique constraint, a
 check) ends the import the same way. Any refusal raises :class:`ArchiveError` naming
 the place in the file, and the transaction is rolled back: nothing is written.
 
@@ -16,11 +18,13 @@ event's slug already used on this site gets a number (``alice-2``), counted in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
 from django.db import DataError, IntegrityError, connection, models, transaction
 
 from core.errors import N_
@@ -28,6 +32,7 @@ from games.models import Club, Player
 from tournaments.models import Tournament
 
 from .format import ArchiveError
+from .reader import Spool
 from .sections import CLUB_COLUMNS, ID, ID_GROUPS, ID_KEYS, IDS, SECTIONS, Section
 
 Progress = Callable[[int, int, str], None]
@@ -53,40 +58,6 @@ class Restored:
 
 def _refuse(code: str, message: str, place: str) -> ArchiveError:
     return ArchiveError(code, message, place)
-
-
-def _rows(archive: dict[str, Any], section: Section) -> list[Any]:
-    """The section's rows as a list, checked against the archive's counts."""
-    if section.name not in archive:
-        raise _refuse(
-            "archive_incomplete",
-            N_('The archive has no section "%(section)s".', section=section.name),
-            section.name,
-        )
-    value = archive[section.name]
-    if section.single:
-        rows = [] if value is None else [value]
-    elif isinstance(value, list):
-        rows = value
-    else:
-        raise _refuse(
-            "archive_invalid",
-            N_('The section "%(section)s" is not a list.', section=section.name),
-            section.name,
-        )
-    declared = (archive.get("counts") or {}).get(section.name)
-    if declared != len(rows):
-        raise _refuse(
-            "archive_incomplete",
-            N_(
-                'The section "%(section)s" holds %(found)s rows; the archive says %(declared)s.',
-                section=section.name,
-                found=len(rows),
-                declared=declared,
-            ),
-            section.name,
-        )
-    return rows
 
 
 def _check_ref(value: Any, size: int, nullable: bool, place: str, target: str) -> int | None:
@@ -115,8 +86,9 @@ def _check_id_shape(shape: str, value: Any, size: int, place: str, target: str) 
         _check_ref(value, size, True, place, target)
         return
     if shape == ID_KEYS and isinstance(value, dict):
-        for key in value:
-            _check_ref(int(key) if key.isdigit() else key, size, False, place, target)
+        for key in value:  # "²" is a digit to str.isdigit, not to int(): ASCII only
+            digits = isinstance(key, str) and key.isascii() and key.isdigit()
+            _check_ref(int(key) if digits else key, size, False, place, target)
         return
     if shape in (IDS, ID_GROUPS) and isinstance(value, list):
         for item in value:
@@ -134,7 +106,7 @@ def _check_id_shape(shape: str, value: Any, size: int, place: str, target: str) 
     )
 
 
-def _new_ids(shape: str, value: Any, new: list[int]) -> Any:
+def _new_ids(shape: str, value: Any, new: Sequence[int]) -> Any:
     if value is None:
         return None
     if shape == ID:
@@ -147,18 +119,18 @@ def _new_ids(shape: str, value: Any, new: list[int]) -> Any:
 
 
 class _Import:
-    """One import's state: the positions created so far, section by section."""
+    """One import's state: the new ids of the rows created so far, section by section
+    (compact arrays: a position in the file is an index)."""
 
-    def __init__(self, archive: dict[str, Any], progress: Progress) -> None:
-        self.archive = archive
+    def __init__(self, spool: Spool, progress: Progress) -> None:
+        self.spool = spool
         self.progress = progress
-        self.rows = {section.name: _rows(archive, section) for section in SECTIONS}
-        self.new: dict[str, list[int]] = {}
-        self.deferred: list[tuple[Section, list[models.Model], list[dict[str, Any]]]] = []
+        self.new: dict[str, array[int]] = {}
+        self.used_slugs: dict[str, set[str]] = {}
         self.result: Restored | None = None
 
     def size(self, name: str) -> int:
-        return len(self.rows[name])
+        return self.spool.size(name)
 
     def build(self, section: Section, index: int, row: Any, club: Club) -> models.Model:
         """One row as an unsaved instance, every field checked (see the module)."""
@@ -211,12 +183,31 @@ class _Import:
                 _check_ref(ref, self.size(target), False, f"{place}.{name}", target)
         if section.club_field:
             setattr(obj, section.club_field, club)
-        _clean(obj, skip + ([section.club_field] if section.club_field else []), place)
+        exclude = skip + ([section.club_field] if section.club_field else [])
+        _clean(obj, exclude, place, section.below_zero)
         return obj
 
+    def batches(self, name: str) -> Iterator[list[tuple[int, Any]]]:
+        """The section's rows, numbered from 0, a batch at a time."""
+        batch: list[tuple[int, Any]] = []
+        for index, row in enumerate(self.spool.rows(name)):
+            batch.append((index, row))
+            if len(batch) == BATCH:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
     def create(self, section: Section, club: Club) -> None:
-        rows = self.rows[section.name]
-        objs = [self.build(section, i, row, club) for i, row in enumerate(rows)]
+        self.new[section.name] = new = array("q")
+        for batch in self.batches(section.name):
+            objs = [self.build(section, i, row, club) for i, row in batch]
+            self.insert(section, objs, [row for _, row in batch])
+            new.extend(obj.pk for obj in objs)
+        assert self.result is not None
+        self.result.counts[section.name] = len(new)
+
+    def insert(self, section: Section, objs: list[models.Model], rows: list[Any]) -> None:
         if section.model is Player:
             self.rename(objs, Player, "players")
         if section.model is Tournament:
@@ -227,13 +218,25 @@ class _Import:
             if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
         ]
         kept = [{f.attname: getattr(o, f.attname) for f in times} for o in objs]
-        section.model._default_manager.bulk_create(objs, batch_size=BATCH)
+        try:
+            section.model._default_manager.bulk_create(objs)
+        except (ValueError, TypeError, OverflowError, UnicodeError) as exc:
+            # a value no column can hold (too big a number, text no encoding takes):
+            # the file's fault, the same on every attempt
+            raise _refuse(
+                "archive_value",
+                N_(
+                    "%(place)s holds a value the database cannot store (%(error)s).",
+                    place=section.name,
+                    error=f"{type(exc).__name__}: {exc}"[:200],
+                ),
+                section.name,
+            ) from exc
         if times:
             for obj, values in zip(objs, kept, strict=True):
                 for name, value in values.items():
                     setattr(obj, name, value)
             put_back(section.model, objs, times)
-        self.new[section.name] = [obj.pk for obj in objs]
         for name, target in section.many.items():
             through = getattr(section.model, name).through
             source = f"{section.model._meta.model_name}_id"
@@ -244,18 +247,16 @@ class _Import:
                 for ref in row[name]
             ]
             through.objects.bulk_create(links, batch_size=BATCH)
-        if section.json_refs:
-            self.deferred.append((section, objs, rows))
-        assert self.result is not None
-        self.result.counts[section.name] = len(objs)
 
     def rename(self, objs: list[models.Model], model: type[models.Model], name: str) -> None:
         """Give a numbered slug to each row whose slug this site already uses."""
         slugs = [obj.slug for obj in objs]  # type: ignore[attr-defined]
+        used = self.used_slugs.setdefault(name, set())
         taken = set(model._default_manager.filter(slug__in=slugs).values_list("slug", flat=True))
+        used.update(slugs)
         if not taken:
             return
-        used = set(slugs) | taken
+        used |= taken
         limit = getattr(model._meta.get_field("slug"), "max_length", None) or 50
         renamed = 0
         for obj in objs:
@@ -275,17 +276,23 @@ class _Import:
             obj.slug = candidate  # type: ignore[attr-defined]
             renamed += 1
         assert self.result is not None
-        self.result.renamed[name] = renamed
+        self.result.renamed[name] = self.result.renamed.get(name, 0) + renamed
 
     def settle_json(self) -> None:
-        """The JSON columns' references, now that every section has its new ids."""
-        for section, objs, rows in self.deferred:
-            for obj, row in zip(objs, rows, strict=True):
-                for name, (shape, target) in section.json_refs.items():
-                    setattr(obj, name, _new_ids(shape, row[name], self.new[target]))
-            section.model._default_manager.bulk_update(
-                objs, list(section.json_refs), batch_size=BATCH
-            )
+        """The JSON columns' references, now that every section has its new ids (the
+        rows read again from the spool, a batch at a time)."""
+        for section in SECTIONS:
+            if not section.json_refs:
+                continue
+            new = self.new[section.name]
+            for batch in self.batches(section.name):
+                objs = []
+                for index, row in batch:
+                    obj = section.model(pk=new[index])
+                    for name, (shape, target) in section.json_refs.items():
+                        setattr(obj, name, _new_ids(shape, row[name], self.new[target]))
+                    objs.append(obj)
+                section.model._default_manager.bulk_update(objs, list(section.json_refs))
 
 
 def put_back(model: type[models.Model], objs: list[Any], columns: list[Any]) -> None:
@@ -316,10 +323,15 @@ def put_back(model: type[models.Model], objs: list[Any], columns: list[Any]) -> 
             )
 
 
-def _clean(obj: models.Model, exclude: list[str], place: str) -> None:
-    """The model's own field validation, its first complaint named by place."""
+def _clean(
+    obj: models.Model, exclude: list[str], place: str, below_zero: Sequence[str] = ()
+) -> None:
+    """The model's own field validation, its first complaint named by place; the
+    ``below_zero`` columns without their minimum (``Section.below_zero``)."""
     try:
-        obj.clean_fields(exclude=exclude)
+        obj.clean_fields(exclude=[*exclude, *below_zero])
+        for name in below_zero:
+            _clean_signed(obj, name)
     except ValidationError as exc:
         name, messages = next(iter(exc.message_dict.items()))
         raise _refuse(
@@ -338,6 +350,19 @@ def _clean(obj: models.Model, exclude: list[str], place: str) -> None:
             N_("%(place)s holds a value of the wrong type.", place=place),
             place,
         ) from exc
+
+
+def _clean_signed(obj: models.Model, name: str) -> None:
+    f = obj._meta.get_field(name)
+    try:
+        value = f.to_python(getattr(obj, f.attname))  # type: ignore[union-attr]
+        f.validate(value, obj)  # type: ignore[union-attr]
+        for validator in f.validators:  # type: ignore[union-attr]
+            if not isinstance(validator, MinValueValidator):
+                validator(value)
+    except ValidationError as exc:
+        raise ValidationError({name: exc.messages}) from exc
+    setattr(obj, f.attname, value)  # type: ignore[union-attr]
 
 
 def _club(archive: dict[str, Any], slug: str | None, name: str | None) -> Club:
@@ -372,7 +397,7 @@ def _club(archive: dict[str, Any], slug: str | None, name: str | None) -> Club:
 
 
 def restore_archive(
-    archive: dict[str, Any],
+    spool: Spool,
     *,
     director: Any,
     slug: str | None = None,
@@ -382,19 +407,35 @@ def restore_archive(
     """Create the archive's club, with everything it holds, as a new club directed by
     ``director``; all or nothing (see the module)."""
     report = progress or (lambda done, total, message: None)
-    job = _Import(archive, report)
+    job = _Import(spool, report)
     total = len(SECTIONS) + 2
+    place = "club"
     try:
         with transaction.atomic():
-            club = _club(archive, slug, name)
+            club = _club(spool.header, slug, name)
             if director is not None:
                 club.directors.add(director)
             job.result = Restored(club=club)
+            place = "club"
             for number, section in enumerate(SECTIONS, start=1):
                 report(number, total, section.name)
+                place = section.name
                 job.create(section, club)
+            place = "file"
             job.settle_json()
             report(total, total, "done")
+    except (ValueError, TypeError, KeyError, OverflowError, UnicodeError) as exc:
+        # a value of the file that no check above foresaw: the file's, so the same on
+        # every attempt; said in words, not retried (issue 37)
+        raise ArchiveError(
+            "archive_value",
+            N_(
+                "%(place)s holds a value this site cannot read (%(error)s): nothing was imported.",
+                place=place,
+                error=f"{type(exc).__name__}: {exc}"[:200],
+            ),
+            place,
+        ) from exc
     except (IntegrityError, DataError) as exc:  # a constraint, or a value the column refuses
         raise ArchiveError(
             "archive_conflict",

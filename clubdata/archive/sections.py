@@ -54,6 +54,11 @@ class Section:
     """Many-to-many fields to rows of the archive: field name -> section."""
     single: bool = False
     """At most one row per club (written as an object or null, not a list)."""
+    below_zero: tuple[str, ...] = ()
+    """Amounts the app itself writes below their model's ``MinValueValidator(0)``: read
+    with the column's type and digits but not that minimum (issue 41: a prize paid out
+    is a payment of minus the amount, ``money.services.payments.record_payout``, so a
+    club that had paid its prizes could not be imported)."""
 
     def columns(self) -> list[models.Field[Any, Any]]:
         """The model's columns written as values (not references, not dropped)."""
@@ -258,6 +263,7 @@ SECTIONS: tuple[Section, ...] = (
         money.Payment,
         _club(money.Payment, "event__tournament__club"),
         {"event": "event_money", "player": P},
+        below_zero=("amount",),
     ),
     Section(
         "calcuttas",

@@ -6,6 +6,8 @@ cannot drift apart."""
 
 from __future__ import annotations
 
+import gzip
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -35,7 +37,9 @@ def test_an_export_and_its_import_answer_typed_jobs(
         )
     assert started.status_code == 202, started.content
     job = check_answer(schema, started)
-    assert job["params"] == {"slug": "copy", "name": "", "file_bytes": len(data)}
+    params = job["params"]
+    assert params.pop("upload") > 0 and params.pop("json_bytes") == len(gzip.decompress(data))
+    assert params == {"slug": "copy", "name": "", "file_bytes": len(data)}
     imported = check_answer(schema, directed.get(started["Location"]))
     assert imported["kind"] == "clubdata.import" and imported["status"] == "succeeded", imported
     assert imported["club"] is None and imported["result"]["club"] == "copy"

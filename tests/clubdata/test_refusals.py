@@ -13,6 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from clubdata.archive import format as archive_format
+from clubdata.models import ClubImportUpload
 from games.models import Club, Game, Match, Membership, Player
 from games.services import clubs as club_services
 from games.services import match_create, score_entry
@@ -78,24 +79,20 @@ def as_bytes(archive: dict) -> bytes:
     ("data", "code", "words"),
     [
         (b"", "archive_empty", "empty"),
-        (b"\x00\xffnot json", "archive_corrupt", "UTF-8"),
-        (
-            b'{"format": "boxcars-club-archive", "version": 1, "club": {',
-            "archive_corrupt",
-            "line 1",
-        ),
-        (b'{"format": "something else"}', "archive_format", "not a Boxcars club archive"),
+        (b"\x00\xffnot json", "archive_format", "not a Boxcars club archive"),
         (
             gzip.compress(b'{"format": "boxcars-club-archive"}', mtime=0)[:-9],
             "archive_truncated",
             "cut short",
         ),
+        (gzip.compress(b"   ", mtime=0), "archive_empty", "empty"),
     ],
-    ids=["empty", "not-utf8", "cut-json", "other-format", "cut-gzip"],
+    ids=["empty", "not-an-object", "cut-gzip", "empty-gzip"],
 )
 def test_a_file_that_is_no_archive_is_refused_at_once(
     director_api, archive, django_capture_on_commit_callbacks, data, code, words
 ):
+    """What the request tells without parsing: the job is never started."""
     before = snapshot()
     answer = post(director_api, data, django_capture_on_commit_callbacks)
     assert answer.status_code == 400
@@ -104,36 +101,61 @@ def test_a_file_that_is_no_archive_is_refused_at_once(
     assert snapshot() == before
 
 
-def test_a_truncated_export_is_refused(director_api, archive, django_capture_on_commit_callbacks):
-    data = as_bytes(archive)
-    answer = post(director_api, data[: len(data) // 2], django_capture_on_commit_callbacks)
-    assert answer.status_code == 400 and answer.json()["code"] == "archive_corrupt"
-    assert "cut short" in answer.json()["detail"]
+@pytest.mark.parametrize(
+    ("data", "code", "words"),
+    [
+        (b'{"format": "boxcars-club-archive", "club": "\xff"}', "archive_corrupt", "UTF-8"),
+        (
+            b'{"format": "boxcars-club-archive", "version": 1, "club": {',
+            "archive_corrupt",
+            "cut short",
+        ),
+        (b'{"format": "something else"}', "archive_format", "not a Boxcars club archive"),
+        (b'{"format": "boxcars-club-archive", "nonsense": []}', "archive_field", "nonsense"),
+    ],
+    ids=["not-utf8", "cut-json", "other-format", "unknown-key"],
+)
+def test_a_file_that_reads_wrong_fails_its_job_at_once(
+    director_api, archive, django_capture_on_commit_callbacks, data, code, words
+):
+    """What takes reading the file is the job's: it fails on its first attempt (a bad
+    file is not retried), with the reason in words."""
+    error = refused_in_job(director_api, data, django_capture_on_commit_callbacks)
+    assert error["code"] == code and words in error["detail"], error
 
 
-def test_another_format_version_is_refused(
+def test_a_truncated_export_fails_its_job(
     director_api, archive, django_capture_on_commit_callbacks
 ):
-    before = snapshot()
-    answer = post(
+    data = as_bytes(archive)
+    error = refused_in_job(director_api, data[: len(data) // 2], django_capture_on_commit_callbacks)
+    assert error["code"] == "archive_corrupt" and "cut short" in error["detail"]
+
+
+def test_another_format_version_fails_its_job(
+    director_api, archive, django_capture_on_commit_callbacks
+):
+    error = refused_in_job(
         director_api, as_bytes({**archive, "version": 2}), django_capture_on_commit_callbacks
     )
-    assert answer.status_code == 400
-    assert answer.json() == {
+    assert error == {
         "code": "archive_version",
         "detail": "The archive is of format version 2; this site reads version 1 only.",
         "field": "version",
     }
-    assert snapshot() == before
 
 
-def refused_in_job(client, archive: dict, capture) -> dict:
+def refused_in_job(client, archive: dict | bytes, capture) -> dict:
+    """The file is taken (202), and its job fails on its first attempt writing nothing."""
     before = snapshot()
-    answer = post(client, as_bytes(archive), capture, slug="copy")
+    data = archive if isinstance(archive, bytes) else as_bytes(archive)
+    answer = post(client, data, capture, slug="copy")
     assert answer.status_code == 202, answer.content
     job = client.get(answer["Location"]).json()
-    assert job["status"] == "failed"
+    assert job["status"] == "failed", job
+    assert job["attempts"] == 1, job  # a bad file is not tried again
     assert snapshot() == before  # nothing of the club was written
+    assert not ClubImportUpload.objects.exists()  # nor is the refused file kept
     return job["error"]
 
 
@@ -186,9 +208,14 @@ def test_a_row_the_database_refuses_writes_nothing(
 def test_a_club_slug_in_use_is_refused_and_another_accepted(
     director_api, archive, django_capture_on_commit_callbacks, small_club
 ):
-    taken = post(director_api, as_bytes(archive), django_capture_on_commit_callbacks)
+    taken = post(
+        director_api, as_bytes(archive), django_capture_on_commit_callbacks, slug="test-club"
+    )
     assert taken.status_code == 400
     assert taken.json()["code"] == "slug_taken" and taken.json()["field"] == "slug"
+    answer = post(director_api, as_bytes(archive), django_capture_on_commit_callbacks)
+    job = director_api.get(answer["Location"]).json()  # the file's own slug: the job's
+    assert job["status"] == "failed" and job["error"]["code"] == "slug_taken", job
 
     answer = post(
         director_api,
@@ -215,11 +242,20 @@ def test_a_file_over_the_bound_is_refused_unread(
     director_api, django_capture_on_commit_callbacks, monkeypatch
 ):
     monkeypatch.setattr(archive_format, "MAX_UPLOAD_BYTES", 100)
-    from clubdata import api
-
-    monkeypatch.setattr(api, "MAX_UPLOAD_BYTES", 100)
     answer = post(director_api, b" " * 101, django_capture_on_commit_callbacks)
     assert answer.status_code == 413 and answer.json()["code"] == "archive_too_large"
+    assert "101 bytes" in answer.json()["detail"]  # counted as it came, dropped past 100
+
+
+def test_a_file_that_inflates_over_the_bound_is_refused_at_once(
+    director_api, django_capture_on_commit_callbacks, monkeypatch
+):
+    monkeypatch.setattr(archive_format, "MAX_JSON_BYTES", 1000)
+    answer = post(
+        director_api, gzip.compress(b"{" + b" " * 1000), django_capture_on_commit_callbacks
+    )
+    assert answer.status_code == 413 and answer.json()["code"] == "archive_too_large"
+    assert "inflates" in answer.json()["detail"]
 
 
 def test_only_directors_export_and_only_signed_in_users_import(

@@ -1,6 +1,7 @@
 """A director moves a club in a real browser: from the club's settings to its data,
 an export (a job, its progress, then the file), and the file imported back as a new
-club from the import page, on a phone 360 px wide."""
+club from the import page (first refused by its job, the slug being in use, the reason
+listed, the page still answering), on a phone 360 px wide."""
 
 from __future__ import annotations
 
@@ -50,7 +51,9 @@ def test_a_director_exports_the_club_and_imports_it_as_a_new_one(
     phone.get_by_role("link", name="Import a club from an archive").click()
     phone.get_by_label("Archive file").set_input_files(str(saved))
     phone.get_by_role("button", name="Import").click()
-    phone.get_by_text("A club with the slug 'test-club' exists").wait_for()  # told at the field
+    phone.get_by_text("The import has started.").wait_for()  # the job reads the file:
+    phone.get_by_text("Failed: A club with the slug 'test-club' exists").wait_for()  # its reason
+    _fits(phone)
     phone.get_by_label("Archive file").set_input_files(str(saved))
     phone.get_by_label("Slug of the new club (optional)").fill("moved-club")
     phone.get_by_role("button", name="Import").click()

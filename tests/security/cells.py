@@ -23,8 +23,10 @@ def _mat_file() -> SimpleUploadedFile:
 
 
 def _old_archive() -> SimpleUploadedFile:
-    """A club archive of a format version no site reads: refused (400), nothing written."""
-    return SimpleUploadedFile("club.json", b'{"format": "boxcars-club-archive", "version": 0}')
+    """A file that is no club archive (its JSON opens no object): refused at once (400),
+    nothing written. (An archive of another version is read by the job, not the request:
+    ``docs/club-archive.md``.)"""
+    return SimpleUploadedFile("club.json", b'["boxcars-club-archive", 0]')
 
 
 def _chouette_form_body(w: World) -> dict[str, Any]:
