@@ -78,7 +78,7 @@ def test_a_surrogate_pair_is_a_character_not_an_error(world):
 @pytest.mark.parametrize("number", ["1e400", "-1e400", "NaN", "Infinity", "-Infinity"])
 def test_a_number_beyond_a_float_in_an_id_field_is_a_400_naming_it(world, number):
     path = f"/api/v1/chouette/sessions/{world.session_id}/join/"
-    response = _raw(_director(world), path, '{"player": %s}' % number)
+    response = _raw(_director(world), path, '{"player": ' + number + "}")
     _refused(response, "player")
     assert response.json()["code"] == "not_a_finite_number"
 
