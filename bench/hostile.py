@@ -15,6 +15,14 @@ addresses, and another user's endpoint; 4 CR/LF in names; 5 a long ``.mat`` play
 name, a club listed twice; 6 a formula as a player name in the ledger CSV; 7 anonymous
 writes with a bad body; 8 ``Idempotency-Key`` on creates, ``email`` on players,
 Arabic-Indic digits in a payment, non-zones as time zones, the fresh event's money ETag.
+
+Issue #37's (the server runs with Redis, so the caps and limits are shared by both
+workers, and with a Pushpin key, so streams are sent as Pushpin forwards them): 37.4
+forged score links from one address, then a valid link from it; 37.6 lone surrogates,
+``1e400`` and ``NaN`` in bodies, ``Authorization`` bytes that are not UTF-8; 37.7 six
+clubs by one account, a club named "New", the slug ``admin``, look-alike, capitalised,
+zero-width and bidi names, a Russian 1-1's plays and their rate, 310 live streams from
+one address; 37.3 25 co-director invitations through the club's page, signed in.
 """
 
 from __future__ import annotations
@@ -42,6 +50,8 @@ GRIP_KEY = "hostile-bench-grip-key-" + "g" * 40
 #: The documented share of streams per anonymous address (LIVE_STREAMS_PER_ADDRESS).
 STREAM_CAP = 300
 STREAMS_TRIED = STREAM_CAP + 10
+#: Forged score links sent from one address: past its failed-attempt budget (30/min).
+FORGED = 35
 
 
 @dataclass
@@ -564,11 +574,12 @@ def smaller(c: Client, w: dict[str, Any]) -> list[Row]:
 
 
 def forged_links(c: Client, w: dict[str, Any]) -> list[Row]:
-    """30 forged ``X-Score-Link`` from one address, then a valid link from the same one."""
+    """35 forged ``X-Score-Link`` from one address (past the ``score_failed`` budget of 30
+    a minute), then a valid link from the same one."""
     path = f"/api/v1/matches/{w['venue']}/games/"
     statuses = [
         c.send("POST", path, {"winner": 1}, headers={"X-Score-Link": f"forged-{n}"}).status
-        for n in range(30)
+        for n in range(FORGED)
     ]
     valid = c.send(
         "POST",
@@ -580,7 +591,7 @@ def forged_links(c: Client, w: dict[str, Any]) -> list[Row]:
     return [
         Row(
             "37.4",
-            f"30 forged links from one address ({refused} answered 429)",
+            f"{FORGED} forged links from one address ({refused} answered 429)",
             f"{statuses[0]} … {statuses[-1]}",
             _verdict(statuses[-1] == 429),
         ),
@@ -658,7 +669,9 @@ def hostile_bytes(c: Client, w: dict[str, Any]) -> list[Row]:
                     "37.6",
                     f"{method} {path} Authorization {raw[:10]!r}",
                     str(answer),
-                    _verdict(answer.status == 401),
+                    # 429 once the forged links spent the address's failures: no token
+                    # vouches for it (a score-entry write), and still never a 500
+                    _verdict(answer.status in (401, 429)),
                 )
             )
     return rows
