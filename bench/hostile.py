@@ -141,9 +141,12 @@ def _multipart(fields: dict[str, str], files: list[tuple[str, bytes]]) -> tuple[
 def _prepare() -> dict[str, Any]:
     """A club world under a fresh suffix (reruns on one database stay apart)."""
     from django.contrib.auth import get_user_model
+    from django.db.models import Value
+    from django.db.models.functions import Concat
     from knox.models import AuthToken
 
     from games import score_links
+    from games.models import Club
     from games.services import clubs as club_services
     from games.services import match_create
     from games.services.actors import actor_for_user
@@ -152,6 +155,8 @@ def _prepare() -> dict[str, Any]:
 
     run = uuid.uuid4().hex[:8]
     User = get_user_model()
+    # an earlier run's club named "New" would make this run's a look-alike (37.7)
+    Club.objects.filter(name="New").update(name=Concat(Value("New, an earlier run "), "slug"))
     director = User.objects.create_user(f"hostile-dir-{run}", password="x-hostile-1")
     alice_user = User.objects.create_user(f"hostile-alice-{run}", password="x-hostile-1")
     bob_user = User.objects.create_user(f"hostile-bob-{run}", password="x-hostile-1")

@@ -68,8 +68,9 @@ def boxcars_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         answer = Response(
             {**exc.as_dict(), "detail": translated(exc.message)}, status=exc.status_code
         )
-        if getattr(exc, "retry_after", None):  # a cap (core.mail_caps): when to come back
-            answer["Retry-After"] = str(exc.retry_after)
+        retry_after = getattr(exc, "retry_after", None)
+        if retry_after:  # a cap (core.mail_caps): when to come back
+            answer["Retry-After"] = str(retry_after)
         return answer
     if isinstance(exc, RequestDataTooBig | TooManyFieldsSent):
         # Django refuses a body over DATA_UPLOAD_MAX_MEMORY_SIZE when a view reads it.

@@ -77,7 +77,8 @@ class StreamOpens(SimpleRateThrottle):
             return None  # 0: not limited
         self.history = self.cache.get(self.key, [])
         self.now = self.timer()
-        while self.history and self.history[-1] <= self.now - self.duration:
+        window = self.duration or 1
+        while self.history and self.history[-1] <= self.now - window:
             self.history.pop()
         if len(self.history) >= self.num_requests:
             wait = max(1, round(self.wait() or 1))

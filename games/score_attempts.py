@@ -27,7 +27,7 @@ def carries_signed_link(request: Any, token: str | None = None) -> bool:
     counts as a failure (:meth:`FailedScoreAttempts.note`).
     """
     token = token or score_links.token_of(request)
-    return bool(token) and score_links.read_token(token) is not None
+    return token is not None and score_links.read_token(token) is not None
 
 
 class FailedScoreAttempts(SimpleRateThrottle):

@@ -66,20 +66,20 @@ class ScoreEntryThrottle(SimpleRateThrottle):
 FAILURES = (AuthenticationFailed, NotAuthenticated, LinkRefused)
 
 
-def _vouched_for(request: Request) -> bool | Exception | None:
-    """True when a signed link or a valid account vouches for the request; else the
-    authentication failure it raised (a bad token), or None (no credentials).
+def _vouched_for(request: Request) -> tuple[bool, Exception | None]:
+    """Whether a signed link or a valid account vouches for the request, and the
+    authentication failure it raised, if any (a bad token).
 
     Authenticating here costs the one token query a valid request makes anyway; the
     failure is kept and raised after the address's budget is asked, so a bad token
     still answers 401 until the budget is spent, then 429.
     """
     if carries_signed_link(request):
-        return True
+        return True, None
     try:
-        return True if request.user.is_authenticated else None
+        return bool(request.user.is_authenticated), None
     except (AuthenticationFailed, NotAuthenticated) as exc:
-        return exc
+        return False, exc
 
 
 class ScoreThrottling:
@@ -95,8 +95,8 @@ class ScoreThrottling:
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         if request.method == "POST":
-            failure = _vouched_for(request)
-            if failure is not True:
+            vouched, failure = _vouched_for(request)
+            if not vouched:
                 wait = FailedScoreAttempts().refusal(request)
                 if wait is not None:
                     raise Throttled(wait)
