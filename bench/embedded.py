@@ -52,6 +52,8 @@ def _env(db_path: Path, variant: str) -> dict[str, str]:
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "LOG_LEVEL": "WARNING",
             "THROTTLE_SCORE": "1000000/min",  # the service, not its per-user limits
+            "LIVE_STREAMS_PER_ADDRESS": "0",  # thousands of viewers from one host
+            "CLUBS_PER_USER": "0",
             **VARIANTS[variant],
         }
     )

@@ -15,16 +15,28 @@ addresses, and another user's endpoint; 4 CR/LF in names; 5 a long ``.mat`` play
 name, a club listed twice; 6 a formula as a player name in the ledger CSV; 7 anonymous
 writes with a bad body; 8 ``Idempotency-Key`` on creates, ``email`` on players,
 Arabic-Indic digits in a payment, non-zones as time zones, the fresh event's money ETag.
+
+Issue #37's (the server runs with Redis, so the caps and limits are shared by both
+workers, and with a Pushpin key, so streams are sent as Pushpin forwards them): 37.4
+forged score links from one address, then a valid link from it; 37.6 lone surrogates,
+``1e400`` and ``NaN`` in bodies, ``Authorization`` bytes that are not UTF-8; 37.7 six
+clubs by one account, a club named "New", the slug ``admin``, look-alike, capitalised,
+zero-width and bidi names, a Russian 1-1's plays and their rate, 310 live streams from
+one address; 37.3 25 co-director invitations through the club's page, signed in.
 """
 
 from __future__ import annotations
 
+import base64
 import csv
+import hashlib
+import hmac
 import http.client
 import io
 import json
 import os
 import time
+import urllib.parse
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +45,13 @@ from typing import Any
 from .server import gunicorn, setup_django
 
 HELD, BROKEN, NOT_RUN = "held", "broken", "not run"
+#: The server's Pushpin key, so the probe can send streams as Pushpin forwards them.
+GRIP_KEY = "hostile-bench-grip-key-" + "g" * 40
+#: The documented share of streams per anonymous address (LIVE_STREAMS_PER_ADDRESS).
+STREAM_CAP = 300
+STREAMS_TRIED = STREAM_CAP + 10
+#: Forged score links sent from one address: past its failed-attempt budget (30/min).
+FORGED = 35
 
 
 @dataclass
@@ -122,8 +141,12 @@ def _multipart(fields: dict[str, str], files: list[tuple[str, bytes]]) -> tuple[
 def _prepare() -> dict[str, Any]:
     """A club world under a fresh suffix (reruns on one database stay apart)."""
     from django.contrib.auth import get_user_model
+    from django.db.models import Value
+    from django.db.models.functions import Concat
     from knox.models import AuthToken
 
+    from games import score_links
+    from games.models import Club
     from games.services import clubs as club_services
     from games.services import match_create
     from games.services.actors import actor_for_user
@@ -132,6 +155,8 @@ def _prepare() -> dict[str, Any]:
 
     run = uuid.uuid4().hex[:8]
     User = get_user_model()
+    # an earlier run's club named "New" would make this run's a look-alike (37.7)
+    Club.objects.filter(name="New").update(name=Concat(Value("New, an earlier run "), "slug"))
     director = User.objects.create_user(f"hostile-dir-{run}", password="x-hostile-1")
     alice_user = User.objects.create_user(f"hostile-alice-{run}", password="x-hostile-1")
     bob_user = User.objects.create_user(f"hostile-bob-{run}", password="x-hostile-1")
@@ -160,9 +185,20 @@ def _prepare() -> dict[str, Any]:
     )
     for player in (formula, *others):
         entry_services.register_entry(actor=actor, tournament_id=fresh.pk, player_id=player.pk)
+    venue = match_create.create_match(
+        actor=actor, club=club, player1=others[2], player2=others[3], length=3
+    )
+    maker = User.objects.create_user(f"hostile-maker-{run}", password="x-hostile-1")
+    namer = User.objects.create_user(f"hostile-namer-{run}", password="x-hostile-1")
     tokens = {
         who: AuthToken.objects.create(u)[1]
-        for who, u in (("director", director), ("alice", alice_user), ("bob", bob_user))
+        for who, u in (
+            ("director", director),
+            ("alice", alice_user),
+            ("bob", bob_user),
+            ("maker", maker),
+            ("namer", namer),
+        )
     }
     return {
         "run": run,
@@ -178,6 +214,12 @@ def _prepare() -> dict[str, Any]:
         "fresh": fresh.slug,
         "alice_user": alice_user.pk,
         "bob_user": bob_user.pk,
+        "venue": venue.pk,
+        "venue_winner": others[2].pk,
+        "venue_link": score_links.make_token(venue, others[2]),
+        "director_name": director.username,
+        "club_name": club.name,
+        "event_id": event.pk,
     }
 
 
@@ -533,6 +575,299 @@ def smaller(c: Client, w: dict[str, Any]) -> list[Row]:
     return rows
 
 
+# --- issue #37: strangers among clubs ------------------------------------------------------
+
+
+def forged_links(c: Client, w: dict[str, Any]) -> list[Row]:
+    """35 forged ``X-Score-Link`` from one address (past the ``score_failed`` budget of 30
+    a minute), then a valid link from the same one."""
+    path = f"/api/v1/matches/{w['venue']}/games/"
+    statuses = [
+        c.send("POST", path, {"winner": 1}, headers={"X-Score-Link": f"forged-{n}"}).status
+        for n in range(FORGED)
+    ]
+    valid = c.send(
+        "POST",
+        path,
+        {"winner": w["venue_winner"], "number": 1},
+        headers={"X-Score-Link": w["venue_link"]},
+    )
+    refused = sum(s == 429 for s in statuses)
+    return [
+        Row(
+            "37.4",
+            f"{FORGED} forged links from one address ({refused} answered 429)",
+            f"{statuses[0]} … {statuses[-1]}",
+            _verdict(statuses[-1] == 429),
+        ),
+        Row(
+            "37.4",
+            "then a valid link from the same address",
+            str(valid),
+            _verdict(valid.status == 201),
+        ),
+    ]
+
+
+def hostile_bytes(c: Client, w: dict[str, Any]) -> list[Row]:
+    token = w["tokens"]["director"]
+    session = f"/api/v1/matches/{w['match']}/confirm/"
+    tries = [
+        (
+            'POST /clubs/ time_zone "\\ud800"',
+            "POST",
+            "/api/v1/clubs/",
+            b'{"name": "x", "time_zone": "\\ud800"}',
+            token,
+            "time_zone",
+        ),
+        (
+            'POST /clubs/ name "\\udfff"',
+            "POST",
+            "/api/v1/clubs/",
+            b'{"name": "\\udfff"}',
+            token,
+            "name",
+        ),
+        (
+            "POST /players/ clubs [1e400]",
+            "POST",
+            "/api/v1/players/",
+            b'{"display_name": "x", "clubs": [1e400]}',
+            token,
+            "clubs[0]",
+        ),
+        (
+            "POST payments player 1e400",
+            "POST",
+            f"/api/v1/tournaments/{w['event']}/money/payments/",
+            b'{"player": 1e400, "amount": "5", "method": "cash"}',
+            token,
+            "player",
+        ),
+        (
+            "POST payments player NaN",
+            "POST",
+            f"/api/v1/tournaments/{w['event']}/money/payments/",
+            b'{"player": NaN, "amount": "5", "method": "cash"}',
+            token,
+            "player",
+        ),
+    ]
+    rows = []
+    for label, method, path, raw, who, field in tries:
+        answer = c.send(method, path, raw=raw, token=who)
+        named = isinstance(answer.body, dict) and answer.body.get("field") == field
+        rows.append(
+            Row(
+                "37.6",
+                label,
+                f"{answer} field={field if named else '?'}",
+                _verdict(answer.status == 400 and named),
+            )
+        )
+    for raw in ("Token \xff\xfe\xfd", "Token \xc3\x28" + "0" * 62):
+        for method, path in (("GET", "/api/v1/clubs/"), ("POST", session)):
+            answer = c.send(method, path, headers={"Authorization": raw})
+            rows.append(
+                Row(
+                    "37.6",
+                    f"{method} {path} Authorization {raw[:10]!r}",
+                    str(answer),
+                    # 429 once the forged links spent the address's failures: no token
+                    # vouches for it (a score-entry write), and still never a 500
+                    _verdict(answer.status in (401, 429)),
+                )
+            )
+    return rows
+
+
+def club_limits(c: Client, w: dict[str, Any]) -> list[Row]:
+    maker, namer = w["tokens"]["maker"], w["tokens"]["namer"]
+    made = [
+        c.send("POST", "/api/v1/clubs/", {"name": f"Maker {w['run']} {n}"}, token=maker)
+        for n in range(6)
+    ]
+    created = sum(a.status == 201 for a in made)
+    rows = [
+        Row(
+            "37.7",
+            "6 clubs created by one account",
+            f"{created} created, then {made[-1]}",
+            _verdict(created <= 3 and made[-1].code == "too_many_clubs"),
+        )
+    ]
+    new = c.send("POST", "/api/v1/clubs/", {"name": "New"}, token=namer)
+    slug = new.body.get("slug", "") if isinstance(new.body, dict) else ""
+    page = c.send("GET", f"/clubs/{slug}/", headers={"Accept": "text/html"}) if slug else None
+    rows.append(
+        Row(
+            "37.7",
+            "a club named 'New'",
+            f"{new} slug {slug!r}, page {page}",
+            _verdict(slug != "new" and page is not None and page.status == 200),
+        )
+    )
+    reserved = c.send("POST", "/api/v1/clubs/", {"name": "Admins", "slug": "admin"}, token=namer)
+    rows.append(
+        Row("37.7", "a club with the slug 'admin'", str(reserved), _verdict(reserved.status == 400))
+    )
+    look_alike = w["club_name"].replace("H", "\u041d").replace("o", "\u043e")
+    for label, name in (
+        ("a Cyrillic look-alike of an existing club", look_alike),
+        ("the name in capitals", w["club_name"].upper()),
+        ("a zero-width space only", "\u200b"),
+        (
+            "a right-to-left override inside",
+            "\u202e".join((w["club_name"][:3], w["club_name"][3:])),
+        ),
+    ):
+        answer = c.send("POST", "/api/v1/clubs/", {"name": name}, token=namer)
+        rows.append(Row("37.7", label, str(answer), _verdict(answer.status == 400)))
+    return rows
+
+
+def variant_plays(c: Client, w: dict[str, Any]) -> list[Row]:
+    empty = {"points": [0] * 24, "bar": 0, "off": 0, "pinned": []}
+    spread = [
+        1 if p in (1, 2, 3, 4, 5, 6, 7, 9, 11, 13, 15, 17, 19, 21, 23) else 0 for p in range(1, 25)
+    ]
+    body = {
+        "position": {
+            "mover": {**empty, "points": spread, "not_entered": 0},
+            "opponent": {**empty, "not_entered": 15},
+        },
+        "dice": [1, 1],
+        "throw": {"stage": "roll", "earlier_doublets": True},
+    }
+    started = time.perf_counter()
+    answer = c.send("POST", "/api/v1/variants/russian/plays/", body, headers={"X-Bench": "1"})
+    took = time.perf_counter() - started
+    data = answer.body if isinstance(answer.body, dict) else {}
+    rows = [
+        Row(
+            "37.7",
+            "a Russian 1-1 from a spread position",
+            f"{answer} {len(data.get('plays', []))} of {data.get('total')} plays, "
+            f"{len(answer.text) // 1024} KB, {took:.2f} s",
+            _verdict(data.get("truncated") is True and len(answer.text) < 100_000),
+        )
+    ]
+    statuses = [
+        c.send("POST", "/api/v1/variants/standard/plays/", {"dice": [3, 1]}).status
+        for _ in range(32)
+    ]
+    first = statuses.index(429) + 1 if 429 in statuses else None
+    rows.append(
+        Row(
+            "37.7",
+            "32 plays requests in a minute",
+            f"first 429 at request {first}",
+            _verdict(first is not None and first <= 31),
+        )
+    )
+    return rows
+
+
+def _grip_sig(key: str) -> str:
+    """A ``Grip-Sig`` as Pushpin signs a forwarded request (HS256, issuer pushpin)."""
+
+    def part(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    head = part(json.dumps({"typ": "JWT", "alg": "HS256"}).encode())
+    body = part(json.dumps({"iss": "pushpin", "exp": int(time.time()) + 3600}).encode())
+    signature = hmac.new(key.encode(), f"{head}.{body}".encode(), hashlib.sha256).digest()
+    return f"{head}.{body}.{part(signature)}"
+
+
+def stream_cap(c: Client, w: dict[str, Any]) -> list[Row]:
+    """Live streams opened as Pushpin forwards them (signed, so answered at once with
+    hold instructions), all from one client address, past its documented share."""
+    headers = {
+        "Grip-Sig": _grip_sig(GRIP_KEY),
+        "X-Forwarded-For": "203.0.113.37",
+        "Accept": "text/event-stream",
+    }
+    path = f"/live/stream/?channel=tournament:{w['event_id']}"
+    statuses = [c.send("GET", path, headers=headers).status for _ in range(STREAMS_TRIED)]
+    held = statuses.count(200)
+    first = statuses.index(429) + 1 if 429 in statuses else None
+    return [
+        Row(
+            "37.7",
+            f"{STREAMS_TRIED} live streams from one address",
+            f"{held} held, first 429 at {first}",
+            _verdict(held == STREAM_CAP and first == STREAM_CAP + 1),
+        )
+    ]
+
+
+class Browser:
+    """A signed-in browser: the session and CSRF cookies, forms posted as a page does."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.cookies: dict[str, str] = {}
+        self.last_text = ""
+
+    def _request(self, method: str, path: str, form: dict[str, str] | None = None) -> Any:
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+        headers = {
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+            "Referer": f"http://{self.host}:{self.port}{path}",
+        }
+        data = None
+        if form is not None:
+            fields = {**form, "csrfmiddlewaretoken": self.cookies.get("csrftoken", "")}
+            data = urllib.parse.urlencode(fields).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        conn.request(method, path, body=data, headers=headers)
+        response = conn.getresponse()
+        self.last_text = response.read().decode("utf-8", "replace")
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                key, _, rest = value.partition("=")
+                self.cookies[key.strip()] = rest.split(";", 1)[0]
+        conn.close()
+        return response
+
+    def sign_in(self, username: str, password: str) -> bool:
+        self._request("GET", "/accounts/login/")
+        self._request("POST", "/accounts/login/", {"username": username, "password": password})
+        return "sessionid" in self.cookies
+
+    def post_form(self, path: str, form: dict[str, str]) -> Any:
+        if "csrftoken" not in self.cookies:
+            self._request("GET", path)
+        return self._request("POST", path, form)
+
+
+def mail_caps(c: Client, w: dict[str, Any]) -> list[Row]:
+    """25 co-director invitations to strangers through the club's page, signed in."""
+    browser = Browser(c.host, c.port)
+    if not browser.sign_in(w["director_name"], "x-hostile-1"):
+        return [Row("37.3", "sign in as the director", "no session", NOT_RUN)]
+    statuses = []
+    for n in range(25):
+        answer = browser.post_form(
+            f"/clubs/{w['club']}/people/",
+            {"action": "director", "director-email": f"stranger-{w['run']}-{n}@example.org"},
+        )
+        statuses.append(answer.status)
+    sent = statuses.count(302)
+    last = browser.last_text
+    words = "sent all the mail the server allows" in last
+    return [
+        Row(
+            "37.3",
+            "25 co-director invitations to strangers",
+            f"{sent} sent, then {statuses[-1]}{' in words' if words else ''}",
+            _verdict(sent <= 10 and statuses[-1] == 400 and words),
+        )
+    ]
+
+
 ATTEMPTS: list[tuple[str, Attempt]] = [
     ("1", own_result),
     ("2", forged_flag),
@@ -543,6 +878,12 @@ ATTEMPTS: list[tuple[str, Attempt]] = [
     ("8", idempotent_creates),
     ("8", smaller),  # reads the fresh event's money before anything wrote it
     ("6", formula_csv),  # then a payment on that event, and its ledger
+    ("37.4", forged_links),
+    ("37.6", hostile_bytes),
+    ("37.7", club_limits),
+    ("37.7", variant_plays),
+    ("37.7", stream_cap),
+    ("37.3", mail_caps),
 ]
 
 
@@ -561,7 +902,15 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict[str, Any]:
     setup_django()
     world = _prepare()
     port = int(os.environ.get("BENCH_PORT") or 0)
-    with gunicorn(workers=2, port=port or None) as (host, bound):
+    # Redis as in production: the caps and rate limits are shared by both workers
+    env = {
+        "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/2"),
+        "LIVE_REDIS_CHANNEL": "boxcars:live:hostile",
+        "LIVE_GRIP_KEY": GRIP_KEY,
+        "LIVE_STREAMS_PER_ADDRESS": str(STREAM_CAP),
+        "CLUBS_PER_USER": "3",
+    }
+    with gunicorn(workers=2, port=port or None, **env) as (host, bound):
         rows = probe(host, bound, world)
     width = max(len(r.tried) for r in rows)
     for r in rows:

@@ -128,6 +128,8 @@ def _stack(port: int):
             "LOG_LEVEL": "WARNING",
             "THROTTLE_SCORE": "1000000/min",
             "CONN_MAX_AGE": "60",
+            "LIVE_STREAMS_PER_ADDRESS": "0",  # thousands of viewers from one host
+            "CLUBS_PER_USER": "0",
         }
     )
     log = open(ROOT / ".pytest_cache" / "bench-live-serve.log", "w")  # noqa: SIM115

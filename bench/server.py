@@ -48,6 +48,8 @@ def bench_env(*, with_worker: bool = False, **extra: str) -> dict[str, str]:
             "CONN_MAX_AGE": "60",
             # The benchmarks measure the service, not its per-user rate limits.
             "THROTTLE_SCORE": "1000000/min",
+            "LIVE_STREAMS_PER_ADDRESS": "0",  # thousands of viewers from one host
+            "CLUBS_PER_USER": "0",
         }
     )
     env.pop("REDIS_URL", None)

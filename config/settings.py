@@ -131,6 +131,13 @@ DATABASES["default"].setdefault(
 )
 # A kept connection is checked before each request reuses it, so after a database
 # restart every worker reconnects instead of failing one request on a dead socket.
+# The connections the stack may open (docs/operations.md, "Database connections"): with
+# CONN_MAX_AGE each web thread keeps one, so gunicorn's workers x threads must stay within
+# WEB_DATABASE_CONNECTIONS, and everything (web, workers, beat, relay) within the
+# server's max_connections less its reserved and an operator's headroom. A test reads the
+# Procfile and docker-compose.yml against these; beyond them, put PgBouncer in front.
+WEB_DATABASE_CONNECTIONS = env.int("WEB_DATABASE_CONNECTIONS", default=24)
+DATABASE_MAX_CONNECTIONS = env.int("DATABASE_MAX_CONNECTIONS", default=100)
 DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", env.bool("CONN_HEALTH_CHECKS", default=True))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool(
     "DATABASE_PREPARED_STATEMENTS", default=True
@@ -172,6 +179,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env.str("REDIS_URL", default="")
 # The live pages' pub/sub channel (core/live.py): Redis pub/sub ignores the database
 # number, so two sites sharing one Redis server need two names.
+# Live streams one client may open per LIVE_STREAM_SECONDS (core/live_stream.py, docs/live.md):
+# per account, and per address for anonymous visitors (a venue's phones share one); 0: no cap.
+LIVE_STREAMS_PER_USER = env.int("LIVE_STREAMS_PER_USER", default=30)
+LIVE_STREAMS_PER_ADDRESS = env.int("LIVE_STREAMS_PER_ADDRESS", default=300)
 LIVE_REDIS_CHANNEL = env.str("LIVE_REDIS_CHANNEL", default="boxcars:live")
 # Live streams held by Pushpin (docs/live.md): the key it signs requests with (its
 # sig_key; unset: every stream is held in-process) and the publish API of its handler.
@@ -280,6 +291,16 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Boxcars <boxcars@loc
 SITE_URL = env.str("SITE_URL", default="http://localhost:8000").rstrip("/")
 # How long a printed one-time sign-in code works (docs/directors.md, "Players' accounts").
 SIGN_IN_CODE_DAYS = env.int("SIGN_IN_CODE_DAYS", default=14)
+# How many clubs one account may direct and still create another (games/services/clubs.py;
+# site admins are not limited; 0: no limit).
+CLUBS_PER_USER = env.int("CLUBS_PER_USER", default=3)
+# Mail a club and a person may have the server send (core/mail_caps.py, docs/operations.md):
+# invitations, account emails, sign-in codes, federation sends, score-link sheets; per
+# clock hour and per day; 0 turns a cap off.
+MAIL_CAP_CLUB_PER_HOUR = env.int("MAIL_CAP_CLUB_PER_HOUR", default=10)
+MAIL_CAP_CLUB_PER_DAY = env.int("MAIL_CAP_CLUB_PER_DAY", default=40)
+MAIL_CAP_USER_PER_HOUR = env.int("MAIL_CAP_USER_PER_HOUR", default=20)
+MAIL_CAP_USER_PER_DAY = env.int("MAIL_CAP_USER_PER_DAY", default=60)
 # An API provider instead of SMTP (round calls, score links): EMAIL_BACKEND names an
 # anymail backend, e.g. anymail.backends.mailgun.EmailBackend, and every ANYMAIL_*
 # variable goes into ANYMAIL without its prefix (ANYMAIL_MAILGUN_API_KEY=...).
@@ -340,6 +361,8 @@ REST_FRAMEWORK = {
         "score_failed": env.str("THROTTLE_SCORE_FAILED", default="30/min"),
         "import": env.str("THROTTLE_IMPORT", default="60/hour"),
         "variants": env.str("THROTTLE_VARIANTS", default="240/min"),
+        # the legal plays: each costs up to ~0.1 s of CPU (games/api/variants.py)
+        "variant_plays": env.str("THROTTLE_VARIANT_PLAYS", default="30/min"),
     },
 }
 

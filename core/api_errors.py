@@ -65,9 +65,13 @@ def body_too_large() -> dict[str, Any]:
 def boxcars_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Map every error to the documented body; let DRF set headers (WWW-Authenticate...)."""
     if isinstance(exc, BoxcarsError):
-        return Response(
+        answer = Response(
             {**exc.as_dict(), "detail": translated(exc.message)}, status=exc.status_code
         )
+        retry_after = getattr(exc, "retry_after", None)
+        if retry_after:  # a cap (core.mail_caps): when to come back
+            answer["Retry-After"] = str(retry_after)
+        return answer
     if isinstance(exc, RequestDataTooBig | TooManyFieldsSent):
         # Django refuses a body over DATA_UPLOAD_MAX_MEMORY_SIZE when a view reads it.
         return Response(body_too_large(), status=413)

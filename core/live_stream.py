@@ -24,17 +24,81 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
+from rest_framework.throttling import SimpleRateThrottle
 
 from core import live, live_grip
 
 #: The most channels one stream may follow (a page follows two or three).
 MAX_CHANNELS = 8
+
+
+class StreamOpens(SimpleRateThrottle):
+    """Streams one client may open per ``LIVE_STREAM_SECONDS`` window (issue #37, item 7:
+    one client held 734 live streams and slowed every read to 16.5 s).
+
+    A client is its account when signed in (``LIVE_STREAMS_PER_USER``), else its address
+    (``LIVE_STREAMS_PER_ADDRESS``, high: a venue's phones share one address). The
+    in-process stream ends after ``LIVE_STREAM_SECONDS``, so the opens in a window bound
+    the streams a client holds at once. Counted in Django's cache (Redis in production:
+    across every web process), failing open with it, like the other rate limits.
+    """
+
+    scope = "live_stream"
+
+    def __init__(self) -> None:  # the rate comes from the settings, not DRF's table
+        self.rate = "live"
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+
+    def parse_rate(self, rate: str | None) -> tuple[int | None, int | None]:
+        return 0, int(getattr(settings, "LIVE_STREAM_SECONDS", 300)) or 1
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            self.num_requests = settings.LIVE_STREAMS_PER_USER
+            ident = f"user:{user.pk}"
+        else:
+            self.num_requests = settings.LIVE_STREAMS_PER_ADDRESS
+            ident = f"address:{self.get_ident(request)}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+    def refusal(self, request: HttpRequest) -> JsonResponse | None:
+        """The 429 for a client that opened its share of streams, else None (counted)."""
+        self.key = self.get_cache_key(request, None)
+        if not self.num_requests:
+            return None  # 0: not limited
+        self.history = self.cache.get(self.key, [])
+        self.now = self.timer()
+        window = self.duration or 1
+        while self.history and self.history[-1] <= self.now - window:
+            self.history.pop()
+        if len(self.history) >= self.num_requests:
+            wait = max(1, round(self.wait() or 1))
+            refused = JsonResponse(
+                {
+                    "code": "too_many_streams",
+                    "detail": gettext(
+                        "This client has opened %(count)s live streams in the last "
+                        "%(seconds)s seconds, the most it may; close some pages or wait "
+                        "%(wait)s seconds. The page still refreshes without them."
+                    )
+                    % {"count": self.num_requests, "seconds": self.duration, "wait": wait},
+                    "field": None,
+                },
+                status=429,
+            )
+            refused["Retry-After"] = str(wait)
+            return refused
+        self.throttle_success()
+        return None
 
 
 def _error(status: int, code: str, detail: str) -> JsonResponse:
@@ -71,6 +135,9 @@ def live_stream(request: HttpRequest) -> HttpResponseBase:
             return _error(404, "channel_not_found", f"There is nothing behind {name!r}.")
         if not allowed:
             return _error(403, "channel_private", f"You may not follow {name!r}.")
+    refused = StreamOpens().refusal(request)
+    if refused is not None:
+        return refused
     if live_grip.signed_by_proxy(request):
         return live_grip.held_stream(request, names)  # Pushpin holds it: no thread waits
     ring = live.ring()

@@ -2,8 +2,12 @@
 
 A forged, expired or foreign score link, a bad API token or a write with no
 credentials counts against the address; once its budget is spent every score-entry
-write from it waits (``games.api.throttling`` explains the limits). The API and the
-score-link pages count the same failures, so this lives in neither door.
+write from it *that nothing vouches for* waits (``games.api.throttling`` explains the
+limits). A request carrying a genuinely signed link (or a valid account) is never
+refused by the address's budget: the venue's phones share one address, so a stranger
+there sending forged links must not lock the room's valid links out (issue #37, item
+4); valid links keep their own budget per link. The API and the score-link pages
+count the same failures, so this lives in neither door.
 """
 
 from __future__ import annotations
@@ -11,6 +15,19 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework.throttling import SimpleRateThrottle
+
+from games import score_links
+
+
+def carries_signed_link(request: Any, token: str | None = None) -> bool:
+    """Whether the request (or ``token``, a page's path) holds a link we signed.
+
+    A signature cannot be forged, so such a request is not a guess, whatever match it
+    is for; whether the link fits the match is the door's check, and a misfit still
+    counts as a failure (:meth:`FailedScoreAttempts.note`).
+    """
+    token = token or score_links.token_of(request)
+    return token is not None and score_links.read_token(token) is not None
 
 
 class FailedScoreAttempts(SimpleRateThrottle):

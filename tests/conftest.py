@@ -281,3 +281,26 @@ def _failed_score_attempts_unlimited(monkeypatch):
     from rest_framework.throttling import SimpleRateThrottle
 
     monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "score_failed", None)
+
+
+@pytest.fixture(autouse=True)
+def _mail_caps_off(settings):
+    """The suite invites, sends and prints codes by the hundred with a handful of clubs
+    and directors, which would spend the mail caps (core.mail_caps) within a test run
+    and turn later tests' mail into 429. Tests of the caps set them themselves."""
+    settings.MAIL_CAP_CLUB_PER_HOUR = settings.MAIL_CAP_CLUB_PER_DAY = 0
+    settings.MAIL_CAP_USER_PER_HOUR = settings.MAIL_CAP_USER_PER_DAY = 0
+
+
+@pytest.fixture(autouse=True)
+def _clubs_per_user_unlimited(settings):
+    """Many tests give one director a dozen clubs (query counts, home pages); the limit
+    of clubs per account (``CLUBS_PER_USER``) is tested by setting it."""
+    settings.CLUBS_PER_USER = 0
+
+
+@pytest.fixture(autouse=True)
+def _live_streams_uncapped(settings):
+    """The suite opens live streams from one address in many tests; the cap of streams
+    per client (``core.live_stream.StreamOpens``) is tested by setting it."""
+    settings.LIVE_STREAMS_PER_USER = settings.LIVE_STREAMS_PER_ADDRESS = 0

@@ -12,6 +12,7 @@ from django.db import connection
 from django.db.models import BooleanField, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from knox import auth as knox_auth
 from knox.crypto import hash_token
 from knox.models import get_token_model
@@ -34,7 +35,7 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
     """
 
     def authenticate_credentials(self, token: bytes) -> tuple[Any, Any]:
-        text = token.decode("utf-8")
+        text = _token_text(token)
         now = timezone.now()
         candidates = _CANDIDATES.rows(key=text[: CONSTANTS.TOKEN_KEY_LENGTH], now=now)
         for auth_token in candidates:
@@ -50,6 +51,28 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
                     self.renew_token(auth_token)
                 return self.validate_user(auth_token)
         raise AuthenticationFailed("Invalid token.")
+
+
+def _token_text(token: bytes) -> str:
+    """The token as text, or 401 when it cannot be one of ours.
+
+    Our tokens are printable ASCII (knox's hex, with the configured prefix). A header's
+    bytes reach us as they were sent (WSGI reads them as Latin-1), and knox decoded them
+    as UTF-8: bytes that are not UTF-8 raised ``UnicodeDecodeError``, a 500 on every path
+    (issue #37, item 6); a NUL reached PostgreSQL, which refuses it in a query. Either
+    is simply not a token.
+    """
+    try:
+        text = token.decode("ascii")
+    except UnicodeDecodeError:
+        raise AuthenticationFailed(_INVALID) from None
+    if not text.isprintable():
+        raise AuthenticationFailed(_INVALID)
+    return text
+
+
+#: The words knox answers for a token that is not valid.
+_INVALID = gettext_lazy("Invalid token.")
 
 
 def _candidates(key: str, now: Any) -> QuerySet[Any]:

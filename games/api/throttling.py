@@ -8,8 +8,11 @@ together. So score entry is limited **per whoever enters it**: per private score
 address is counted only for what no link or account vouches for, the **failed
 attempts**: a score link that is forged, expired or for another match, a bad API
 token, a write with no credentials. Those count against the ``score_failed`` rate per
-address, and once it is spent every score-entry write from that address is 429 with
-``Retry-After`` until the window has room again, so links cannot be guessed at speed.
+address, and once it is spent every score-entry write from that address that carries
+neither a signed link nor a valid account is 429 with ``Retry-After`` until the window
+has room again, so links cannot be guessed at speed. A genuine link or account from
+the same address is never held back by the address's failures: otherwise one phone
+sending forged links would lock the whole venue out (issue #37, item 4).
 
 Both count in Django's default cache (Redis in production), like every DRF throttle,
 and fail open with it (docs/reliability.md).
@@ -30,7 +33,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 
 from games import score_links
-from games.score_attempts import FailedScoreAttempts
+from games.score_attempts import FailedScoreAttempts, carries_signed_link
 
 
 class LinkRefused(PermissionDenied):
@@ -63,6 +66,22 @@ class ScoreEntryThrottle(SimpleRateThrottle):
 FAILURES = (AuthenticationFailed, NotAuthenticated, LinkRefused)
 
 
+def _vouched_for(request: Request) -> tuple[bool, Exception | None]:
+    """Whether a signed link or a valid account vouches for the request, and the
+    authentication failure it raised, if any (a bad token).
+
+    Authenticating here costs the one token query a valid request makes anyway; the
+    failure is kept and raised after the address's budget is asked, so a bad token
+    still answers 401 until the budget is spent, then 429.
+    """
+    if carries_signed_link(request):
+        return True, None
+    try:
+        return bool(request.user.is_authenticated), None
+    except (AuthenticationFailed, NotAuthenticated) as exc:
+        return False, exc
+
+
 class ScoreThrottling:
     """For the score-entry viewsets (matches, clocks): writes are limited per link or
     per account and match; failed attempts per address (module docstring)."""
@@ -76,9 +95,13 @@ class ScoreThrottling:
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         if request.method == "POST":
-            wait = FailedScoreAttempts().refusal(request)
-            if wait is not None:
-                raise Throttled(wait)
+            vouched, failure = _vouched_for(request)
+            if not vouched:
+                wait = FailedScoreAttempts().refusal(request)
+                if wait is not None:
+                    raise Throttled(wait)
+                if failure is not None:
+                    raise failure  # a bad token: 401, counted by handle_exception
         super().initial(request, *args, **kwargs)  # type: ignore[misc]
 
     def handle_exception(self, exc: Exception) -> Response:

@@ -114,4 +114,12 @@ class VariantPlaysSerializer(serializers.Serializer):
         )
     )
     unplayed = serializers.IntegerField(help_text="Dice that could not be played.")
-    plays = VariantPlaySerializer(many=True)
+    plays = VariantPlaySerializer(
+        many=True,
+        help_text="The legal plays, at most MAX_PLAYS_ANSWERED (100) of them, in the order "
+        "the engine finds them; `truncated` says when there are more.",
+    )
+    total = serializers.IntegerField(help_text="How many legal plays the throw has.")
+    truncated = serializers.BooleanField(
+        help_text="True when `plays` holds only the first 100 of `total` plays."
+    )

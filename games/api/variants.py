@@ -23,6 +23,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from games.rules.errors import RuleViolation
+from games.rules.limits import MAX_PLAYS_ANSWERED
 from games.rules.variants import REGISTRY, all_variants
 from games.rules.variants.base import BAR, OFF, SLOTS, UNENTERED, Variant
 from games.rules.variants.engine import LegalPlay, format_steps
@@ -226,7 +227,15 @@ class VariantListView(_Public):
 
 
 class VariantPlaysView(_Public):
-    """``POST /api/v1/variants/{key}/plays/``: the legal plays of a position."""
+    """``POST /api/v1/variants/{key}/plays/``: the legal plays of a position.
+
+    Bounded (issue #37, item 7): a spread Russian 1-1 has over a thousand plays and took
+    0.4 s of CPU, so one client at the registry's rate burned more than a core. The
+    answer carries at most ``MAX_PLAYS_ANSWERED`` plays (``truncated``, ``total``), and
+    the endpoint has its own, lower rate (``variant_plays``, THROTTLE_VARIANT_PLAYS).
+    """
+
+    throttle_scope = "variant_plays"
 
     @extend_schema(
         request=PlaysRequestSerializer,
@@ -245,6 +254,8 @@ class VariantPlaysView(_Public):
                     "dice_played": [6, 6, 6, 6],
                     "next": "complementary",
                     "unplayed": 0,
+                    "total": 1,
+                    "truncated": False,
                     "plays": [
                         {
                             "moves": [[26, 19], [26, 19], [26, 19], [26, 19]],
@@ -286,6 +297,8 @@ class VariantPlaysView(_Public):
                 "dice_played": list(stage.dice),
                 "next": stage.next.value,
                 "unplayed": stage.unplayed,
-                "plays": [_play_json(variant, play) for play in stage.plays],
+                "plays": [_play_json(variant, play) for play in stage.plays[:MAX_PLAYS_ANSWERED]],
+                "total": len(stage.plays),
+                "truncated": len(stage.plays) > MAX_PLAYS_ANSWERED,
             }
         )

@@ -86,7 +86,7 @@ def match_clock(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def score_link_clock(request: HttpRequest, token: str) -> HttpResponse:
-    refused = guess_refusal(request)  # too many bad links from this address
+    refused = guess_refusal(request, token)  # too many bad links from this address
     if refused is not None:
         return refused
     parsed = score_links.read_token(token)

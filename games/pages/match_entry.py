@@ -143,7 +143,7 @@ def match_entry(request: HttpRequest, pk: int) -> HttpResponse:
 
 def score_link_entry(request: HttpRequest, token: str) -> HttpResponse:
     """A player without an account enters and confirms through a private link."""
-    refused = guess_refusal(request)  # too many bad links from this address
+    refused = guess_refusal(request, token)  # too many bad links from this address
     if refused is not None:
         return refused
     parsed = score_links.read_token(token)

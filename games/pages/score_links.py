@@ -19,15 +19,19 @@ from django.utils.translation import gettext
 
 from games.models import Club, Match
 from games.rules.errors import BoxcarsError, NotAllowed
-from games.score_attempts import FailedScoreAttempts
+from games.score_attempts import FailedScoreAttempts, carries_signed_link
 from games.services import score_link_sheets
 from games.services.actors import actor_for_user
 
 
-def guess_refusal(request: HttpRequest) -> HttpResponse | None:
+def guess_refusal(request: HttpRequest, token: str = "") -> HttpResponse | None:
     """The score-link pages' answer to an address that spent its failed attempts (429
     with ``Retry-After``), else None: the same ``score_failed`` budget per address as
-    the API's (:mod:`games.api.throttling`), so links are not guessed through pages."""
+    the API's (:mod:`games.api.throttling`), so links are not guessed through pages.
+    A page opened with a link we signed (``token``) is never refused for the address's
+    failures: a venue's phones share the address."""
+    if carries_signed_link(request, token):
+        return None
     wait = FailedScoreAttempts().refusal(request)
     if wait is None:
         return None

@@ -59,5 +59,10 @@ MAX_BULK_NAMES = 1024
 """Lines in one bulk registration: a championship's whole field (512 and its waitlist)
 in one request, far below an attack (entered with a fixed number of inserts)."""
 
+MAX_PLAYS_ANSWERED = 100
+"""Legal plays one answer of ``POST /api/v1/variants/{key}/plays/`` carries: a Russian
+1-1 from a spread position has over a thousand (370 KB of JSON); the answer says
+``truncated`` and the ``total`` (issue #37, item 7)."""
+
 MAX_JSON_DEPTH = 64
 """How deeply a JSON body may nest; deeper bodies are refused before parsing."""

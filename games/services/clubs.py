@@ -6,6 +6,7 @@ import secrets
 from collections.abc import Callable
 from typing import TypeVar
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -17,7 +18,9 @@ from core.actors import Actor
 from core.club_zones import default_time_zone, validate_time_zone
 from core.errors import N_
 from core.languages import default_language, language_codes, validate_language
+from core.name_cleaning import look_alike_keys, normalised_name
 from core.text import require_single_line
+from games import club_slugs
 from games.met_tables import CHOOSABLE_TABLES, DEFAULT_TABLE
 from games.models import Club, Membership, Player
 from games.models.clubs import RatingBoost
@@ -43,7 +46,8 @@ SLUG_ATTEMPTS = 8
 def _unique_slug(
     model: type[Club] | type[Player], base: str, max_length: int, attempt: int = 0
 ) -> str:
-    """A slug from a name, with a counter when the plain one is taken.
+    """A slug from a name, with a counter when the plain one is taken (or reserved:
+    a club named "New" gets ``new-2``, never ``new``, :mod:`games.club_slugs`).
 
     After a lost race (``attempt`` > 1) a random suffix is used instead: every racer
     reads the same "next free counter", so counting again would only race again.
@@ -53,7 +57,9 @@ def _unique_slug(
         return f"{root}-{secrets.token_hex(3)}"
     root = (slugify(base) or "x")[: max_length - 6]
     slug, counter = root, 2
-    while model.objects.filter(slug=slug).exists():
+    while (model is Club and club_slugs.is_reserved(slug)) or model.objects.filter(
+        slug=slug
+    ).exists():
         slug = f"{root}-{counter}"
         counter += 1
     return slug
@@ -126,13 +132,28 @@ def create_club(
     time_zone: str | None = None,
     language: str | None = None,
 ) -> Club:
-    """Create a club; its creator becomes its first director."""
-    require_single_line(name, field="name")
+    """Create a club; its creator becomes its first director.
+
+    Refused before anything is written: a creator who directs ``CLUBS_PER_USER`` clubs
+    already (site admins excepted; their row is locked, so two creations at once cannot
+    both pass), a name that is empty once normalised or reads like an existing club's
+    (:func:`check_club_name`), a reserved slug (:mod:`games.club_slugs`).
+    """
+    _check_club_count(created_by)
+    name = check_club_name(name)
     _check_rating_policy(rating_initial, rating_boost, match_equity_table)
     time_zone = time_zone or default_time_zone()
     _check_time_zone(time_zone)
     language = language or default_language()
     _check_language(language)
+    if slug and club_slugs.is_reserved(slug):
+        raise RuleViolation(
+            "slug_reserved",
+            N_(
+                "The slug '%(slug)s' is a word the site's addresses use; choose another.", slug=slug
+            ),
+            field="slug",
+        )
     if slug and Club.objects.filter(slug=slug).exists():
         raise ConflictError(
             "slug_taken", N_("A club with the slug '%(slug)s' exists.", slug=slug), field="slug"
@@ -152,6 +173,58 @@ def create_club(
     )
     club.directors.add(created_by)
     return club
+
+
+def _check_club_count(user: User) -> None:
+    """At most ``settings.CLUBS_PER_USER`` clubs directed by one account (issue #37,
+    item 7: one account made 40 clubs); site admins are not limited."""
+    if access.is_site_admin(user):
+        return
+    User.objects.select_for_update().filter(pk=user.pk).first()  # one creation at a time
+    cap = settings.CLUBS_PER_USER
+    if cap and Club.objects.filter(directors=user).count() >= cap:
+        raise RuleViolation(
+            "too_many_clubs",
+            N_(
+                "You direct %(count)s clubs, the most one account may create. Ask a "
+                "site admin if your clubs need more.",
+                count=cap,
+            ),
+            field="name",
+        )
+
+
+def check_club_name(name: str, *, club: Club | None = None) -> str:
+    """The name as stored (NFKC, no invisible characters, single spaces), or a 400.
+
+    A name left empty is refused, and so is one that reads like another club's
+    (``Аlpha`` with a Cyrillic А beside ``Alpha``, ``ALPHA``, ``Alpha`` with a zero-width
+    space): strangers would take one club for the other (``core.name_cleaning``'s
+    skeletons, after Unicode's UTS #39). Every club's name is compared; a site has
+    hundreds of clubs, not millions. ``club`` is the club being renamed (its own name
+    is not a conflict).
+    """
+    require_single_line(name, field="name")
+    cleaned = normalised_name(name)
+    if not cleaned:
+        raise RuleViolation(
+            "name_blank", N_("A club needs a name of visible letters."), field="name"
+        )
+    keys = look_alike_keys(cleaned)
+    others = Club.objects.exclude(pk=club.pk) if club is not None else Club.objects.all()
+    for other in others.only("name").iterator():
+        if keys & look_alike_keys(other.name):
+            raise RuleViolation(
+                "name_confusable",
+                N_(
+                    "'%(name)s' reads like the name of the club '%(other)s': choose a "
+                    "name nobody could take for another club's.",
+                    name=cleaned,
+                    other=other.name,
+                ),
+                field="name",
+            )
+    return cleaned
 
 
 def _check_time_zone(name: str) -> None:
@@ -198,7 +271,7 @@ def update_club(
     changes every winning chance shown from then on (nothing stored depends on it).
     """
     if name is not None:
-        require_single_line(name, field="name")
+        name = check_club_name(name, club=club)
     _check_rating_policy(rating_initial, rating_boost, match_equity_table)
     if time_zone is not None:
         _check_time_zone(time_zone)

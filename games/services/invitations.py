@@ -32,7 +32,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
-from core import access
+from core import access, mail_caps
 from core.actors import Actor
 from core.errors import N_
 from core.mail import subject
@@ -88,6 +88,7 @@ def _account_for(email: str) -> tuple[User, bool]:
 def invite_director(*, actor: Actor, club: Club, email: str, site: str) -> Invitation:
     """Make ``email`` a director of ``club`` and email them a set-password link."""
     access.require_director(actor, club, detail=N_("Only the club's directors invite directors."))
+    mail_caps.spend(actor=actor, club=club)  # 429 once the club or the sender spent its cap
     email = check_email(email)
     if not email:
         raise RuleViolation("email_blank", N_("Give the new director's e-mail address."), "email")
@@ -142,6 +143,7 @@ def _new_player_account(player: Player, email: str = "") -> User:
 def invite_player(*, actor: Actor, club: Club, player_id: int, site: str) -> Invitation:
     """Give a player with an email an account: a set-password link goes to them."""
     player = _player_of(actor, club, player_id)
+    mail_caps.spend(actor=actor, club=club)  # 429 once the club or the sender spent its cap
     if not player.email:
         raise RuleViolation(
             "player_has_no_email",
@@ -182,6 +184,7 @@ def issue_sign_in_code(*, actor: Actor, club: Club, player_id: int) -> SignInCod
     A player whose account was never signed in to gets a fresh code (the last one
     printed is the one that works); one who has signed in keeps their password."""
     player = _player_of(actor, club, player_id)
+    mail_caps.spend(actor=actor, club=club)  # 429 once the club or the sender spent its cap
     if player.user_id is None:
         user = _new_player_account(player)
     else:

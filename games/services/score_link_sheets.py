@@ -21,7 +21,7 @@ from django.core.mail import EmailMessage, get_connection
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from core import mail
+from core import mail, mail_caps
 from core.actors import Actor
 from core.errors import N_
 from games import score_links
@@ -202,6 +202,7 @@ def email_score_links(
     cannot be reached is a :class:`ConflictError` (``mail_failed``), never a 500.
     """
     sheet = link_sheet(actor=actor, club=club, matches=matches)
+    mail_caps.spend(actor=actor, club=club)  # one press of the button: one count
     base = (site_url or settings.SITE_URL).rstrip("/")
     sent: list[Player] = []
     no_address: list[Player] = []

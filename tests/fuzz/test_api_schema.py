@@ -11,6 +11,11 @@ answer must:
 * if it is a 4xx, carry the project's error shape (``core/api_errors.py``):
   ``{"code": str, "detail": str, "field": str | null}``.
 
+The generators never send what JSON can carry but no field can hold (a lone surrogate,
+``1e400``, ``NaN``) nor header bytes that are not UTF-8: a third test
+(:func:`test_hostile_bytes_in_every_operation`) sends those to every operation
+explicitly (issue #37, item 6).
+
 Two phases per operation:
 
 * **boundary** (schemathesis's coverage phase; as the director, since an anonymous
@@ -232,6 +237,87 @@ def test_fuzz_every_operation(api_world, who, part, capsys):
         )
     unique = sorted(set(problems))
     assert not unique, f"{len(unique)} problems:\n" + "\n".join(unique[:40])
+
+
+#: What no field can hold (issue #37, item 6), as raw JSON: a lone surrogate, numbers
+#: beyond a float and JSON's missing constants. The generators never send these.
+HOSTILE_VALUES = ['"\\ud800"', '"a\\udfffb"', "1e400", "-1e400", "NaN", "Infinity"]
+#: Authorization headers whose bytes are not UTF-8 (as WSGI hands them over: Latin-1).
+HOSTILE_AUTHORIZATION = [b"Token \xff\xfe", b"Token \xc3\x28" + b"0" * 62, b"\x80\x81"]
+
+
+def _body_properties(schema: dict[str, Any], operation: dict[str, Any]) -> list[str]:
+    """The top-level properties of an operation's JSON body (its ``$ref`` resolved)."""
+    content = operation.get("requestBody", {}).get("content", {})
+    body = content.get("application/json", {}).get("schema")
+    if body is None:
+        return []
+    while "$ref" in body:
+        body = schema["components"]["schemas"][body["$ref"].rsplit("/", 1)[1]]
+    return sorted(body.get("properties", {})) or ["value"]
+
+
+def test_hostile_bytes_in_every_operation(api_world, client):
+    """Every operation with a JSON body gets each of :data:`HOSTILE_VALUES` in each of
+    its body's properties, and every operation :data:`HOSTILE_AUTHORIZATION`, as the
+    director with the world's real path parameters: never a 5xx, every 4xx in the error
+    shape, and each hostile value that reaches a body is a 400 naming its property."""
+    world, token = api_world
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    problems: list[str] = []
+    named = sent = 0
+
+    def send(method: str, path: str, label: str, **extra: Any) -> Any:
+        with transaction.atomic():
+            response = getattr(client, method)(path, **extra)
+            transaction.set_rollback(True)
+        if response.status_code >= 500:
+            problems.append(f"{label}: {response.status_code}")
+        if response.streaming:  # a CSV export or a live stream: a 2xx, nothing to shape
+            response.close()
+            return response
+        shape = error_shape_problem(
+            response.status_code, response.content, response.get("Content-Type", "")
+        )
+        if shape:
+            problems.append(f"{label}: {shape}")
+        return response
+
+    for template, item in schema["paths"].items():
+        real = path_params(template, world)
+        path = re.sub(r"\{(\w+)\}", lambda m, real=real: str(real.get(m.group(1), 1)), template)
+        for method, operation in item.items():
+            if method not in {"get", "post", "put", "patch", "delete"}:
+                continue
+            for raw in HOSTILE_AUTHORIZATION:
+                response = send(
+                    method,
+                    path,
+                    f"{method.upper()} {template} Authorization {raw!r}",
+                    HTTP_AUTHORIZATION=raw.decode("latin-1"),
+                )
+                if raw.startswith(b"Token ") and response.status_code not in (401, 403):
+                    problems.append(f"{method} {template}: {raw!r} gave {response.status_code}")
+            for prop in _body_properties(schema, operation):
+                for value in HOSTILE_VALUES:
+                    label = f"{method.upper()} {template} {prop}={value}"
+                    response = send(
+                        method,
+                        path,
+                        label,
+                        data='{"%s": %s}' % (prop, value),  # noqa: UP031 (raw JSON text)
+                        content_type="application/json",
+                        HTTP_AUTHORIZATION=f"Token {token}",
+                    )
+                    sent += 1
+                    if response.status_code == 400:
+                        field = response.json()["field"]
+                        if field != prop:
+                            problems.append(f"{label}: 400 naming {field!r}")
+                        named += 1
+    unique = sorted(set(problems))
+    assert not unique, f"{len(unique)} problems:\n" + "\n".join(unique[:40])
+    assert sent > 300 and named > sent // 2, (sent, named)  # most reach the parser
 
 
 def test_error_shape_check_catches_a_bare_drf_error():

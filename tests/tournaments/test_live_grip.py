@@ -322,3 +322,37 @@ def test_the_relay_finds_a_matchs_event_after_its_database_connection_broke(make
         other.execute("SELECT pg_terminate_backend(%s)", [pid])
     relay._owners.clear()
     assert relay.targets(live.Notice(f"match:{match.pk}", "v2"))[1:] == [f"tournament:{event.pk}"]
+
+
+@override_settings(
+    LIVE_GRIP_KEY=KEY,
+    CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                        "LOCATION": "live-stream-cap"}},
+)  # fmt: skip
+def test_one_client_opens_at_most_its_share_of_streams(make_event, settings, make_user):
+    """Issue #37, item 7: one client held 734 live streams through Pushpin. Opens per
+    client per ``LIVE_STREAM_SECONDS`` are capped: per address for anonymous visitors,
+    per account when signed in; another client is not held back."""
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.LIVE_STREAMS_PER_ADDRESS = 5
+    settings.LIVE_STREAMS_PER_USER = 2
+    channel = f"tournament:{make_event(2).pk}"
+
+    def open_stream(client: Client, address: str = "203.0.113.9"):
+        return client.get(
+            "/live/stream/", {"channel": channel}, headers={"Grip-Sig": grip_sig()},
+            REMOTE_ADDR=address,
+        )  # fmt: skip
+
+    statuses = [open_stream(Client()).status_code for _ in range(7)]
+    assert statuses == [200] * 5 + [429] * 2
+    refused = open_stream(Client())
+    assert refused["Retry-After"] and int(refused["Retry-After"]) > 0
+    assert refused.json()["code"] == "too_many_streams"
+    assert "Grip-Hold" not in refused  # nothing held for it
+    assert open_stream(Client(), "198.51.100.4").status_code == 200  # another address
+    member = Client()
+    member.force_login(make_user())
+    assert [open_stream(member).status_code for _ in range(3)] == [200, 200, 429]

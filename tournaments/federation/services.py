@@ -20,7 +20,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import translation
 
-from core import mail
+from core import mail, mail_caps
 from core.access import require_director
 from core.actors import Actor
 from core.errors import N_, ConflictError, RuleViolation
@@ -292,8 +292,11 @@ def send_export(
             N_("The club has no address for this export: set one in the federation addresses."),
             "export",
         )
+    mail_caps.spend(actor=actor, club=tournament.club)  # 429 once a cap is spent
     message = EmailMessage(
-        subject=mail.subject(f"{label}: {tournament.name} ({tournament.club.name})"),
+        subject=mail.subject(
+            f"{label}: {mail.quoted(tournament.name)} ({mail.quoted(tournament.club.name)})"
+        ),
         body=_body(tournament, built),
         to=[to],
         reply_to=[actor.user.email] if actor.user is not None and actor.user.email else None,

@@ -194,11 +194,16 @@ def test_an_unknown_variant_is_a_404(client_for):
                         "LOCATION": "variants-throttle"}}
 )  # fmt: skip
 def test_anonymous_reads_are_throttled(client_for, monkeypatch):
-    rates = {**SimpleRateThrottle.THROTTLE_RATES, "variants": "2/min"}
+    """The registry at its rate; the plays (each up to ~0.1 s of CPU) at their own,
+    lower one (``variant_plays``), so the plays' budget is not the registry's."""
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "variants": "2/min", "variant_plays": "1/min"}
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
     client = client_for(None)
     assert client.get("/api/v1/variants/").status_code == 200
     assert plays(client, "standard", {"dice": [3, 1]}).status_code == 200
+    again = plays(client, "standard", {"dice": [3, 1]})
+    assert again.status_code == 429 and int(again["Retry-After"]) > 0
+    assert client.get("/api/v1/variants/").status_code == 200
     third = client.get("/api/v1/variants/")
     assert third.status_code == 429
     assert third.json()["code"] == "throttled"
@@ -213,3 +218,22 @@ def test_the_schema_documents_both_endpoints_with_examples(client_for):
     assert (
         post["security"] == [{"knoxApiToken": []}, {"cookieAuth": []}, {}] or {} in post["security"]
     )
+
+
+def test_a_throw_with_a_thousand_plays_answers_the_first_hundred_and_says_so(client_for):
+    """Issue #37, item 7: a Russian 1-1 from a spread position has over a thousand legal
+    plays (370 KB); the answer carries the first ``MAX_PLAYS_ANSWERED``, ``total`` and
+    ``truncated``."""
+    spread = dict.fromkeys((1, 2, 3, 4, 5, 6, 7, 9, 11, 13, 15, 17, 19, 21, 23), 1)
+    body = {
+        "position": {"mover": side(spread), "opponent": side(not_entered=15)},
+        "dice": [1, 1],
+        "throw": {"stage": "roll", "earlier_doublets": True},
+    }
+    answer = plays(client_for(None), "russian", body)
+    assert answer.status_code == 200, answer.content
+    data = answer.json()
+    assert data["truncated"] is True and data["total"] > 1000
+    assert len(data["plays"]) == 100 and len(answer.content) < 100_000
+    small = plays(client_for(None), "standard", {"dice": [3, 1]}).json()
+    assert small["truncated"] is False and small["total"] == len(small["plays"])

@@ -170,3 +170,48 @@ def test_link_guesses_on_the_pages_are_limited(low_rates, match):
     refused = browser.get("/score/guess-4/clock/")
     assert refused.status_code == 429
     assert int(refused["Retry-After"]) > 0
+
+
+def test_forged_links_from_the_venue_do_not_lock_its_valid_links_out(low_rates, club, director):
+    """Issue #37, item 4: one phone sends 30 forged ``X-Score-Link`` values from the
+    venue's address; every honest phone there still enters its score, by the API and
+    by the link's page, while the forger stays refused."""
+    match, other = _matches(club, director, 2)
+    forged = [
+        phone()
+        .post(f"/api/v1/matches/{match.pk}/games/", {"winner": 1}, HTTP_X_SCORE_LINK=f"forged-{n}")
+        .status_code
+        for n in range(30)
+    ]
+    assert forged[:3] == [403] * 3 and set(forged[3:]) == {429}
+    link = score_links.make_token(match, match.player1)
+    entered = phone().post(
+        f"/api/v1/matches/{match.pk}/games/",
+        {"winner": match.player1_id, "number": 1},
+        format="json",
+        HTTP_X_SCORE_LINK=link,
+    )
+    assert entered.status_code == 201, entered.content
+    page = Client(REMOTE_ADDR=VENUE).get(f"/score/{score_links.make_token(other, other.player2)}/")
+    assert page.status_code == 200
+    # the forger (no signed link) is still refused, on the API and on the pages
+    assert phone().post(f"/api/v1/matches/{match.pk}/confirm/").status_code == 429
+    assert Client(REMOTE_ADDR=VENUE).get("/score/forged-31/").status_code == 429
+
+
+def test_a_valid_token_from_the_venue_is_not_locked_out_by_bad_tokens(low_rates, match, make_user):
+    bad = phone()
+    bad.credentials(HTTP_AUTHORIZATION="Token " + "x" * 64)
+    assert [bad.post(f"/api/v1/matches/{match.pk}/confirm/").status_code for _ in range(4)] == [
+        401,
+        401,
+        401,
+        429,
+    ]
+    match.player1.user = make_user()
+    match.player1.save()
+    from tests.factories import token_for
+
+    good = phone()
+    good.credentials(HTTP_AUTHORIZATION="Token " + token_for(match.player1.user)[1])
+    assert good.post(f"/api/v1/matches/{match.pk}/clock/pause/").status_code == 409  # not 429

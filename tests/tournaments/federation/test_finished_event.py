@@ -108,7 +108,7 @@ def test_each_export_of_a_finished_32_player_event(finished, client_for, directo
     assert sent.json()["sent_to"] == "ratings@ukbgf.example"
     (message,) = mail.outbox
     assert message.to == ["ratings@ukbgf.example"]
-    assert message.subject == "UKBGF ratings: Nordic Open (Test Club)"
+    assert message.subject == "UKBGF ratings: “Nordic Open” (“Test Club”)"
     (name, content, mimetype) = message.attachments[0]
     assert name == f"ukbgf-{event.slug}.csv" and mimetype == "text/csv"
     assert len(_rows(content if isinstance(content, bytes) else content.encode())) == 30
