@@ -329,27 +329,25 @@ def test_finding_a_no_capture_so_no_score_link_redirected(tenancy_world):
 
 
 def test_finding_b_no_new_sign_in_code_for_another_clubs_player(tenancy_world):
-    """(b) Club B's director printed a new code for club A's player, and club A's slip
-    stopped working. He cannot: the player is not his club's, and the people page of
-    club A is not his."""
+    """(b) Club B's director captured club A's walk-in (an entry in his event), then
+    printed her a new code on club B's people page, and club A's printed slip stopped
+    working. The capture is refused, so is the code, and club A's slip still works."""
     w, clients = tenancy_world
     slip = clients.page("director").post(
         f"/clubs/{w.club.slug}/people/", {"action": "code", "code-player": w.erin.pk}
     )
     assert slip.status_code == 200
-    code = slip.context["slip"].code
-    username = slip.context["slip"].username
+    code, username = slip.context["slip"].code, slip.context["slip"].username
+    capture = _capture(clients, w, w.erin)
     stranger = clients.page("other_director")
-    assert (
-        stranger.post(
-            f"/clubs/{w.club.slug}/people/", {"action": "code", "code-player": w.erin.pk}
-        ).status_code
-        == 404
-    )
     own = stranger.post(
         f"/clubs/{w.other_club.slug}/people/", {"action": "code", "code-player": w.erin.pk}
     )
-    assert own.status_code == 400
+    theirs = stranger.post(
+        f"/clubs/{w.club.slug}/people/", {"action": "code", "code-player": w.erin.pk}
+    )
+    assert (capture.status_code, capture.json().get("code")) == (403, "player_not_in_club")
+    assert (own.status_code, theirs.status_code) == (400, 404)
     user = invitations.redeem_sign_in_code(username=username, code=code, password="Long-enough-9x")
     assert user.player.pk == w.erin.pk
 
@@ -359,6 +357,15 @@ def test_finding_c_no_invitation_to_another_clubs_player(tenancy_world):
     own inbox and took the account. Neither the address nor the invitation is his."""
     w, clients = tenancy_world
     mail.outbox.clear()
+    capture = _capture(clients, w, w.dave)
+    assert (capture.status_code, capture.json().get("code")) == (403, "player_not_in_club")
+    readdress = clients.api("other_director").patch(
+        f"/api/v1/players/{w.dave.pk}/",
+        {"email": "inbox@b.example"},
+        format="json",
+        **clients.headers("other_director", "/api/"),
+    )
+    assert readdress.status_code == 403
     stranger = clients.page("other_director")
     assert (
         stranger.post(
@@ -384,19 +391,32 @@ def test_finding_c_no_invitation_to_another_clubs_player(tenancy_world):
 
 
 def test_finding_d_no_renaming_another_clubs_player(tenancy_world):
-    """(d) Club B's director renamed club A's player everywhere: through the API (403)
-    and the edit page (404), nothing changes."""
+    """(d) Club B's director captured Alice (an entry in his event) and renamed her
+    everywhere. The capture is refused, and the rename through the API (403) and the
+    edit page (404): her name is hers."""
     w, clients = tenancy_world
+    capture = _capture(clients, w, w.alice)
     api = clients.api("other_director").patch(
         f"/api/v1/players/{w.alice.pk}/",
         {"display_name": "Renamed"},
         format="json",
         **clients.headers("other_director", "/api/"),
     )
-    assert api.status_code == 403
     page = clients.page("other_director").post(
         f"/players/{w.alice.slug}/edit/", {"display_name": "Renamed", "email": ""}
     )
-    assert page.status_code == 404
+    assert (capture.status_code, capture.json().get("code")) == (403, "player_not_in_club")
+    assert (api.status_code, page.status_code) == (403, 404)
     w.alice.refresh_from_db()
     assert w.alice.display_name == "Alice"
+
+
+def _capture(clients: Clients, w: World, player: Player) -> Any:
+    """The probe's first step: club B's director enters a club A player by id in his
+    own event (which made them a member of club B)."""
+    return clients.api("other_director").post(
+        f"/api/v1/tournaments/{w.extra['other_event'].slug}/entries/",
+        {"player": player.pk},
+        format="json",
+        **clients.headers("other_director", "/api/"),
+    )
