@@ -52,7 +52,8 @@ def has_own_account(player: Player) -> bool:
     An account that was never signed in to is the club's placeholder (made by a
     printed sign-in code or an invitation not yet taken up): it does not end the club's
     keeping, so a lost slip can be printed again."""
-    return player.user_id is not None and player.user.last_login is not None
+    account = player.user if player.user_id is not None else None
+    return account is not None and account.last_login is not None
 
 
 def keeps_record(user: AnyUser, player: Player) -> bool:
