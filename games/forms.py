@@ -87,11 +87,22 @@ class PlayerEditForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, clubs: QuerySet[Club], person: bool = True, **kwargs: Any
+    ) -> None:
+        """``person``: whether the user may change the person's own fields (name,
+        e-mail); if not, they are shown and sent back unchanged (a disabled field keeps
+        its initial value whatever is posted)."""
         super().__init__(*args, **kwargs)
         field = self.fields["clubs"]
         assert isinstance(field, forms.ModelMultipleChoiceField)
         field.queryset = clubs
+        if not person:
+            for name in ("display_name", "email"):
+                self.fields[name].disabled = True
+                self.fields[name].help_text = gettext_lazy(
+                    "The player's own: only they change it, signed in."
+                )
 
 
 class ClubSettingsForm(forms.Form):

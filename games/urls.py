@@ -24,6 +24,7 @@ urlpatterns = [
     path("clubs/new/", accounts.new_club, name="club-new"),
     path("clubs/<slug:slug>/", clubs.club_detail, name="club-detail"),
     path("clubs/<slug:slug>/people/", accounts.club_people, name="club-people"),
+    path("clubs/<slug:slug>/join/", clubs.join_club, name="club-join"),
     path("accounts/code/", accounts.sign_in_code, name="sign-in-code"),
     path(
         "accounts/set-password/<uidb64>/<token>/",

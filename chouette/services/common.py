@@ -100,8 +100,8 @@ def players_of(club: Club, ids: Sequence[int], field: str) -> dict[int, Player]:
         club.memberships.filter(player_id__in=list(ids)).values_list("player_id", flat=True)
     )
     for index, pk in enumerate(ids):
-        if pk not in members:
-            raise RuleViolation(
+        if pk not in members:  # nobody is seated by being named: 403 (tenancy)
+            raise NotAllowed(
                 "player_not_in_club",
                 N_("%(value)s is not a member of %(club)s.", value=found[pk], club=club),
                 f"{field}[{index}]",

@@ -22,10 +22,11 @@ from games.models import Club, Player
 from games.models.clubs import RatingBoost
 from games.rules import limits, variants
 from games.services import clubs as club_services
+from games.services import tenancy
 from games.services.actors import actor_for_user
 
 from .inputs import ID_PATTERN, SLUG_PATTERN, ClubRef
-from .permissions import ClubDirectorOrReadOnly, PlayerEditorOrReadOnly
+from .permissions import ClubDirectorOrReadOnly, PlayerEditorOrReadOnly, ReadOnlyOrAuthenticated
 
 
 def rated_variants_field(**kwargs: Any) -> serializers.ListField:
@@ -200,6 +201,22 @@ class ClubViewSet(
         player = Player.objects.prefetch_related("clubs").get(pk=player.pk)
         return Response(PlayerPrivateSerializer(player).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(
+        request=None,
+        responses={200: PlayerPrivateSerializer, 201: PlayerPrivateSerializer},
+        description="The signed-in person joins this club themself (their consent, the "
+        "only way into a club other than as its own walk-in): 201, or 200 if already a "
+        "member. 403 player_account_required for an account with no player. Once a "
+        "member, the club's directors may enter them in its events.",
+    )
+    @action(detail=True, methods=["post"], permission_classes=[ReadOnlyOrAuthenticated])
+    def join(self, request: Request, slug: str) -> Response:
+        club = self.get_object()
+        membership, created = tenancy.join_club(actor=actor_for_user(request.user), club=club)
+        player = Player.objects.prefetch_related("clubs").get(pk=membership.player_id)
+        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return Response(PlayerPrivateSerializer(player).data, status=code)
+
 
 class PlayerInputSerializer(serializers.Serializer):
     display_name = serializers.CharField(max_length=limits.MAX_PLAYER_NAME)
@@ -218,13 +235,19 @@ class PlayerInputSerializer(serializers.Serializer):
 
 
 class PlayerUpdateSerializer(serializers.Serializer):
+    """A change to a player. The name and the e-mail are the person's: a director may
+    change them only for a walk-in of their own club with no account of their own
+    (403 person_not_yours otherwise; docs/api.md, "Tenancy")."""
+
     display_name = serializers.CharField(max_length=limits.MAX_PLAYER_NAME, required=False)
     email = serializers.EmailField(max_length=limits.MAX_EMAIL, required=False, allow_blank=True)
     clubs = ClubRef(
         many=True,
         required=False,
         help_text="The clubs, among those you direct, the player belongs to (memberships "
-        "of other clubs are kept).",
+        "of other clubs are kept). Adding a club the player is not in needs their "
+        "consent: 403 consent_required unless you are the person (or keep the record of "
+        "a walk-in of yours).",
     )
 
 

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
 
 from core import access, panels
 from games.forms import WalkInForm
 from games.models import Club, Player
+from games.rules.errors import BoxcarsError
 from games.selectors import head_to_head, matches_of_player, open_disputes
 from games.selectors_home import player_home
+from games.services import tenancy
+from games.services.actors import actor_for_user
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -28,6 +35,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     players = club.players.order_by("display_name")
     is_director = access.is_director(request.user, club)
+    me = Player.objects.filter(user=request.user).first() if request.user.is_authenticated else None
     return render(
         request,
         "games/club_detail.html",
@@ -35,11 +43,28 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "club": club,
             "players": players,
             "is_director": is_director,
+            # a signed-in person not in the club may join it themself
+            "may_join": me is not None and not club.memberships.filter(player=me).exists(),
             "form": WalkInForm() if is_director else None,
             # the reasons are between the players and the directors
             "open_disputes": open_disputes(club=club) if is_director else [],
         },
     )
+
+
+@login_required
+@require_POST
+def join_club(request: HttpRequest, slug: str) -> HttpResponse:
+    """The signed-in person joins the club themself: their consent to its directors
+    entering them in its events (``games.services.tenancy``)."""
+    club = get_object_or_404(Club, slug=slug)
+    try:
+        tenancy.join_club(actor=actor_for_user(request.user), club=club)
+    except BoxcarsError as error:
+        messages.error(request, str(error.message))
+    else:
+        messages.success(request, gettext("You are a member of %(name)s.") % {"name": club.name})
+    return redirect("club-detail", slug=club.slug)
 
 
 def player_detail(request: HttpRequest, slug: str) -> HttpResponse:

@@ -56,10 +56,12 @@ def _managed_clubs(user: User) -> QuerySet[Club]:
 
 @login_required
 def edit_player(request: HttpRequest, slug: str) -> HttpResponse:
-    """A director changes a player's name, e-mail and memberships of their clubs."""
+    """The person changes their name and e-mail; a director their club's membership
+    (and the name and e-mail of a walk-in the club keeps: ``games.access``). The
+    person's fields are shown read-only to a director who does not keep them."""
     assert request.user.is_authenticated  # @login_required
-    player = get_object_or_404(Player, slug=slug)
-    if not player_access.directs_any_club_of(request.user, player):
+    player = get_object_or_404(Player.objects.select_related("user"), slug=slug)
+    if not player_access.can_edit_player(request.user, player):
         raise Http404
     clubs = _managed_clubs(request.user)
     initial = {
@@ -68,7 +70,12 @@ def edit_player(request: HttpRequest, slug: str) -> HttpResponse:
         "clubs": list(player.clubs.filter(pk__in=clubs)),
         "public_results": player.public_results,
     }
-    form = PlayerEditForm(request.POST or None, initial=initial, clubs=clubs)
+    form = PlayerEditForm(
+        request.POST or None,
+        initial=initial,
+        clubs=clubs,
+        person=player_access.can_edit_person(request.user, player),
+    )
     if request.method == "POST" and form.is_valid():
         try:
             club_services.update_player(

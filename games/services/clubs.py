@@ -34,6 +34,7 @@ from games.rules.limits import (
     MAX_RATING,
 )
 from games.rules.names import clean_name, name_key
+from games.services import tenancy
 from games.services.ratings import lists as rating_lists
 from games.services.ratings import recompute as rating_recompute
 
@@ -385,24 +386,42 @@ def update_player(
     by: Actor | None = None,
 ) -> Player:
     """Change a player's name, e-mail, clubs or whether their page lists their past
-    results to everyone (``None``: leave it as it is).
+    results to everyone (``None``: leave it as it is; a value equal to the stored one
+    is no change).
+
+    The name and the address are the person's (``games.access``): changed only by the
+    person, a site admin, or the director who still keeps a walk-in's record (403
+    ``person_not_yours`` for anyone else; ``by`` ``None`` is a trusted caller such as
+    an import). So is showing their past results again; hiding them (at the person's
+    request) is open to any director of their clubs, as it only narrows who sees.
 
     ``clubs`` is the set of clubs, among those ``by`` directs, the player should
     belong to: memberships of clubs ``by`` does not direct are neither added nor
-    removed (a director of one club cannot take a player out of another), and a player
+    removed (a director of one club cannot take a player out of another), a club is
+    added only with the person's consent (403 ``consent_required``), and a player
     is never left in no club at all. Checked before anything is written.
     """
     if clubs is not None and len(set(clubs)) != len(clubs):
         raise RuleViolation("club_listed_twice", N_("Each club is listed once."), field="clubs")
-    player = Player.objects.select_for_update().get(pk=player.pk)
-    if display_name is not None:
-        player.display_name = check_player_name(display_name)
-    if email is not None:
-        player.email = check_email(email)
+    player = Player.objects.select_for_update().select_related("user").get(pk=player.pk)
+    changes: dict[str, object] = {}
+    if display_name is not None and (name := check_player_name(display_name)) != (
+        player.display_name
+    ):
+        changes["display_name"] = name
+    if email is not None and (address := check_email(email)) != player.email:
+        changes["email"] = address
+    person = dict(changes)
+    if public_results is not None and public_results != player.public_results:
+        changes["public_results"] = public_results
+        if public_results:  # hiding, at the person's request, narrows who sees: any club
+            person["public_results"] = public_results
+    if person and by is not None:
+        tenancy.require_person_editor(actor=by, player=player, field=next(iter(person)))
+    for field, value in changes.items():
+        setattr(player, field, value)
     if clubs is not None:
         _set_clubs(player, list(clubs), by)
-    if public_results is not None:
-        player.public_results = public_results
     player.save()
     return player
 
@@ -428,6 +447,8 @@ def _set_clubs(player: Player, clubs: list[Club], by: Actor | None) -> None:
         raise RuleViolation(
             "clubs_empty", N_("A player stays in at least one club: tick one."), "clubs"
         )
+    for club in sorted(wanted - current, key=lambda c: c.name):
+        tenancy.require_enrolment(actor=by, player=player, club=club)
     Membership.objects.filter(player=player, club__in=removed).delete()
     for club in wanted - current:
         Membership.objects.create(club=club, player=player)

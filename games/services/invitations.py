@@ -39,6 +39,7 @@ from core.mail import subject
 from games.models import Club, Player
 from games.rules.errors import ConflictError, RuleViolation
 
+from . import tenancy
 from .clubs import check_email
 
 #: Letters and digits a printed code is made of: no 0/O, 1/I/L to misread.
@@ -142,6 +143,7 @@ def _new_player_account(player: Player, email: str = "") -> User:
 @transaction.atomic
 def invite_player(*, actor: Actor, club: Club, player_id: int, site: str) -> Invitation:
     """Give a player with an email an account: a set-password link goes to them."""
+    tenancy.require_record_keeper(actor=actor, club=club, player_id=player_id)
     player = _player_of(actor, club, player_id)
     mail_caps.spend(actor=actor, club=club)  # 429 once the club or the sender spent its cap
     if not player.email:
@@ -183,6 +185,7 @@ def issue_sign_in_code(*, actor: Actor, club: Club, player_id: int) -> SignInCod
 
     A player whose account was never signed in to gets a fresh code (the last one
     printed is the one that works); one who has signed in keeps their password."""
+    tenancy.require_record_keeper(actor=actor, club=club, player_id=player_id)
     player = _player_of(actor, club, player_id)
     mail_caps.spend(actor=actor, club=club)  # 429 once the club or the sender spent its cap
     if player.user_id is None:

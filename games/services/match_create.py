@@ -64,8 +64,8 @@ def create_match(
                 field="rated",
             )
     for player, field in ((player1, "player1"), (player2, "player2")):
-        if not player.memberships.filter(club=club).exists():
-            raise RuleViolation(
+        if not player.memberships.filter(club=club).exists():  # tenancy: 403
+            raise NotAllowed(
                 "player_not_in_club",
                 N_("%(player)s is not a member of %(club)s.", player=player, club=club),
                 field=field,

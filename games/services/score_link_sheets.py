@@ -26,7 +26,7 @@ from core.actors import Actor
 from core.errors import N_
 from games import score_links
 from games.languages import speaking_to
-from games.models import Club, Match, Player
+from games.models import Club, Match, Membership, Player
 from games.rules.errors import ConflictError, NotAllowed, RuleViolation
 
 from .actors import is_match_director, participant_side
@@ -197,7 +197,8 @@ def email_score_links(
 ) -> MailReport:
     """Email each player with an address their link, opponent, table and length.
 
-    One connection sends every message; players without an address are named in the
+    One connection sends every message; players without an address (or no longer members
+    of the club: tenancy) are named in the
     report so the director hands them a slip instead. A mail server that refuses or
     cannot be reached is a :class:`ConflictError` (``mail_failed``), never a 500.
     """
@@ -207,8 +208,15 @@ def email_score_links(
     sent: list[Player] = []
     no_address: list[Player] = []
     messages = []
+    # tenancy: a club mails only its own members (whose address the person, or the
+    # club keeping a walk-in, gave); anyone else is handed a slip
+    members = set(
+        Membership.objects.filter(
+            club=club, player_id__in={slip.player.pk for slip in sheet.slips}
+        ).values_list("player_id", flat=True)
+    )
     for slip in sheet.slips:
-        if slip.player.email:
+        if slip.player.email and slip.player.pk in members:
             messages.append(_message(slip, heading, base, club))
             sent.append(slip.player)
         else:

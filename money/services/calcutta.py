@@ -12,6 +12,7 @@ from core.errors import N_
 from core.text import require_single_line
 from games.models import Player
 from games.rules.errors import ConflictError, RuleViolation
+from games.services import tenancy
 from money import rules
 from money.models import Calcutta, EventMoney, Lot, LotShare, Remainder
 from tournaments.models import Tournament
@@ -114,6 +115,9 @@ def sell_lot(
         players = Player.objects.in_bulk([p for p, _ in shares])
         if len(players) != len({p for p, _ in shares}):
             raise RuleViolation("player_not_found", N_("A buyer is not a known player."), "buyers")
+        tenancy.require_members(
+            club=tournament.club, player_ids=[p for p, _ in shares], field="buyers"
+        )
         rules.check_sale(
             rules.Sale(
                 lot=str(lot.pk),

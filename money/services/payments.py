@@ -10,6 +10,7 @@ from core.actors import Actor
 from core.errors import N_
 from games.models import Player
 from games.rules.errors import ConflictError, RuleViolation
+from games.services import tenancy
 from money.models import BuyBack, Payment, PaymentMethod
 from money.rules import to_cents
 from money.selectors import money_view
@@ -48,6 +49,7 @@ def record_payment(
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
         raise RuleViolation("player_not_found", N_("No such player."), "player")
+    tenancy.require_member(club=tournament.club, player=player)
 
     with event_money_write(
         actor=actor, tournament=tournament, expected_version=expected_version
@@ -86,6 +88,7 @@ def record_payout(
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
         raise RuleViolation("player_not_found", N_("No such player."), "player")
+    tenancy.require_member(club=tournament.club, player=player)
     if tournament.status != TournamentStatus.FINISHED:
         raise ConflictError(
             "payout_before_finish",

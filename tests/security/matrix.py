@@ -135,6 +135,7 @@ def fingerprint() -> tuple:
 class Outcome:
     status: int
     wrote: bool
+    code: str | None = None  # the API error's ``code``, when the answer carries one
 
 
 class Clients:
@@ -202,4 +203,14 @@ def send(
             response = call(path, body or {}, **headers)
         after = fingerprint()
         transaction.set_rollback(True)
-    return Outcome(response.status_code, before != after)
+    return Outcome(response.status_code, before != after, _error_code(response))
+
+
+def _error_code(response: Any) -> str | None:
+    if not response.get("Content-Type", "").startswith("application/json"):
+        return None
+    try:
+        body = response.json()
+    except ValueError:
+        return None
+    return body.get("code") if isinstance(body, dict) else None

@@ -104,6 +104,9 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("POST", "/api/v1/clubs/"): row(401, 201, 201, 201, 201, 201, 401),
     ("GET", "/api/v1/clubs/{slug}/"): everyone(200),
     ("PUT", "/api/v1/clubs/{slug}/"): directors_api(200),
+    # the person joins a club themself (tenancy): the world's players are members already,
+    # the directors and the admin have no player of their own
+    ("POST", "/api/v1/clubs/{slug}/join/"): row(401, 200, 200, 403, 403, 403, 401),
     ("PATCH", "/api/v1/clubs/{slug}/"): directors_api(200),
     ("POST", "/api/v1/clubs/{slug}/players/"): directors_api(201),
     ("GET", "/api/v1/clubs/{slug}/ratings/"): everyone(200),
@@ -153,8 +156,9 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/api/v1/players/"): everyone(200),
     ("POST", "/api/v1/players/"): directors_api(201),
     ("GET", "/api/v1/players/{pk}/"): everyone(200),
-    ("PUT", "/api/v1/players/{pk}/"): row(401, 200, 403, 403, 200, 200, 401),
-    ("PATCH", "/api/v1/players/{pk}/"): row(401, 200, 403, 403, 200, 200, 401),
+    # a name is the person's (tenancy): Alice and a site admin, not her club's director
+    ("PUT", "/api/v1/players/{pk}/"): row(401, 200, 403, 403, 403, 200, 401),
+    ("PATCH", "/api/v1/players/{pk}/"): row(401, 200, 403, 403, 403, 200, 401),
     ("GET", "/api/v1/players/{pk}/ratings/"): everyone(200),
     ("GET", "/api/v1/ratings/preview/"): everyone(200),
     # the variants and their legal plays: public reads, no account needed (docs/api.md)
@@ -261,6 +265,8 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     # players' accounts by its directors; a printed code and an invitation's link by anyone
     ("GET", "/clubs/new/"): row(302, 200, 200, 200, 200, 200, 302),
     ("POST", "/clubs/new/"): row(R302, W302, W302, W302, W302, W302, R302),
+    ("GET", "/clubs/{slug}/join/"): row(302, 405, 405, 405, 405, 405, 302),
+    ("POST", "/clubs/{slug}/join/"): everyone(R302),
     ("GET", "/clubs/{slug}/people/"): directors_page(200),
     ("POST", "/clubs/{slug}/people/"): directors_form(W302),
     ("GET", "/accounts/code/"): everyone(200),
@@ -303,8 +309,10 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/matches/{pk}/correct/"): directors_page(302),
     ("POST", "/matches/{pk}/correct/"): directors_form(W302),
     ("GET", "/players/{slug}/"): everyone(200),
-    ("GET", "/players/{slug}/edit/"): directors_page(200),
-    ("POST", "/players/{slug}/edit/"): directors_form(W302),
+    # the person edits their own name and address; the director their club's membership
+    # (Alice's form: no club of hers to tick, so the world's body is refused in words)
+    ("GET", "/players/{slug}/edit/"): row(302, 200, 404, 404, 200, 200, 302),
+    ("POST", "/players/{slug}/edit/"): row(R302, 200, 404, 404, W302, W302, R302),
     ("GET", "/players/{slug}/ratings/"): everyone(200),
     ("GET", "/score/{token}/"): everyone(200),
     ("POST", "/score/{token}/"): everyone(W302),
@@ -405,6 +413,7 @@ READ_ONLY_WRITES: set[Endpoint] = {
     ("POST", "/api/v1/matches/{pk}/score-links/"),  # signs links, stores nothing
     ("DELETE", "/api/v1/push-subscriptions/"),  # the world's accounts have no device
     ("POST", "/api/v1/variants/{key}/plays/"),  # computes legal plays, stores nothing
+    ("POST", "/api/v1/clubs/{slug}/join/"),  # the world's players are members already
 }
 """API writes whose success changes no row; every other 2xx write must show in the
 database fingerprint (so a cell cannot pass on a status alone)."""

@@ -52,7 +52,17 @@ class BulkLineSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     name = serializers.CharField()
     action = serializers.ChoiceField(
-        choices=["register", "create", "already_entered", "duplicate", "ambiguous", "invalid"]
+        choices=[
+            "register",
+            "create",
+            "already_entered",
+            "duplicate",
+            "ambiguous",
+            "invalid",
+            "not_member",
+        ],
+        help_text="not_member: a ticked player of another club, refused (they join the "
+        "club themself first: docs/api.md, Tenancy).",
     )
     player = serializers.IntegerField(allow_null=True)
     player_name = serializers.CharField(help_text="The matched member's name ('' if new).")

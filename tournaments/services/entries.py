@@ -10,8 +10,7 @@ from core.errors import N_
 from core.locking import lock_rows
 from games.models import Match, MatchStatus, Player
 from games.rules.errors import ConflictError, RuleViolation
-from games.services import clubs as club_services
-from games.services import match_results
+from games.services import match_results, tenancy
 from tournaments.formats.bracket_engine import derive_bracket_state
 from tournaments.formats.seeding import seed_by_random_draw, seed_by_rating, seed_manually
 from tournaments.models import (
@@ -35,7 +34,11 @@ MIN_ENTRIES = 2
 
 @transaction.atomic
 def register_entry(*, actor: Actor, tournament_id: int, player_id: int) -> Entry:
-    """Enter a player (made a member of the club if needed).
+    """Enter a member of the event's club.
+
+    Nobody joins a club by being named: a player of another club only is refused (403
+    ``player_not_in_club``, nothing written) until they join the club themself,
+    signed in (``games.services.tenancy``; docs/reliability.md, "Tenancy").
 
     Before the start anyone may be entered. Once running: a Swiss takes late entries
     into its next round; an elimination bracket only if the entry can fill a bye
@@ -61,7 +64,7 @@ def register_entry(*, actor: Actor, tournament_id: int, player_id: int) -> Entry
         TournamentStatus.RUNNING,
         doing="register a player",
     )
-    club_services.add_membership(club=tournament.club, player=player)
+    tenancy.require_member(club=tournament.club, player=player)
     late = tournament.status == TournamentStatus.RUNNING
     if late and not tournament.format_spec.late_entries:
         raise ConflictError(

@@ -23,7 +23,7 @@ from simple_history.utils import bulk_create_with_history
 from core.actors import Actor
 from core.errors import N_
 from games.models import Membership, Player
-from games.rules.errors import BoxcarsError, ConflictError, RuleViolation
+from games.rules.errors import BoxcarsError, ConflictError, NotAllowed, RuleViolation
 from games.rules.limits import MAX_BULK_NAMES, MAX_PLAYER_NAME, MAX_PLAYER_SLUG
 from games.rules.names import clean_name, name_key
 from games.services import clubs as club_services
@@ -44,9 +44,10 @@ class LineAction(StrEnum):
     DUPLICATE = "duplicate"  # skipped: the same player earlier in the list
     AMBIGUOUS = "ambiguous"  # refused: two or more members have this name; pick one
     INVALID = "invalid"  # refused: the name breaks a rule (too long...)
+    NOT_MEMBER = "not_member"  # refused: a ticked player of another club (tenancy)
 
 
-REFUSED = {LineAction.AMBIGUOUS, LineAction.INVALID}
+REFUSED = {LineAction.AMBIGUOUS, LineAction.INVALID, LineAction.NOT_MEMBER}
 
 
 @dataclass
@@ -132,6 +133,11 @@ def _plan(tournament: Tournament, names: list[str], player_ids: list[int]) -> li
         seen.add(player.pk)
 
     ticked = {p.pk: p for p in Player.objects.filter(pk__in=player_ids)}
+    members = set(
+        Membership.objects.filter(club=tournament.club, player_id__in=list(ticked)).values_list(
+            "player_id", flat=True
+        )
+    )
     for index, player_id in enumerate(player_ids):
         player = ticked.get(player_id)
         if player is None:
@@ -142,6 +148,18 @@ def _plan(tournament: Tournament, names: list[str], player_ids: list[int]) -> li
                     LineAction.INVALID,
                     source="player_ids",
                     message=f"There is no player {player_id}.",
+                )
+            )
+            continue
+        if player.pk not in members:  # nobody joins a club by being named: tenancy
+            lines.append(
+                Line(
+                    index,
+                    player.display_name,
+                    LineAction.NOT_MEMBER,
+                    player_id=player.pk,
+                    source="player_ids",
+                    message="Not a member of the club: they join it themself first.",
                 )
             )
             continue
@@ -229,6 +247,12 @@ def register_many(
             return result
         if result.refused:
             first = result.refused[0]
+            if first.action == LineAction.NOT_MEMBER:
+                raise NotAllowed(
+                    "player_not_in_club",
+                    N_("%(name)s: %(message)s", name=first.name, message=first.message),
+                    first.where,
+                )
             code = "ambiguous_name" if first.action == LineAction.AMBIGUOUS else "invalid_name"
             raise RuleViolation(
                 code,

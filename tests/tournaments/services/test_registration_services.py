@@ -170,17 +170,27 @@ def test_unregister_before_the_draw_and_refused_after(club, actor, night):
 
 
 def test_director_edits_name_email_and_only_their_clubs(club, actor, director, make_user):
+    """Tenancy: a player who is also in a club the director does not direct is the
+    person's to rename or re-address (403 ``person_not_yours``), and joins another club
+    only with their consent (403 ``consent_required``); the director still takes them
+    out of their own club. A walk-in of the director's club alone is still kept."""
     other_director = make_user("other")
     other = club_services.create_club(created_by=other_director, name="Other", slug="other")
     third = club_services.create_club(created_by=director, name="Third", slug="third")
     player = club_services.create_player(display_name="Pat", clubs=[club, other])
-    club_services.update_player(
-        player=player, display_name="Pat Q", email="pat@example.org", clubs=[third], by=actor
-    )
+    with pytest.raises(NotAllowed) as refused:
+        club_services.update_player(
+            player=player, display_name="Pat Q", email="pat@example.org", by=actor
+        )
+    assert (refused.value.code, refused.value.field) == ("person_not_yours", "display_name")
+    with pytest.raises(NotAllowed) as refused:
+        club_services.update_player(player=player, clubs=[third], by=actor)
+    assert refused.value.code == "consent_required"
     player.refresh_from_db()
-    assert (player.display_name, player.email) == ("Pat Q", "pat@example.org")
-    # Left the director's club, joined their other one, kept the club they do not direct.
-    assert set(player.clubs.values_list("slug", flat=True)) == {"third", "other"}
+    assert (player.display_name, player.email) == ("Pat", "")
+    assert set(player.clubs.values_list("slug", flat=True)) == {"test-club", "other"}
+    club_services.update_player(player=player, display_name="Pat", clubs=[], by=actor)
+    assert set(player.clubs.values_list("slug", flat=True)) == {"other"}
     with pytest.raises(NotAllowed):
         club_services.update_player(
             player=player,
@@ -192,6 +202,13 @@ def test_director_edits_name_email_and_only_their_clubs(club, actor, director, m
             ],
             by=actor,
         )
+    kept = club_services.create_player(display_name="Kim", clubs=[club])
+    club_services.update_player(
+        player=kept, display_name="Kim Q", email="kim@example.org", clubs=[third], by=actor
+    )
+    kept.refresh_from_db()
+    assert (kept.display_name, kept.email) == ("Kim Q", "kim@example.org")
+    assert set(kept.clubs.values_list("slug", flat=True)) == {"third"}
     lone = club_services.create_player(display_name="Lone", clubs=[club])
     with pytest.raises(RuleViolation) as caught:
         club_services.update_player(player=lone, clubs=[], by=actor)
