@@ -38,6 +38,9 @@ SKIPPED_BLOCKS = {
     "comment": "endcomment",
     "verbatim": "endverbatim",
 }
+HOOK_BLOCKS = {"body_class", "offline_page"}
+"""Blocks whose content base.html puts inside the ``<body>`` tag: classes and attribute
+names, never text (``tests/core/test_template_identifiers.py`` keeps them untranslated)."""
 SEEN_ATTRIBUTES = {"title", "alt", "placeholder", "aria-label", "hx-confirm"}
 LETTER = re.compile(r"[^\W\d_]")
 ALLOWED_WORDS = {"Boxcars"}
@@ -60,6 +63,14 @@ def untranslated_source(source: str) -> str:
             out.append(MARK)
         elif token.token_type == TokenType.TEXT:
             out.append(token.contents)
+        elif (
+            token.token_type == TokenType.BLOCK
+            and words[:1] == ["block"]
+            and words[1:2]
+            and words[1] in HOOK_BLOCKS
+        ):
+            closing = "endblock"
+            out.append(MARK)
         elif token.token_type == TokenType.BLOCK and words and words[0] in SKIPPED_BLOCKS:
             closing = SKIPPED_BLOCKS[words[0]]
             out.append(MARK)
@@ -131,6 +142,7 @@ def test_every_visible_string_of_the_template_is_translated(template: Path) -> N
         ("{% if x %}Yes{% else %}{% translate 'No' %}{% endif %}", ["Yes"]),
         ("<title>{% block title %}Boxcars{% endblock %} · Boxcars</title>", []),
         ("{% block offline_page %} data-offline-page{% endblock %}", []),
+        ("{% block body_class %}screen{% endblock %}", []),
     ],
 )
 def test_the_finder_flags_untranslated_text_only(source: str, flagged: list[str]) -> None:
