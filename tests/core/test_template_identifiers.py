@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = sorted(
     p for p in (ROOT / "templates").rglob("*") if p.suffix in (".html", ".txt") and p.is_file()
 )
+APPS = ("analysis", "chouette", "clubdata", "config", "core", "games", "money", "tournaments")
 PY_SOURCES = sorted(
     p
     for top in (
@@ -257,7 +258,10 @@ def test_the_scan_flags_translated_identifiers_only(source: str, flagged: list[s
 
 def test_a_translated_hook_block_is_flagged() -> None:
     base = '<body class="{% block body_class %}{% endblock %}">'
-    child = '{% block body_class %}{% translate "screen" %}{% endblock %}{% block title %}{% translate "T" %}{% endblock %}'
+    child = (
+        '{% block body_class %}{% translate "screen" %}{% endblock %}'
+        '{% block title %}{% translate "T" %}{% endblock %}'
+    )
     assert scan(base)[1] == {"body_class"}
     assert translated_blocks(child) == {"body_class", "title"}
     assert translated_blocks(child) & scan(base)[1] == {"body_class"}

@@ -47,6 +47,10 @@ ALLOWED_WORDS = {"Boxcars"}
 ATTRIBUTE_NAME = re.compile(r"[a-z]+(?:-[a-z]+)+")
 
 
+def is_hook(words: list[str]) -> bool:
+    return len(words) > 1 and words[1] in HOOK_BLOCKS
+
+
 def untranslated_source(source: str) -> str:
     """The template with everything translated, and every tag and variable, blanked.
 
