@@ -134,6 +134,36 @@ def test_every_visible_string_of_the_template_is_translated(template: Path) -> N
     )
 
 
+DEFAULT_LITERAL = re.compile(r"""\|default(?:_if_none)?:(?:"([^"]*)"|'([^']*)')""")
+"""A filter's fallback text (``|default:"in play"``): shown to people, never translated."""
+IDENTIFIER_DEFAULTS = {"main"}
+"""Fallbacks that are identifiers, not text: the money page's pool key field."""
+
+
+def untranslated_defaults(source: str) -> list[str]:
+    found = []
+    for match in DEFAULT_LITERAL.finditer(source):
+        text = match[1] if match[1] is not None else match[2]
+        if LETTER.search(text) and text not in IDENTIFIER_DEFAULTS:
+            found.append(match[0])
+    return found
+
+
+@pytest.mark.parametrize(
+    "template", TEMPLATES, ids=[str(p.relative_to(ROOT / "templates")) for p in TEMPLATES]
+)
+def test_no_fallback_text_of_the_template_is_english(template: Path) -> None:
+    """``{{ s.place|default:"in play" }}`` showed "in play" on German standings; a
+    fallback with words is written ``{% if %}...{% else %}{% translate %}``."""
+    found = untranslated_defaults(template.read_text(encoding="utf-8"))
+    assert not found, f"{template.relative_to(ROOT)} falls back to English text: {found}"
+
+
+def test_the_fallback_scan_flags_words_only() -> None:
+    source = """{{ a|default:"in play" }}{{ b|default:'0' }}{{ c|default_if_none:"–" }}"""
+    assert untranslated_defaults(source) == ['|default:"in play"']
+
+
 @pytest.mark.parametrize(
     ("source", "flagged"),
     [
