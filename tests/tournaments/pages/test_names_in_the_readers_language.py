@@ -54,11 +54,11 @@ def test_match_labels_on_the_director_dashboard_and_big_screen_are_german(
     client = Client(HTTP_ACCEPT_LANGUAGE="de")
     client.force_login(director)
     html = client.get(f"/tournaments/{event.slug}/director/").content.decode()
-    assert "Hauptrunde, Runde 1, Spiel 3" in html
-    assert "Trostrunde, Runde 1, Spiel 1" in html
+    assert "Hauptrunde, Runde 1, Match 3" in html
+    assert "Trostrunde, Runde 1, Match 1" in html
     assert "Main, round" not in html and "Consolation, round" not in html
     screen = page(f"/tournaments/{event.slug}/screen/", "de")
-    assert "Hauptrunde, Runde 1, Spiel 3" in screen
+    assert "Hauptrunde, Runde 1, Match 3" in screen
 
 
 def test_the_odds_sentence_groups_and_marks_decimals_as_the_language_does(make_event):
