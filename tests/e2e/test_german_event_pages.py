@@ -68,3 +68,31 @@ def test_the_bracket_and_dashboard_read_german(page_for, live_server, login, eve
     assert "Hauptrunde, Runde 1, Match 1" in html
     assert "Main, round" not in html
     desk.screenshot(path=str(pictures_folder("german") / f"director-de-{width}.png"))
+
+
+@pytest.mark.parametrize("width", [360, 1366])
+def test_the_new_event_preview_and_drop_map_read_german(page_for, live_server, login, club, width):
+    page = page_for({"width": width, "height": 740 if width == 360 else 900})
+    login(page, "director")
+    _german(page, live_server)
+    page.goto(f"/tournaments/new/{club.slug}/")
+    page.wait_for_selector("html[lang=de]")
+    page.locator("[name=name]").fill("Freitagabend")
+    page.locator("[name=format]").select_option("single_elimination")
+    page.locator("[name=consolation_from]").fill("1, 2")
+    page.locator("[name=last_chance_from]").fill("1")
+    page.locator("[name=preview_entries]").fill("24")
+    page.locator("button[name=action][value=preview]").click()
+    sentence = "Die Last-Chance-Runde nimmt die Verlierer der Trostrunde aus Runde 2 auf."
+    page.get_by_text(sentence, exact=False).wait_for()
+    preview = page.locator("#preview").inner_text()
+    assert "Gewünscht: Runde 1;" in preview
+    assert "Trostrunde, Runde 1" in preview and "Viertelfinale" in preview
+    assert "takes the losers" not in preview and "Consolation" not in preview
+    page.locator("#preview details.drops summary").click()
+    drops = page.locator("#preview details.drops").inner_text()
+    assert "Hauptrunde, Runde 1, Match 1" in drops and "Main, round" not in drops
+    page.locator("#preview").scroll_into_view_if_needed()
+    page.screenshot(
+        path=str(pictures_folder("german") / f"new-event-preview-de-{width}.png"), full_page=True
+    )
