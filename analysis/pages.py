@@ -7,7 +7,9 @@ from datetime import date
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
 from core import access
 from games.models import Club, Match, Player
@@ -86,7 +88,13 @@ def pr_chart(history: list) -> Chart | None:
         m = h.analysis.match
         opponent = m.player2 if h.side == 0 else m.player1
         when = m.played_on or m.created_at.date()
-        dots.append((x(i), y(h.pr), f"{when:%Y-%m-%d} v {opponent.display_name}: PR {h.pr:.2f}"))
+        pr = number_format(h.pr, 2, use_l10n=True)
+        text = gettext("%(date)s v %(opponent)s: PR %(pr)s") % {
+            "date": f"{when:%Y-%m-%d}",
+            "opponent": opponent.display_name,
+            "pr": pr,
+        }
+        dots.append((x(i), y(h.pr), text))
     ticks = [(y(v), f"{v:.0f}") for v in (low, (low + high) / 2, high)]
     return Chart(points=points, dots=dots, y_ticks=ticks)
 

@@ -34,7 +34,10 @@ class Text(str):
     params: dict[str, Any]
 
     def __new__(cls, template: str, /, **params: Any) -> Text:
-        text = super().__new__(cls, template % params if params else template)
+        # A value that is itself a Text (a stage's name in a match's label) is taken in
+        # English here: ``%`` would call its ``__str__``, the active language's wording.
+        english = {k: str.__str__(v) if isinstance(v, Text) else v for k, v in params.items()}
+        text = super().__new__(cls, template % english if params else template)
         text.template = template
         text.params = params
         return text

@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 
 from games.models import Club, Player
 from money import rules
@@ -146,7 +147,8 @@ def calcutta_spec(calcutta: Calcutta, *, entries: dict[int, int], unit: int) -> 
 def pool_names(pools: list[Pool]) -> dict[str, str]:
     """Pool key -> the name pages show (the Calcutta and registration included)."""
     names = {p.key: p.name for p in pools}
-    names.update({rules.CALCUTTA: "Calcutta", "registration": "Registration"})
+    # built by the code, not typed: in the reader's language (docs/languages.md)
+    names.update({rules.CALCUTTA: gettext("Calcutta"), "registration": gettext("Registration")})
     return names
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
+from core.wording import mid_sentence
 from games.rules import limits
 from tournaments.models import ClockPolicy, StageKind, Tournament
 
@@ -160,7 +161,7 @@ def settings_summary(tournament: Tournament) -> str:
         if tournament.capacity
         else gettext("no capacity limit"),
         gettext("check-in required") if tournament.check_in_required else gettext("no check-in"),
-        dict(POLICY_CHOICES)[tournament.clock_policy].lower()
+        mid_sentence(dict(POLICY_CHOICES)[tournament.clock_policy])
         if tournament.clock_policy in dict(POLICY_CHOICES)
         else tournament.clock_policy,
     ]
@@ -168,9 +169,9 @@ def settings_summary(tournament: Tournament) -> str:
         parts.append(
             gettext("%(policy)s from %(round)s of %(stage)s")
             % {
-                "policy": str(dict(POLICY_CHOICES)[item["policy"]]).lower(),
-                "round": str(dict(FROM_ROUNDS).get(str(item["from"]), item["from"])).lower(),
-                "stage": str(StageKind(item["stage"]).label).lower(),
+                "policy": mid_sentence(dict(POLICY_CHOICES)[item["policy"]]),
+                "round": mid_sentence(dict(FROM_ROUNDS).get(str(item["from"]), item["from"])),
+                "stage": mid_sentence(StageKind(item["stage"]).label),
             }
         )
     return ", ".join(str(p) for p in parts)

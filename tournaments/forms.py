@@ -87,27 +87,32 @@ FORMAT_STAGES: dict[str, tuple[tuple[str, str], ...]] = {
     f.key: f.stages for f in format_registry.specs()
 }
 
-_KNOCKOUT_ROUNDS = (("1", "1", "Round 1"), ("2", "2", "Round 2"), ("3", "3", "Round 3"))
+_KNOCKOUT_ROUNDS = (
+    ("1", "1", gettext_lazy("Round 1")),
+    ("2", "2", gettext_lazy("Round 2")),
+    ("3", "3", gettext_lazy("Round 3")),
+)
 _KNOCKOUT_END = (
-    ("-3", "quarter", "Quarter-finals"),
-    ("-2", "semi", "Semi-finals"),
-    ("-1", "final", "Final"),
+    ("-3", "quarter", gettext_lazy("Quarter-finals")),
+    ("-2", "semi", gettext_lazy("Semi-finals")),
+    ("-1", "final", gettext_lazy("Final")),
 )
 _ROUNDS_AND_LAST = (
-    ("1", "1", "Round 1"),
-    ("2", "2", "Round 2"),
-    ("3", "3", "Round 3"),
-    ("-1", "last", "Last round"),
+    *_KNOCKOUT_ROUNDS,
+    ("-1", "last", gettext_lazy("Last round")),
 )
 #: The rounds offered per stage: (round in the schedule, field suffix, label). A negative
 #: round counts from the end, so "Final" fits any field size.
-STAGE_ROUNDS: dict[str, tuple[tuple[str, str, str], ...]] = {
+STAGE_ROUNDS: dict[str, tuple[tuple[str, str, Any], ...]] = {
     StageKind.MAIN: _KNOCKOUT_ROUNDS + _KNOCKOUT_END,
     StageKind.CONSOLATION: _KNOCKOUT_ROUNDS + _KNOCKOUT_END,
     StageKind.LAST_CHANCE: _KNOCKOUT_ROUNDS + _KNOCKOUT_END,
     StageKind.WINNERS: _KNOCKOUT_ROUNDS + _KNOCKOUT_END,
     StageKind.LOSERS: _KNOCKOUT_ROUNDS + _KNOCKOUT_END,
-    StageKind.GRAND_FINAL: (("1", "1", "Grand final"), ("2", "2", "Deciding match")),
+    StageKind.GRAND_FINAL: (
+        ("1", "1", gettext_lazy("Grand final")),
+        ("2", "2", gettext_lazy("Deciding match")),
+    ),
     StageKind.SWISS: _ROUNDS_AND_LAST,
     StageKind.ROUND_ROBIN_GROUP: _ROUNDS_AND_LAST,
     StageKind.PLAYOFF: _KNOCKOUT_END,

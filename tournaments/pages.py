@@ -35,7 +35,7 @@ from . import (
 )
 from .bracket_svg import Side, SlotInput, layout_stage
 from .event_settings_form import EventSettingsForm
-from .formats.labels import round_title
+from .formats.labels import column_title, round_title
 from .formats.places import describe_prize_order
 from .forms import NewTournamentForm, RegisterPlayersForm
 from .models import (
@@ -118,7 +118,8 @@ def _stage_blocks(view: selectors.BracketView, highlight: int | None) -> list[di
                 title = round_title(
                     stage_kind=stage.kind, round_number=round_.number, rounds_in_stage=len(rounds)
                 )
-                columns.append((f"{title} · {round_.match_length} pts", slots))
+                # str(): the SVG is drawn here, in the reader's language
+                columns.append((str(column_title(title=title, length=round_.match_length)), slots))
             blocks.append({"stage": stage, "svg": layout_stage(columns, highlight)})
         else:
             blocks.append(

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.utils.formats import number_format
+
 from core.models import Job, JobStatus
 from tournaments.job_kinds import ODDS
 from tournaments.models import OddsSnapshot, Pairing, Tournament, TournamentStatus
@@ -91,11 +93,16 @@ class OddsView:
         """Two standard errors in percentage points ("0.4"), the margin pages state."""
         if self.snapshot is None:
             return "0"
-        return f"{200 * self.snapshot.standard_error:.1f}"
+        return number_format(round(200 * self.snapshot.standard_error, 1), 1, use_l10n=True)
 
     @property
     def simulations_text(self) -> str:
-        return f"{self.snapshot.simulations:,}" if self.snapshot else "0"
+        """ "50,000" in English, "50.000" in German, "50 000" in French: the count
+        grouped as the reader's language groups it (``USE_THOUSAND_SEPARATOR`` is off
+        site-wide, so it is forced here)."""
+        if not self.snapshot:
+            return "0"
+        return number_format(self.snapshot.simulations, 0, use_l10n=True, force_grouping=True)
 
     @property
     def marker(self) -> str:
@@ -130,15 +137,16 @@ class OddsView:
 
 
 def percent(p: float) -> str:
-    """A chance for people: "37%", "0.4%", "<0.1%", "0%" only when it is impossible."""
+    """A chance for people: "37%", "0.4%", "<0.1%", "0%" only when it is impossible;
+    the decimal mark is the reader's ("0,4%" in German)."""
     if p <= 0:
         return "0%"
     if p >= 1:
         return "100%"
     if p < 0.001:
-        return "<0.1%"
+        return f"<{number_format(0.1, 1, use_l10n=True)}%"
     if p < 0.1:
-        return f"{p * 100:.1f}%"
+        return f"{number_format(round(p * 100, 1), 1, use_l10n=True)}%"
     return f"{p * 100:.0f}%"
 
 

@@ -11,12 +11,33 @@ from dataclasses import dataclass
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.formats import number_format
+from django.utils.translation import gettext
 
 from games import selectors_ratings as selectors
 from games.models import Club, Player, RatingChange
 from games.variant_names import variant_name
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 220, 36
+
+
+def _dot_text(c: RatingChange) -> str:
+    """A chart point's tooltip, in the reader's language and number format:
+    "2026-03-05 beat Ann (5 pt): 1512.34 (+3.21)", "… schlug Ann (5 Pkt.): 1512,34 (+3,21)"."""
+    values = {
+        "date": f"{c.at:%Y-%m-%d}",
+        "opponent": c.opponent.display_name,
+        "length": c.length,
+        "rating": number_format(c.rating_after, 2, use_l10n=True),
+        "change": ("+" if c.change >= 0 else "") + number_format(c.change, 2, use_l10n=True),
+    }
+    if c.won:
+        return (
+            gettext("%(date)s beat %(opponent)s (%(length)s pt): %(rating)s (%(change)s)") % values
+        )
+    return (
+        gettext("%(date)s lost to %(opponent)s (%(length)s pt): %(rating)s (%(change)s)") % values
+    )
 
 
 @dataclass(frozen=True)
@@ -69,8 +90,7 @@ def rating_chart(history: list[RatingChange]) -> Chart | None:
         (
             x(i + 1),
             y(c.rating_after),
-            f"{c.at:%Y-%m-%d} {'beat' if c.won else 'lost to'} {c.opponent.display_name} "
-            f"({c.length} pt): {c.rating_after:.2f} ({c.change:+.2f})",
+            _dot_text(c),
         )
         for i, c in enumerate(history)
     ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext_lazy
 
 from games.models import Match
 from games.selectors_chances import Chances
@@ -16,11 +17,13 @@ from games.selectors_chances import Chances
 register = template.Library()
 
 BASIS_WORDS = {
-    "pre_match": "before the first game: the FIBS formula from the ratings",
-    "table": "equal ratings: the {table} match equity table",
-    "model": "the {table} match equity table, shifted by the rating gap",
-    "formula": "the FIBS formula from the ratings and the match length",
+    "pre_match": gettext_lazy("before the first game: the FIBS formula from the ratings"),
+    "table": gettext_lazy("equal ratings: the %(table)s match equity table"),
+    "model": gettext_lazy("the %(table)s match equity table, shifted by the rating gap"),
+    "formula": gettext_lazy("the FIBS formula from the ratings and the match length"),
 }
+"""What the chances are computed from, said inside the page's sentence (translated:
+these were English in a German sentence)."""
 
 
 def percent_text(p: float) -> str:
@@ -56,9 +59,14 @@ def chances_view(match: Match, chances: Chances | None, side: int | None = None)
         "pre_match": chances.basis == "pre_match",
         "no_table": chances.basis == "formula",
         "length": match.length,
-        "basis_text": BASIS_WORDS[chances.basis].format(table=match.club.match_equity_table),
+        "basis_text": _basis_text(chances.basis, match.club.match_equity_table),
         "ratings_text": f"{ratings[order[0]]:.0f} v {ratings[order[1]]:.0f}",
     }
+
+
+def _basis_text(basis: str, table: str) -> str:
+    words = str(BASIS_WORDS[basis])
+    return words % {"table": table} if "%(table)s" in words else words
 
 
 @register.inclusion_tag("games/_chances.html")

@@ -37,7 +37,7 @@ def test_accept_language_de_gives_a_german_page(club):
     assert 'aria-label="Hauptmenü"' in page  # the site's menu, not a bracket's main stage
     # and the club's own page
     club_page = Client().get(f"/clubs/{club.slug}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    assert "Wertungsliste" in club_page
+    assert "Rating-Liste" in club_page  # the glossary: German clubs say "Rating"
 
 
 def test_without_a_known_language_the_page_is_english(club):

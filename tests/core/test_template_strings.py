@@ -38,10 +38,17 @@ SKIPPED_BLOCKS = {
     "comment": "endcomment",
     "verbatim": "endverbatim",
 }
+HOOK_BLOCKS = {"body_class", "offline_page"}
+"""Blocks whose content base.html puts inside the ``<body>`` tag: classes and attribute
+names, never text (``tests/core/test_template_identifiers.py`` keeps them untranslated)."""
 SEEN_ATTRIBUTES = {"title", "alt", "placeholder", "aria-label", "hx-confirm"}
 LETTER = re.compile(r"[^\W\d_]")
 ALLOWED_WORDS = {"Boxcars"}
 ATTRIBUTE_NAME = re.compile(r"[a-z]+(?:-[a-z]+)+")
+
+
+def is_hook(words: list[str]) -> bool:
+    return len(words) > 1 and words[1] in HOOK_BLOCKS
 
 
 def untranslated_source(source: str) -> str:
@@ -60,6 +67,14 @@ def untranslated_source(source: str) -> str:
             out.append(MARK)
         elif token.token_type == TokenType.TEXT:
             out.append(token.contents)
+        elif (
+            token.token_type == TokenType.BLOCK
+            and words[:1] == ["block"]
+            and words[1:2]
+            and words[1] in HOOK_BLOCKS
+        ):
+            closing = "endblock"
+            out.append(MARK)
         elif token.token_type == TokenType.BLOCK and words and words[0] in SKIPPED_BLOCKS:
             closing = SKIPPED_BLOCKS[words[0]]
             out.append(MARK)
@@ -119,6 +134,36 @@ def test_every_visible_string_of_the_template_is_translated(template: Path) -> N
     )
 
 
+DEFAULT_LITERAL = re.compile(r"""\|default(?:_if_none)?:(?:"([^"]*)"|'([^']*)')""")
+"""A filter's fallback text (``|default:"in play"``): shown to people, never translated."""
+IDENTIFIER_DEFAULTS = {"main"}
+"""Fallbacks that are identifiers, not text: the money page's pool key field."""
+
+
+def untranslated_defaults(source: str) -> list[str]:
+    found = []
+    for match in DEFAULT_LITERAL.finditer(source):
+        text = match[1] if match[1] is not None else match[2]
+        if LETTER.search(text) and text not in IDENTIFIER_DEFAULTS:
+            found.append(match[0])
+    return found
+
+
+@pytest.mark.parametrize(
+    "template", TEMPLATES, ids=[str(p.relative_to(ROOT / "templates")) for p in TEMPLATES]
+)
+def test_no_fallback_text_of_the_template_is_english(template: Path) -> None:
+    """``{{ s.place|default:"in play" }}`` showed "in play" on German standings; a
+    fallback with words is written ``{% if %}...{% else %}{% translate %}``."""
+    found = untranslated_defaults(template.read_text(encoding="utf-8"))
+    assert not found, f"{template.relative_to(ROOT)} falls back to English text: {found}"
+
+
+def test_the_fallback_scan_flags_words_only() -> None:
+    source = """{{ a|default:"in play" }}{{ b|default:'0' }}{{ c|default_if_none:"–" }}"""
+    assert untranslated_defaults(source) == ['|default:"in play"']
+
+
 @pytest.mark.parametrize(
     ("source", "flagged"),
     [
@@ -131,6 +176,7 @@ def test_every_visible_string_of_the_template_is_translated(template: Path) -> N
         ("{% if x %}Yes{% else %}{% translate 'No' %}{% endif %}", ["Yes"]),
         ("<title>{% block title %}Boxcars{% endblock %} · Boxcars</title>", []),
         ("{% block offline_page %} data-offline-page{% endblock %}", []),
+        ("{% block body_class %}screen{% endblock %}", []),
     ],
 )
 def test_the_finder_flags_untranslated_text_only(source: str, flagged: list[str]) -> None:

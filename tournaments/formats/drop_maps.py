@@ -15,16 +15,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.errors import N_, Text
+
 from .bracket_graph import BracketGraph, Bye, Feed, Seed, Source, Stage, WinnerOf
 
 STAGE_NAMES = {
-    Stage.MAIN: "main",
-    Stage.CONSOLATION: "consolation",
-    Stage.LAST_CHANCE: "last chance",
-    Stage.WINNERS: "winners' bracket",
-    Stage.LOSERS: "losers' bracket",
-    Stage.GRAND_FINAL: "grand final",
+    Stage.MAIN: N_("main"),
+    Stage.CONSOLATION: N_("consolation"),
+    Stage.LAST_CHANCE: N_("last chance"),
+    Stage.WINNERS: N_("winners' bracket"),
+    Stage.LOSERS: N_("losers' bracket"),
+    Stage.GRAND_FINAL: N_("grand final"),
 }
+"""Stages as a sentence names them ("The consolation takes the losers of...")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,22 +118,51 @@ def possible_rematches(graph: BracketGraph) -> list[str]:
     return flagged
 
 
-def feed_note(feed: Feed) -> str:
-    """One sentence for the director: which rounds feed a stage, and why if not as asked."""
-    rounds = " and ".join(str(r) for r in feed.rounds)
-    plural = "s" if len(feed.rounds) > 1 else ""
-    note = (
-        f"The {STAGE_NAMES[feed.stage]} takes the losers of {STAGE_NAMES[feed.from_stage]} "
-        f"round{plural} {rounds}."
-    )
-    if feed.rounds != feed.asked:
-        asked = " and ".join(str(r) for r in feed.asked)
-        note += (
-            f" Asked: round{'s' if len(feed.asked) > 1 else ''} {asked}; rounds that are only "
-            "byes and walkovers send nobody, so the first rounds that hold matches are used"
-            " (at least two players must arrive)."
+def _round_list(rounds: tuple[int, ...]) -> Text:
+    """ "1", "1 and 2", "1, 2 and 3"."""
+    if len(rounds) == 1:
+        return Text(str(rounds[0]))
+    first = ", ".join(str(r) for r in rounds[:-1])
+    return N_("%(first)s and %(last)s", first=first, last=rounds[-1])
+
+
+def feed_note(feed: Feed) -> Text:
+    """One sentence for the director: which rounds feed a stage, and why if not as asked.
+
+    A :class:`~core.errors.Text`, so it reads in the director's language on the page."""
+    to, from_ = STAGE_NAMES[feed.stage], STAGE_NAMES[feed.from_stage]
+    rounds = _round_list(feed.rounds)
+    if len(feed.rounds) == 1:
+        note = N_(
+            "The %(stage)s takes the losers of %(from_stage)s round %(rounds)s.",
+            stage=to,
+            from_stage=from_,
+            rounds=rounds,
         )
-    return note
+    else:
+        note = N_(
+            "The %(stage)s takes the losers of %(from_stage)s rounds %(rounds)s.",
+            stage=to,
+            from_stage=from_,
+            rounds=rounds,
+        )
+    if feed.rounds == feed.asked:
+        return note
+    asked = _round_list(feed.asked)
+    why = (
+        N_(
+            "Asked: round %(asked)s; rounds that are only byes and walkovers send nobody, so "
+            "the first rounds that hold matches are used (at least two players must arrive).",
+            asked=asked,
+        )
+        if len(feed.asked) == 1
+        else N_(
+            "Asked: rounds %(asked)s; rounds that are only byes and walkovers send nobody, so "
+            "the first rounds that hold matches are used (at least two players must arrive).",
+            asked=asked,
+        )
+    )
+    return N_("%(note)s %(why)s", note=note, why=why)
 
 
 def drop_map_preview(graph: BracketGraph) -> DropMapPreview:

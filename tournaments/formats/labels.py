@@ -3,6 +3,12 @@
 Slot keys (``consolation-r1-m2``, ``swiss-r4-b7``) identify slots for the code and the
 API; people in the room read these labels instead (the director's dashboard, the big
 screen, the score cards). Pure: no Django.
+
+Every label is a :class:`core.errors.Text`: it *is* the English label (comparisons, the
+API, logs) and renders in the reader's language (``str()`` in a page), so nothing here
+is stored translated: a label is built from the slot's key each time it is shown, and a
+German and a French player reading the same bracket each read their own language
+(``docs/languages.md``, "Names the code builds").
 """
 
 from __future__ import annotations
@@ -10,18 +16,27 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from core.errors import N_, Text
+
 #: Stage kinds as a label names them (elimination stages and phases).
 STAGE_NAMES = {
-    "main": "Main",
-    "consolation": "Consolation",
-    "last_chance": "Last chance",
-    "winners": "Winners' bracket",
-    "losers": "Losers' bracket",
-    "grand_final": "Grand final",
-    "swiss": "Swiss",
-    "round_robin": "Group",
-    "playoff": "Playoff",
+    "main": N_("Main"),
+    "consolation": N_("Consolation"),
+    "last_chance": N_("Last chance"),
+    "winners": N_("Winners' bracket"),
+    "losers": N_("Losers' bracket"),
+    "grand_final": N_("Grand final"),
+    "swiss": N_("Swiss"),
+    "round_robin": N_("Group"),
+    "playoff": N_("Playoff"),
 }
+
+
+def stage_name(stage_kind: str) -> Text:
+    """A stage's name ("Consolation"); an unknown kind reads as its key, capitalised."""
+    found = STAGE_NAMES.get(stage_kind)
+    return found if found is not None else Text(stage_kind.replace("_", " ").capitalize())
+
 
 #: Stages whose last rounds are a final and semi-finals (knockout brackets).
 KNOCKOUT = {"main", "consolation", "last_chance", "winners", "losers", "playoff"}
@@ -36,7 +51,7 @@ def slot_label(
     matches_in_round: int,
     group: int = 0,
     bye: bool = False,
-) -> str:
+) -> Text:
     """The label of slot ``slot`` (0-based, from the top) of a round.
 
     In a knockout stage the last round is the final and the one before it the
@@ -44,38 +59,58 @@ def slot_label(
     and "Semi-final 1", another stage's carry its name ("Consolation final").
     Swiss and round-robin rounds name the board, counted from the top board.
     """
-    name = STAGE_NAMES.get(stage_kind, stage_kind.replace("_", " ").capitalize())
+    name = stage_name(stage_kind)
     if stage_kind == "grand_final":
-        return "Grand final" if round_number == 1 else "Grand final, deciding match"
-    if stage_kind in ("swiss", "round_robin"):
-        prefix = f"Round {round_number}"
-        if stage_kind == "round_robin":
-            prefix = f"Group {group}, round {round_number}"
-        return f"{prefix}, bye" if bye else f"{prefix}, board {slot + 1}"
+        return N_("Grand final") if round_number == 1 else N_("Grand final, deciding match")
+    if stage_kind == "swiss":
+        if bye:
+            return N_("Round %(number)s, bye", number=round_number)
+        return N_("Round %(number)s, board %(board)s", number=round_number, board=slot + 1)
+    if stage_kind == "round_robin":
+        if bye:
+            return N_("Group %(group)s, round %(number)s, bye", group=group, number=round_number)
+        return N_(
+            "Group %(group)s, round %(number)s, board %(board)s",
+            group=group,
+            number=round_number,
+            board=slot + 1,
+        )
     if stage_kind in KNOCKOUT:
         from_end = rounds_in_stage - round_number
-        which = "final" if from_end == 0 else "semi-final" if from_end == 1 else None
-        if which is not None:
-            number = f" {slot + 1}" if matches_in_round > 1 else ""
-            if stage_kind == "main":
-                return f"{which.capitalize()}{number}"
-            return f"{name} {which}{number}"
-    return f"{name}, round {round_number}, match {slot + 1}"
+        numbered = matches_in_round > 1
+        if from_end == 0 and stage_kind == "main":
+            return N_("Final %(number)s", number=slot + 1) if numbered else N_("Final")
+        if from_end == 1 and stage_kind == "main":
+            return N_("Semi-final %(number)s", number=slot + 1) if numbered else N_("Semi-final")
+        if from_end == 0:
+            if numbered:
+                return N_("%(stage)s final %(number)s", stage=name, number=slot + 1)
+            return N_("%(stage)s final", stage=name)
+        if from_end == 1:
+            if numbered:
+                return N_("%(stage)s semi-final %(number)s", stage=name, number=slot + 1)
+            return N_("%(stage)s semi-final", stage=name)
+    return N_(
+        "%(stage)s, round %(number)s, match %(match)s",
+        stage=name,
+        number=round_number,
+        match=slot + 1,
+    )
 
 
 _BRACKET_KEY = re.compile(r"^(?P<stage>[a-z_]+)-r(?P<round>\d+)-m(?P<slot>\d+)$")
 
 
-def bracket_key_labels(keys: Iterable[str]) -> dict[str, str]:
+def bracket_key_labels(keys: Iterable[str]) -> dict[str, Text]:
     """Labels for bracket slot keys (``main-r2-m3``), given every key of the bracket
     (the rounds of a stage and the matches of a round are counted from them); a key of
     another shape keeps itself as its label."""
     parsed: dict[str, tuple[str, int, int]] = {}
-    labels: dict[str, str] = {}
+    labels: dict[str, Text] = {}
     for key in keys:
         found = _BRACKET_KEY.match(key)
         if found is None:
-            labels[key] = key
+            labels[key] = Text(key)
         else:
             parsed[key] = (found["stage"], int(found["round"]), int(found["slot"]) - 1)
     rounds: dict[str, int] = {}
@@ -94,21 +129,46 @@ def bracket_key_labels(keys: Iterable[str]) -> dict[str, str]:
     return labels
 
 
-def round_title(*, stage_kind: str, round_number: int, rounds_in_stage: int) -> str:
+def round_title(*, stage_kind: str, round_number: int, rounds_in_stage: int) -> Text:
     """A bracket column's heading: "Final", "Semi-finals", "Quarter-finals" for the
     last rounds of a knockout stage ("Consolation final" for another stage), else
     "Round n". Swiss and round-robin rounds are always "Round n"."""
     if stage_kind == "grand_final":
-        return "Grand final"
+        return N_("Grand final")
     if stage_kind in KNOCKOUT:
         from_end = rounds_in_stage - round_number
-        names = {0: "final", 1: "semi-finals", 2: "quarter-finals"}
-        if from_end in names:
-            if stage_kind == "main":
-                return names[from_end].capitalize()
-            name = STAGE_NAMES.get(stage_kind, stage_kind)
-            return f"{name} {names[from_end]}"
-    return f"Round {round_number}"
+        if stage_kind == "main":
+            main = {0: N_("Final"), 1: N_("Semi-finals"), 2: N_("Quarter-finals")}
+            if from_end in main:
+                return main[from_end]
+        else:
+            name = stage_name(stage_kind)
+            if from_end == 0:
+                return N_("%(stage)s final", stage=name)
+            if from_end == 1:
+                return N_("%(stage)s semi-finals", stage=name)
+            if from_end == 2:
+                return N_("%(stage)s quarter-finals", stage=name)
+    return N_("Round %(number)s", number=round_number)
+
+
+def stage_round_title(*, stage_kind: str, round_number: int, rounds_in_stage: int) -> Text:
+    """A round's name in an event's preview: :func:`round_title`, with the stage named
+    outside the main draw ("Consolation, round 1") and the grand final's second match
+    as "Grand final, deciding match"."""
+    if stage_kind == "grand_final" and round_number == 2:
+        return N_("Grand final, deciding match")
+    title = round_title(
+        stage_kind=stage_kind, round_number=round_number, rounds_in_stage=rounds_in_stage
+    )
+    if stage_kind != "main" and title.template == "Round %(number)s":
+        return N_("%(stage)s, round %(number)s", stage=stage_name(stage_kind), number=round_number)
+    return title
+
+
+def column_title(*, title: Text, length: int) -> Text:
+    """A bracket column's heading with its match length: "Round 1 · 9 pts"."""
+    return N_("%(round)s · %(length)s pts", round=title, length=length)
 
 
 #: A stage's letter in a short label (the big screen, read from across the room).

@@ -14,7 +14,7 @@ from games.services import match_results
 from tournaments.formats import registry as format_registry
 from tournaments.formats.bracket_graph import playable_matches
 from tournaments.formats.drop_maps import drop_map_preview, feed_note
-from tournaments.formats.labels import STAGE_NAMES, bracket_key_labels, round_title
+from tournaments.formats.labels import bracket_key_labels, stage_round_title
 from tournaments.formats.schedule import check_schedule, match_length
 from tournaments.models import (
     Pairing,
@@ -191,13 +191,9 @@ def event_preview(
         stage_rounds = graph.rounds(stage)
         for number, matches in enumerate(stage_rounds, start=1):
             real = sum(playable[m.key] for m in matches)
-            title = round_title(
+            title = stage_round_title(
                 stage_kind=stage.value, round_number=number, rounds_in_stage=len(stage_rounds)
             )
-            if stage.value == StageKind.GRAND_FINAL and number == 2:
-                title = "Grand final, deciding match"
-            elif stage.value != StageKind.MAIN and title.startswith("Round"):
-                title = f"{STAGE_NAMES[stage.value]}, round {number}"
             rounds.append(
                 {
                     "title": title,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from core.errors import N_
+
 from ..bracket_graph import BracketGraph
 from ..double_elimination import build_double_elimination
 from ..registry import FormatKind, FormatSpec, GraphOptions, OddsModel, register
@@ -22,9 +24,9 @@ DOUBLE_ELIMINATION = register(
         kind=FormatKind.BRACKET,
         position=20,
         stages=(
-            ("winners", "Winners' bracket"),
-            ("losers", "Losers' bracket"),
-            ("grand_final", "Grand final"),
+            ("winners", N_("Winners' bracket")),
+            ("losers", N_("Losers' bracket")),
+            ("grand_final", N_("Grand final")),
         ),
         lengths_help=FROM_THE_END + " The deciding match is played only after a grand-final reset.",
         options=("grand_final_reset", "feed_orders"),

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from core.errors import N_
+
 from ..n_lives import check_n_lives, n_lives_is_finished, playoff_field, simulate_n_lives
 from ..registry import FormatKind, FormatSpec, OddsModel, register
 from ..standings import SWISS_TIE_BREAKS
@@ -38,7 +40,7 @@ N_LIVES = register(
         label="N lives Swiss",
         kind=FormatKind.ROUNDS,
         position=35,
-        stages=(("swiss", "Swiss"), ("playoff", "Playoff")),
+        stages=(("swiss", N_("Swiss")), ("playoff", N_("Playoff"))),
         lengths_help="The playoff's final and semi-finals count from its end.",
         options=("max_losses", "playoff_qualifiers", "tie_breaks", "bye_is_win"),
         option_defaults={"max_losses": 3, "playoff_qualifiers": 4, "bye_is_win": True},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from core.errors import N_
+
 from ..bracket_graph import BracketGraph
 from ..registry import FormatKind, FormatSpec, GraphOptions, register
 from ..round_robin import build_playoff
@@ -19,7 +21,7 @@ ROUND_ROBIN = register(
         label="Round robin",
         kind=FormatKind.ROUNDS,
         position=40,
-        stages=(("round_robin", "Group rounds"), ("playoff", "Playoff")),
+        stages=(("round_robin", N_("Group rounds")), ("playoff", N_("Playoff"))),
         lengths_help="The last round counts from the end of each group; " + FROM_THE_END.lower(),
         options=("groups", "playoff_qualifiers", "tie_breaks", "bye_is_win"),
         option_defaults={"groups": 1, "playoff_qualifiers": 0},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from core.errors import N_
+
 from ..elimination import build_single_elimination
 from ..registry import FormatKind, FormatSpec, GraphOptions, OddsModel, register
 from ..standings import TieBreak
@@ -25,9 +27,9 @@ SINGLE_ELIMINATION = register(
         kind=FormatKind.BRACKET,
         position=10,
         stages=(
-            ("main", "Main draw"),
-            ("consolation", "Consolation"),
-            ("last_chance", "Last chance"),
+            ("main", N_("Main draw")),
+            ("consolation", N_("Consolation")),
+            ("last_chance", N_("Last chance")),
         ),
         lengths_help=FROM_THE_END,
         options=(
