@@ -51,7 +51,9 @@ def finishing_places(tournament: Tournament) -> dict[str, list[list[int]]] | Non
 
     ``"event"``: every place in the event's prize order (elimination) or the standings
     ranks (Swiss, round robin; tied ranks are groups). For elimination events also one
-    list per bracket (``"main"``, ``"consolation"``, ``"last_chance"``).
+    list per bracket (``"main"``, ``"consolation"``, ``"last_chance"``), and the
+    combined lists a pool may be paid by (``"main_consolation"``: main 1–2, then
+    consolation 1–2, :data:`money.rules.COMBINED_PLACES`).
     """
     if tournament.status != TournamentStatus.FINISHED:
         return None
@@ -67,12 +69,17 @@ def finishing_places(tournament: Tournament) -> dict[str, list[list[int]]] | Non
             group = [entry.player_id for entry in place.entries]
             result["event"].append(group)
             result.setdefault(place.block, []).append(group)
+        brackets = {block: result[block] for block in ("main", "consolation", "last_chance")}
+        for name, steps in rules.COMBINED_PLACES.items():
+            result[name] = rules.combine_places(brackets, steps)
         return result
     groups: dict[int, list[int]] = {}
     for standing in table.rows:
         groups.setdefault(standing.row.rank, []).append(standing.entry.player_id)
     result["event"] = [groups[rank] for rank in sorted(groups)]
     result["main"] = result["event"]
+    for name in rules.COMBINED_PLACES:
+        result[name] = result["event"]  # no brackets: the standings' places
     return result
 
 
@@ -364,6 +371,30 @@ def money_view(tournament: Tournament) -> MoneyView:
 
 
 # --- what the money pages list beside the ledger --------------------------------------
+
+
+def payouts_started(event: EventMoney | None) -> bool:
+    """Has a prize been handed over? (a payout is kept as a payment of minus its
+    amount); from then on the prize order and the payout tables are fixed."""
+    return event is not None and event.payments.filter(amount__lt=0).exists()
+
+
+def prize_order_words(tournament: Tournament) -> str:
+    """The event's prize order in words ("main places, consolation 1–2, ...")."""
+    from tournaments.formats.places import describe_prize_order
+
+    return describe_prize_order(tournament.prize_order)
+
+
+def door_payments(tournament: Tournament) -> dict[int, list[Any]]:
+    """Each player's payments in the event, oldest first (player id -> payments): what
+    the door page marks as paid and offers to undo."""
+    found: dict[int, list[Any]] = defaultdict(list)
+    event = event_money(tournament)
+    if event is not None:
+        for payment in event.payments.order_by("recorded_at", "pk"):
+            found[payment.player_id].append(payment)
+    return found
 
 
 def event_entries(tournament: Tournament) -> QuerySet[Entry]:
