@@ -386,15 +386,36 @@ def prize_order_words(tournament: Tournament) -> str:
     return describe_prize_order(tournament.prize_order)
 
 
-def door_payments(tournament: Tournament) -> dict[int, list[Any]]:
-    """Each player's payments in the event, oldest first (player id -> payments): what
-    the door page marks as paid and offers to undo."""
+def door_payments(tournament: Tournament, player_id: int | None = None) -> dict[int, list[Any]]:
+    """Each player's payments in the event (or only ``player_id``'s), oldest first
+    (player id -> payments): what the door page marks as paid and offers to undo."""
     found: dict[int, list[Any]] = defaultdict(list)
     event = event_money(tournament)
     if event is not None:
-        for payment in event.payments.order_by("recorded_at", "pk"):
+        payments = event.payments.order_by("recorded_at", "pk")
+        if player_id is not None:
+            payments = payments.filter(player_id=player_id)
+        for payment in payments:
             found[payment.player_id].append(payment)
     return found
+
+
+def player_money(tournament: Tournament, player_id: int) -> tuple[int, int]:
+    """One player's (paid, balance) in cents, as :func:`money_view` has them, reading the
+    ledger and only their payments: what the door page's row shows after each tap
+    (one row re-rendered, not the whole event's people)."""
+    event = event_money(tournament)
+    ledger, _, _, _ = build_ledger(tournament, event, club_money(tournament))
+    net = sum(line.amount for line in ledger.lines if line.party == player_id)
+    paid = 0
+    if event is not None:
+        for amount in (
+            event.payments.filter(player_id=player_id)
+            .exclude(method=PaymentMethod.OWING)
+            .values_list("amount", flat=True)
+        ):
+            paid += rules.to_cents(amount, field="amount", allow_negative=True)
+    return paid, net + paid
 
 
 def event_entries(tournament: Tournament) -> QuerySet[Entry]:

@@ -35,34 +35,50 @@ DOOR_METHODS = (PaymentMethod.CASH, PaymentMethod.TRANSFER)
 """How money is handed over at the door (owing is marked on the money page)."""
 
 
-def door_rows(tournament: Tournament, *, player_id: int | None = None) -> list[dict[str, Any]]:
-    """One row per entered player (or only ``player_id``'s): what they owe, what they
-    paid, whether they are square, and the last payment (the one Undo takes back)."""
+def door_rows(tournament: Tournament) -> list[dict[str, Any]]:
+    """One row per entered player: what they owe, what they paid, whether they are
+    square, and the last payment (the one Undo takes back)."""
     view = selectors.money_view(tournament)
     by_player = {p.player.pk: p for p in view.people if p.player}
     payments = selectors.door_payments(tournament)
     rows = []
     for entry in selectors.event_entries(tournament):
-        if player_id is not None and entry.player_id != player_id:
-            continue
         person = by_player.get(entry.player_id)
-        balance = person.balance if person else 0
-        paid = person.paid if person else 0
-        undoable = [p for p in payments.get(entry.player_id, []) if p.amount >= 0]
-        if entry.status != EntryStatus.ACTIVE and not paid and balance >= 0:
-            continue  # withdrawn before paying anything: nothing to take
-        rows.append(
-            {
-                "entry": entry,
-                "name": entry.player.display_name,
-                "owes": -balance if balance < 0 else 0,
-                "paid": paid,
-                "square": balance >= 0 and paid > 0,
-                "last": undoable[-1] if undoable else None,
-                "withdrawn": entry.status != EntryStatus.ACTIVE,
-            }
+        row = _row(
+            entry,
+            paid=person.paid if person else 0,
+            balance=person.balance if person else 0,
+            payments=payments.get(entry.player_id, []),
         )
+        if row is not None:
+            rows.append(row)
     return rows
+
+
+def door_row(tournament: Tournament, player_id: int) -> dict[str, Any] | None:
+    """The row of one player, after a tap (reads only what that row shows)."""
+    entry = selectors.event_entries(tournament).filter(player_id=player_id).first()
+    if entry is None:
+        return None
+    paid, balance = selectors.player_money(tournament, player_id)
+    payments = selectors.door_payments(tournament, player_id).get(player_id, [])
+    return _row(entry, paid=paid, balance=balance, payments=payments)
+
+
+def _row(entry: Any, *, paid: int, balance: int, payments: list[Any]) -> dict[str, Any] | None:
+    undoable = [p for p in payments if p.amount >= 0]
+    withdrawn = entry.status != EntryStatus.ACTIVE
+    if withdrawn and not paid and balance >= 0:
+        return None  # withdrawn before paying anything: nothing to take
+    return {
+        "entry": entry,
+        "name": entry.player.display_name,
+        "owes": -balance if balance < 0 else 0,
+        "paid": paid,
+        "square": balance >= 0 and paid > 0,
+        "last": undoable[-1] if undoable else None,
+        "withdrawn": withdrawn,
+    }
 
 
 def _matches(row: dict[str, Any], query: str) -> bool:
@@ -106,10 +122,9 @@ def _answer(
     """The row again (htmx posted the button: it swaps the row, a refusal written in
     it), or the page (no JavaScript: the refusal in the messages)."""
     if getattr(request, "htmx", False):
-        rows = door_rows(tournament, player_id=player_id) if player_id else []
         context = {
             "tournament": tournament,
-            "row": rows[0] if rows else None,
+            "row": door_row(tournament, player_id) if player_id else None,
             "query": request.POST.get("q", ""),
             "currency": selectors.club_money(tournament).currency,
             "error": error,
