@@ -18,6 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
@@ -81,6 +82,11 @@ def _row(entry: Any, *, paid: int, balance: int, payments: list[Any]) -> dict[st
     }
 
 
+def _count(name: str, value: int) -> str:
+    """A count of the page's sentence as a span door.js keeps up to date as rows turn."""
+    return format_html('<span data-count="{}">{}</span>', name, value)
+
+
 def _matches(row: dict[str, Any], query: str) -> bool:
     return not query or query.casefold() in row["name"].casefold()
 
@@ -96,9 +102,9 @@ def door(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "rows": shown,
         "query": query,
-        "total": len(rows),
-        "square": sum(1 for r in rows if r["square"]),
-        "owing": sum(1 for r in rows if r["owes"]),
+        "total": _count("total", len(rows)),
+        "square": _count("square", sum(r["square"] for r in rows)),
+        "owing": _count("owing", sum(bool(r["owes"]) for r in rows)),
         "currency": selectors.club_money(tournament).currency,
     }
     return render(request, "money/door.html", context)

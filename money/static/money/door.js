@@ -21,6 +21,13 @@
         row.querySelectorAll('input[name="q"]').forEach(function (q) { q.value = input.value; });
       });
       if (none) none.hidden = shown !== 0;
+      count("total", list.querySelectorAll("li.door-row").length);
+      count("square", list.querySelectorAll("li.door-row.is-paid").length);
+      count("owing", list.querySelectorAll("li.door-row .owed").length);
+    }
+    function count(name, value) {
+      var span = document.querySelector('[data-count="' + name + '"]');
+      if (span) span.textContent = String(value);
     }
     input.addEventListener("input", filter);
     // a row swapped in after a payment keeps the current search

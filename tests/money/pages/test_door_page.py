@@ -5,6 +5,8 @@ the same search."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from money.models import Payment
@@ -27,6 +29,11 @@ def event(make_event, browser):
     return event
 
 
+def words(html: str) -> str:
+    """The page as read (the counts are spans the page's script keeps up to date)."""
+    return re.sub(r"<[^>]+>", "", html)
+
+
 def player(event, seed: int):
     entries = Entry.objects.select_related("player").filter(tournament=event)
     return entries.get(player__display_name=f"P{seed:02d}").player
@@ -35,7 +42,7 @@ def player(event, seed: int):
 def test_each_row_shows_what_is_owed_and_one_button_takes_it(event, browser):
     page = browser.get(door(event)).content.decode()
     assert page.count('class="door-row"') == 6
-    assert "owes 20.00 EUR" in page and "0 of 6 paid, 6 still owe." in page
+    assert "owes 20.00 EUR" in page and "0 of 6 paid, 6 still owe." in words(page)
     first = player(event, 1)
     answer = browser.post(
         door(event, "pay/"),
@@ -47,7 +54,7 @@ def test_each_row_shows_what_is_owed_and_one_button_takes_it(event, browser):
     assert (payment.amount, payment.method, payment.note) == (20, "cash", "at the door")
     page = browser.get(door(event)).content.decode()
     assert page.count('class="door-row is-paid"') == 1 and "✓ paid 20.00" in page
-    assert "1 of 6 paid, 5 still owe." in page
+    assert "1 of 6 paid, 5 still owe." in words(page)
     assert "Undo P01's payment of 20.00" in page
 
 
