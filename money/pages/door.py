@@ -128,9 +128,13 @@ def _answer(
     """The row again (htmx posted the button: it swaps the row, a refusal written in
     it), or the page (no JavaScript: the refusal in the messages)."""
     if getattr(request, "htmx", False):
+        if player_id is None:  # no row to answer with: the page says it on its next load
+            if error:
+                messages.error(request, error)
+            return HttpResponse(status=204)  # htmx leaves the page as it is
         context = {
             "tournament": tournament,
-            "row": door_row(tournament, player_id) if player_id else None,
+            "row": door_row(tournament, player_id),
             "query": request.POST.get("q", ""),
             "currency": selectors.club_money(tournament).currency,
             "error": error,
