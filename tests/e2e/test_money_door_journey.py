@@ -90,6 +90,8 @@ def test_a_director_takes_65_payments_at_the_door_on_a_phone(
     for viewport, size in ((PHONE_360, "360"), (LAPTOP_1366, "1366")):
         other = page_for(viewport, name=f"money-door-{size}")
         login(other, "director")
+        other.goto(f"/tournaments/{event.slug}/director/")
+        other.screenshot(path=str(pictures / f"money-door-link-{size}.png"))
         other.goto(f"/tournaments/{event.slug}/director/money/door/")
         _fits(other)
         other.screenshot(path=str(pictures / f"money-door-{size}.png"))

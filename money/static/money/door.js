@@ -30,8 +30,14 @@
       if (span) span.textContent = String(value);
     }
     input.addEventListener("input", filter);
-    // a row swapped in after a payment keeps the current search
-    document.body.addEventListener("htmx:afterSwap", filter);
+    // a row swapped in after a payment (htmx replaces the li, then settles its class)
+    // keeps the current search, and the counts follow it
+    new MutationObserver(filter).observe(list, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ["class"],
+    });
     filter();
   }
   if (document.readyState === "loading") {

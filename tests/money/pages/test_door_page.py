@@ -6,6 +6,7 @@ the same search."""
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 import pytest
 
@@ -51,7 +52,7 @@ def test_each_row_shows_what_is_owed_and_one_button_takes_it(event, browser):
     assert answer.status_code == 302
     assert answer["Location"] == door(event) + f"?q=P0#p-{first.pk}"
     payment = Payment.objects.get(player=first)
-    assert (payment.amount, payment.method, payment.note) == (20, "cash", "at the door")
+    assert (payment.amount, payment.method, payment.note) == (Decimal(20), "cash", "at the door")
     page = browser.get(door(event)).content.decode()
     assert page.count('class="door-row is-paid"') == 1 and "✓ paid 20.00" in page
     assert "1 of 6 paid, 5 still owe." in words(page)
