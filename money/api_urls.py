@@ -40,6 +40,16 @@ urlpatterns = [
         name="money-api-payments",
     ),
     path(
+        "tournaments/<slug:slug>/money/payments/<int:payment>/",
+        event.PaymentView.as_view(),
+        name="money-api-payment",
+    ),
+    path(
+        "tournaments/<slug:slug>/money/prize-order/",
+        event.PrizeOrderView.as_view(),
+        name="money-api-prize-order",
+    ),
+    path(
         "tournaments/<slug:slug>/money/splits/", event.SplitsView.as_view(), name="money-api-splits"
     ),
     path(

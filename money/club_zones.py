@@ -17,6 +17,9 @@ def register() -> None:
             "money-ledger-csv",
             "money-master-points",
             "money-action",
+            "money-door",
+            "money-door-pay",
+            "money-door-undo",
         ],
         zone_of_event,
     )

@@ -94,15 +94,20 @@ class PaidBy(models.TextChoices):
     MAIN = "main", gettext_lazy("Main bracket places")
     CONSOLATION = "consolation", gettext_lazy("Consolation places")
     LAST_CHANCE = "last_chance", gettext_lazy("Last chance places")
+    MAIN_CONSOLATION = (
+        "main_consolation",
+        gettext_lazy("Main 1–2, then consolation 1–2 (whatever the prize order)"),
+    )
 
 
 class Pool(models.Model):
     """A prize pool: the main pool (every entry pays ``fee``) or a side pool (its entrants).
 
-    ``paid_by`` says whose places pay it: the event's (in its prize order) or one
+    ``paid_by`` says whose places pay it: the event's (in its prize order), one
     bracket's (a consolation pool fed by buy-backs pays the consolation's places, among
-    the players who bought in). ``table`` is the payout table (percentages by
-    position, as strings: "12.5").
+    the players who bought in), or main 1–2 then consolation 1–2 (what the "main +
+    consolation" preset pays, so it does not depend on the event's prize order).
+    ``table`` is the payout table (percentages by position, as strings: "12.5").
     ``buy_back_fee`` and ``buy_back_until_round`` allow buy-backs into this pool.
     ``award_order`` (entry ids, best first, as groups) is the director's decision when
     the places do not say who is paid (a side pool nobody eligible reached far).
@@ -112,7 +117,7 @@ class Pool(models.Model):
     key = models.SlugField(max_length=40)
     name = models.CharField(max_length=80, validators=[single_line])
     side = models.BooleanField(default=False)
-    paid_by = models.CharField(max_length=12, choices=PaidBy.choices, default=PaidBy.EVENT)
+    paid_by = models.CharField(max_length=20, choices=PaidBy.choices, default=PaidBy.EVENT)
     fee = models.DecimalField(default=Decimal(0), **MONEY)
     added = models.DecimalField(default=Decimal(0), **MONEY)
     rake_percent = models.DecimalField(default=Decimal(0), **PERCENT)

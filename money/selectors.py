@@ -52,7 +52,9 @@ def finishing_places(tournament: Tournament) -> dict[str, list[list[int]]] | Non
 
     ``"event"``: every place in the event's prize order (elimination) or the standings
     ranks (Swiss, round robin; tied ranks are groups). For elimination events also one
-    list per bracket (``"main"``, ``"consolation"``, ``"last_chance"``).
+    list per bracket (``"main"``, ``"consolation"``, ``"last_chance"``), and the
+    combined lists a pool may be paid by (``"main_consolation"``: main 1–2, then
+    consolation 1–2, :data:`money.rules.COMBINED_PLACES`).
     """
     if tournament.status != TournamentStatus.FINISHED:
         return None
@@ -68,12 +70,17 @@ def finishing_places(tournament: Tournament) -> dict[str, list[list[int]]] | Non
             group = [entry.player_id for entry in place.entries]
             result["event"].append(group)
             result.setdefault(place.block, []).append(group)
+        brackets = {block: result[block] for block in ("main", "consolation", "last_chance")}
+        for name, steps in rules.COMBINED_PLACES.items():
+            result[name] = rules.combine_places(brackets, steps)
         return result
     groups: dict[int, list[int]] = {}
     for standing in table.rows:
         groups.setdefault(standing.row.rank, []).append(standing.entry.player_id)
     result["event"] = [groups[rank] for rank in sorted(groups)]
     result["main"] = result["event"]
+    for name in rules.COMBINED_PLACES:
+        result[name] = result["event"]  # no brackets: the standings' places
     return result
 
 
@@ -366,6 +373,51 @@ def money_view(tournament: Tournament) -> MoneyView:
 
 
 # --- what the money pages list beside the ledger --------------------------------------
+
+
+def payouts_started(event: EventMoney | None) -> bool:
+    """Has a prize been handed over? (a payout is kept as a payment of minus its
+    amount); from then on the prize order and the payout tables are fixed."""
+    return event is not None and event.payments.filter(amount__lt=0).exists()
+
+
+def prize_order_words(tournament: Tournament) -> str:
+    """The event's prize order in words ("main places, consolation 1–2, ...")."""
+    from tournaments.formats.places import describe_prize_order
+
+    return describe_prize_order(tournament.prize_order)
+
+
+def door_payments(tournament: Tournament, player_id: int | None = None) -> dict[int, list[Any]]:
+    """Each player's payments in the event (or only ``player_id``'s), oldest first
+    (player id -> payments): what the door page marks as paid and offers to undo."""
+    found: dict[int, list[Any]] = defaultdict(list)
+    event = event_money(tournament)
+    if event is not None:
+        payments = event.payments.order_by("recorded_at", "pk")
+        if player_id is not None:
+            payments = payments.filter(player_id=player_id)
+        for payment in payments:
+            found[payment.player_id].append(payment)
+    return found
+
+
+def player_money(tournament: Tournament, player_id: int) -> tuple[int, int]:
+    """One player's (paid, balance) in cents, as :func:`money_view` has them, reading the
+    ledger and only their payments: what the door page's row shows after each tap
+    (one row re-rendered, not the whole event's people)."""
+    event = event_money(tournament)
+    ledger, _, _, _ = build_ledger(tournament, event, club_money(tournament))
+    net = sum(line.amount for line in ledger.lines if line.party == player_id)
+    paid = 0
+    if event is not None:
+        for amount in (
+            event.payments.filter(player_id=player_id)
+            .exclude(method=PaymentMethod.OWING)
+            .values_list("amount", flat=True)
+        ):
+            paid += rules.to_cents(amount, field="amount", allow_negative=True)
+    return paid, net + paid
 
 
 def event_entries(tournament: Tournament) -> QuerySet[Entry]:

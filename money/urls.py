@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .pages import awards, director, master_points, public
+from .pages import awards, director, door, master_points, public
 
 urlpatterns = [
     path("<slug:slug>/money/", public.public_money, name="money-public"),
@@ -20,6 +20,9 @@ urlpatterns = [
         name="money-master-points",
     ),
     path("<slug:slug>/director/money/award/", awards.award_order, name="money-award"),
+    path("<slug:slug>/director/money/door/", door.door, name="money-door"),
+    path("<slug:slug>/director/money/door/pay/", door.door_pay, name="money-door-pay"),
+    path("<slug:slug>/director/money/door/undo/", door.door_undo, name="money-door-undo"),
     path("<slug:slug>/director/money/history/", director.money_history, name="money-history"),
     path(
         "<slug:slug>/director/money/do/<slug:action>/", director.director_money, name="money-action"

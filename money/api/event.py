@@ -16,7 +16,7 @@ from money import selectors, services
 from money.renderings import ledger_csv
 
 from .common import AMOUNT, MoneyAPIView, get_tournament, request_actor
-from .serializers import ClubMoneyInput, EntrantsInput, PaymentInput
+from .serializers import ClubMoneyInput, EntrantsInput, PaymentInput, PrizeOrderInput
 from .shapes import EventMoneySerializer
 from .writing import EVENT_MONEY, endpoint, money_response
 
@@ -40,6 +40,19 @@ class PaymentsView(MoneyAPIView):
     post = endpoint(
         EVENT_MONEY, services.record_payment, PaymentInput, created=True, idempotent=True
     )
+
+
+class PaymentView(MoneyAPIView):
+    """DELETE: take back a payment recorded by mistake (not a prize paid out: 409)."""
+
+    delete = endpoint(EVENT_MONEY, services.undo_payment, url={"payment": "payment_id"})
+
+
+class PrizeOrderView(MoneyAPIView):
+    """PUT: the event's prize order (who its places pay first), until prizes are paid
+    out (then 409 ``payouts_started`` on ``prize_order``)."""
+
+    put = endpoint(EVENT_MONEY, services.set_prize_order, PrizeOrderInput)
 
 
 class SplitsView(MoneyAPIView):

@@ -76,6 +76,16 @@ class PaymentInput(serializers.Serializer):
     note = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
 
 
+class PrizeOrderInput(serializers.Serializer):
+    prize_order = serializers.ListField(
+        child=serializers.CharField(max_length=32),
+        max_length=16,
+        allow_empty=True,
+        help_text='The order places rank and prizes go, e.g. ["main:2", "consolation:2", '
+        '"main"]; [] is the default order (main, consolation:2, last_chance:2).',
+    )
+
+
 class CalcuttaInput(serializers.Serializer):
     preset = serializers.ChoiceField(choices=list(rules.PRESETS), required=False)
     table = serializers.ListField(

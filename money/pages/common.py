@@ -77,6 +77,41 @@ def amount(
     return number
 
 
+def preset_of(table: list[Any] | None) -> str:
+    """The preset whose percentages ``table`` holds ("custom" for any other table), so a
+    form shows what was saved rather than its first choice."""
+    if not table:
+        return ""
+    saved = [Decimal(str(v)) for v in table]
+    for key, (_, percentages) in rules.PRESETS.items():
+        if saved == list(percentages):
+            return key
+    return "custom"
+
+
+def pool_posted(view: selectors.MoneyView, key: str) -> dict[str, Any]:
+    """The pool form's values for changing the pool ``key`` (as if posted), or nothing."""
+    pool = next((p for p in view.pools if p.key == key), None)
+    if pool is None:
+        return {}
+    preset = preset_of(pool.table)
+    return {
+        "key": pool.key,
+        "name": pool.name,
+        "fee": pool.fee,
+        "added": pool.added,
+        "rake_percent": pool.rake_percent.normalize(),
+        "rake_fixed": pool.rake_fixed,
+        "preset": preset,
+        "table": " / ".join(pool.table) if preset == "custom" else "",
+        "paid_by": pool.paid_by,
+        "remainder": pool.remainder,
+        "buy_back_fee": "" if pool.buy_back_fee is None else pool.buy_back_fee,
+        "buy_back_until_round": pool.buy_back_until_round or "",
+        "side": pool.side,
+    }
+
+
 def money_context(tournament: Tournament) -> dict[str, Any]:
     view = selectors.money_view(tournament)
     entries = list(selectors.event_entries(tournament))
@@ -112,6 +147,10 @@ def money_context(tournament: Tournament) -> dict[str, Any]:
         "free_entries": [e for e in entries if e.pk not in in_lot],
         "lots": event_lots(view),
         "is_director": True,
+        "calcutta_preset": preset_of(view.calcutta.table) if view.calcutta else "",
+        "payouts_started": selectors.payouts_started(view.event),
+        "prize_order": ", ".join(tournament.prize_order),
+        "prize_order_text": selectors.prize_order_words(tournament),
         "master_points": _event_master_points(tournament),
         "formulas": FORMULA_CHOICES,
     }

@@ -21,7 +21,7 @@ from money.renderings import ledger_csv
 from tournaments.models import Tournament
 
 from . import forms
-from .common import directed_event, money_context, section_url
+from .common import directed_event, money_context, pool_posted, section_url
 
 Call = Callable[[Any, Tournament, dict[str, Any]], Any]
 
@@ -50,6 +50,12 @@ ACTIONS: dict[str, tuple[type[forms.MoneyForm], Call]] = {
         forms.PoolForm,
         lambda a, t, d: services.save_pool(
             actor=a, tournament=t, **{k: v for k, v in d.items() if k != "preset"}
+        ),
+    ),
+    "prize-order": (
+        forms.PrizeOrderForm,
+        lambda a, t, d: services.set_prize_order(
+            actor=a, tournament=t, prize_order=d["prize_order"]
         ),
     ),
     "delete-pool": (
@@ -161,7 +167,10 @@ def director_money(request: HttpRequest, slug: str, action: str | None = None) -
             return redirect(back)  # a form on another page (the director's entry list)
         name = "money-auction" if action in AUCTION_ACTIONS else "money-director"
         return redirect(f"{section_url(name, slug)}#{action}")
-    return render(request, template, money_context(tournament))
+    context = money_context(tournament)
+    if request.GET.get("pool"):  # "Change" beside a pool: its form holds what is saved
+        context["posted"] = pool_posted(context["view"], request.GET["pool"])
+    return render(request, template, context)
 
 
 @login_required

@@ -229,6 +229,23 @@ class PaymentForm(MoneyForm):
     note = PostedText(label=_("Note"))
 
 
+class UndoPaymentForm(MoneyForm):
+    payment = ChoiceIdField(label=_("Payment"))
+    summary_only = frozenset({"payment"})
+
+
+class PrizeOrderForm(MoneyForm):
+    """The prize order as typed: steps separated by commas ("main:2, consolation:2");
+    blank is the default order."""
+
+    prize_order = PostedText(label=_("Prize order"))
+
+    def clean_prize_order(self) -> list[str]:
+        return [
+            step.strip() for step in self.cleaned_data["prize_order"].split(",") if step.strip()
+        ]
+
+
 class SplitForm(MoneyForm):
     entries = IdListField(label=_("Players"))
 

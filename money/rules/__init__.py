@@ -20,13 +20,25 @@ from .ledger import (
     settle,
     settlement_balances,
 )
-from .payouts import PRESETS, Distribution, Payment, Remainder, check_table, distribute
+from .payouts import (
+    COMBINED_PLACES,
+    PRESET_PAID_BY,
+    PRESETS,
+    Distribution,
+    Payment,
+    Remainder,
+    check_table,
+    combine_places,
+    distribute,
+)
 from .pools import PoolSpec, check_pool, pool_places, rake
 
 __all__ = [
     "CALCUTTA",
+    "COMBINED_PLACES",
     "HOUSE",
     "PRESETS",
+    "PRESET_PAID_BY",
     "CalcuttaSpec",
     "Distribution",
     "EventLedger",
@@ -39,6 +51,7 @@ __all__ = [
     "check_pool",
     "check_sale",
     "check_table",
+    "combine_places",
     "distribute",
     "event_ledger",
     "from_cents",

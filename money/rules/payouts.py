@@ -3,8 +3,11 @@
 A payout table is a list of percentages by finishing position (1st, 2nd, ...) that
 sums to exactly 100. Positions are the event's places in its prize order
 (``tournaments.formats.places``): with the default order, main 1, main 2, then the
-semi-final losers; a club that pays the consolation winner third sets the event's prize
-order to ``main:2, consolation:2`` and uses the 45/22/22/11 preset.
+semi-final losers. A preset may also say whose places it pays
+(:data:`PRESET_PAID_BY`): "Main + consolation 45/22/22/11" pays main 1–2, then the
+consolation's winner and runner-up (:data:`COMBINED_PLACES`), whatever the event's
+prize order, because under the default order its third and fourth shares would go to
+the semi-final losers and the consolation would get nothing.
 
 **Shared places.** Players who share a place (two semi-final losers "3–4") hold the
 positions of that place together and split the sum of those positions' percentages
@@ -21,7 +24,7 @@ leaves over is the *remainder*: a stated line, never lost, paid as the pool says
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
@@ -49,6 +52,47 @@ PRESETS: dict[str, tuple[str, tuple[Decimal, ...]]] = {
     ),
 }
 """Payout tables clubs use, by key: (label, percentages by position)."""
+
+MAIN_THEN_CONSOLATION = "main_consolation"
+"""The places "main 1–2, then consolation 1–2, then the others"."""
+
+COMBINED_PLACES: dict[str, tuple[tuple[str, int], ...]] = {
+    MAIN_THEN_CONSOLATION: (("main", 2), ("consolation", 2)),
+}
+"""Place lists made of the brackets' own places: (block, how many of its places)."""
+
+PLACE_BLOCKS = ("main", "consolation", "last_chance")
+"""The brackets whose remaining places follow a combined list, in this order."""
+
+PRESET_PAID_BY: dict[str, str] = {"main_consolation_45_22_22_11": MAIN_THEN_CONSOLATION}
+"""The places a preset pays when the director leaves "paid by" at the event's places:
+the preset's name promises them, so they must not depend on the prize order."""
+
+
+def combine_places(
+    blocks: Mapping[str, Sequence[Sequence[Person]]], steps: Sequence[tuple[str, int]]
+) -> list[list[Person]]:
+    """The places of ``steps`` (``("main", 2)``: main's places 1–2), then every other
+    place block by block.
+
+    ``blocks`` are each bracket's places, best first (a place is the people sharing
+    it). A step takes a block's places while the place starts within its count, as the
+    event's prize order does (``tournaments.formats.places``), so a shared place is
+    never cut in two.
+    """
+    taken = dict.fromkeys(blocks, 0)
+    combined: list[list[Person]] = []
+    for block, count in steps:
+        places = blocks.get(block, [])
+        position = 1 + sum(len(p) for p in places[: taken.get(block, 0)])
+        while taken.get(block, 0) < len(places) and position <= count:
+            place = list(places[taken[block]])
+            combined.append(place)
+            position += len(place)
+            taken[block] = taken.get(block, 0) + 1
+    for block in [*PLACE_BLOCKS, *(b for b in blocks if b not in PLACE_BLOCKS)]:
+        combined.extend(list(p) for p in blocks.get(block, [])[taken.get(block, 0) :])
+    return combined
 
 
 class Remainder(StrEnum):

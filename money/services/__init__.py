@@ -9,8 +9,9 @@ equals money out plus rake is checked on every write, not just in tests. Then th
 version is bumped (the new ETag).
 
 One module a family of use cases (:mod:`.money_settings`, :mod:`.pools`,
-:mod:`.payments`, :mod:`.calcutta`) over :mod:`.common`, which holds the one write
-helper every use case goes through (:func:`~money.services.common.event_money_write`).
+:mod:`.payments`, :mod:`.calcutta`, :mod:`.prize_order`) over :mod:`.common`, which
+holds the one write helper every use case goes through
+(:func:`~money.services.common.event_money_write`).
 Callers import every use case from here.
 """
 
@@ -19,7 +20,13 @@ from __future__ import annotations
 from .calcutta import add_lot, buy_back_lot, configure_calcutta, sell_lot
 from .common import directors_only, event_money_write, require_director
 from .money_settings import save_club_money, set_registration_fee
-from .payments import knocked_out_in, record_buy_back, record_payment, record_payout
+from .payments import (
+    knocked_out_in,
+    record_buy_back,
+    record_payment,
+    record_payout,
+    undo_payment,
+)
 from .pools import (
     clear_splits,
     delete_pool,
@@ -28,6 +35,7 @@ from .pools import (
     set_award_order,
     set_side_pool_entrants,
 )
+from .prize_order import set_prize_order
 
 __all__ = [
     "add_lot",
@@ -47,6 +55,8 @@ __all__ = [
     "save_pool",
     "sell_lot",
     "set_award_order",
+    "set_prize_order",
     "set_registration_fee",
     "set_side_pool_entrants",
+    "undo_payment",
 ]

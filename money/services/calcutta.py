@@ -23,6 +23,7 @@ from .common import (
     entries_by_id,
     event_money_write,
     percent_field,
+    refuse_after_payouts,
     table_field,
 )
 
@@ -50,6 +51,11 @@ def configure_calcutta(
     with event_money_write(
         actor=actor, tournament=tournament, expected_version=expected_version
     ) as event:
+        before = Calcutta.objects.filter(event=event).first()
+        if before is not None and [Decimal(v) for v in before.table] != [
+            Decimal(v) for v in values["table"]
+        ]:
+            refuse_after_payouts(event, "table")
         calcutta, _ = Calcutta.objects.update_or_create(event=event, defaults=values)
         return calcutta
 

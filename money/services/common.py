@@ -15,10 +15,10 @@ from django.db import transaction
 from core import access, locking
 from core.actors import Actor
 from core.errors import N_
-from games.rules.errors import RuleViolation
+from games.rules.errors import ConflictError, RuleViolation
 from money import rules
 from money.models import EventMoney, Pool
-from money.selectors import build_ledger, club_money
+from money.selectors import build_ledger, club_money, payouts_started
 from tournaments.models import Entry, Tournament
 
 T = TypeVar("T")
@@ -62,6 +62,21 @@ def event_money_write(
         yield event
         build_ledger(tournament, event, club_money(tournament))  # raises if it cannot balance
         locking.bump(event)
+
+
+def refuse_after_payouts(event: EventMoney, field: str) -> None:
+    """What decides who is paid what (the prize order, a payout table, a pool's money)
+    is fixed once the first prize is handed over: changing it then would change what
+    people were already paid, so it is refused in words, naming ``field``."""
+    if payouts_started(event):
+        raise ConflictError(
+            "payouts_started",
+            N_(
+                "Prizes are being paid out: the prize order and the payout tables can no "
+                "longer change."
+            ),
+            field,
+        )
 
 
 def cents_field(value: Any, field: str) -> Decimal:

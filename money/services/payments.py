@@ -119,6 +119,35 @@ def record_payout(
         )
 
 
+@directors_only
+def undo_payment(
+    *,
+    actor: Actor,
+    tournament: Tournament,
+    payment_id: int,
+    expected_version: int | None = None,
+) -> Payment:
+    """Take back a payment recorded by mistake (the wrong player, twice): the row goes,
+    its history stays (who recorded it, who took it back, when). A prize paid out is
+    not undone here: it is money that left the club's hands."""
+    with event_money_write(
+        actor=actor, tournament=tournament, expected_version=expected_version
+    ) as event:
+        payment = event.payments.select_related("player").filter(pk=payment_id).first()
+        if payment is None:
+            raise RuleViolation(
+                "payment_not_found", N_("No such payment in this event."), "payment"
+            )
+        if payment.amount < 0:
+            raise ConflictError(
+                "payout_not_undone",
+                N_("A prize paid out is not undone here: record what was handed back."),
+                "payment",
+            )
+        payment.delete()
+        return payment
+
+
 def knocked_out_in(tournament: Tournament, entry: Entry) -> int | None:
     """The main-bracket round the entry lost in (None: not knocked out of the main)."""
     rounds = (

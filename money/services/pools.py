@@ -21,8 +21,12 @@ from .common import (
     event_money_write,
     percent_field,
     pool_by_key,
+    refuse_after_payouts,
     table_field,
 )
+
+PAYOUT_FIELDS = ("table", "paid_by", "fee", "added", "rake_percent", "rake_fixed", "remainder")
+"""A pool's fields that decide what it pays whom: fixed once prizes are paid out."""
 
 
 @directors_only
@@ -44,7 +48,11 @@ def save_pool(
     buy_back_until_round: int | None = None,
     expected_version: int | None = None,
 ) -> Pool:
-    """Create or change the pool ``key`` (the main pool: ``side=False``, every entry pays)."""
+    """Create or change the pool ``key`` (the main pool: ``side=False``, every entry pays).
+
+    A preset that names whose places it pays (:data:`money.rules.PRESET_PAID_BY`) pays
+    them when ``paid_by`` is left at the event's places. Once a prize is paid out, what
+    decides the payouts is refused (naming the first field that would change)."""
     if not key or len(key) > 40 or not key.replace("-", "").replace("_", "").isalnum():
         raise RuleViolation("invalid_key", N_("A pool key is letters, digits, - and _."), "key")
     if key in (rules.CALCUTTA, "registration"):
@@ -61,6 +69,8 @@ def save_pool(
         raise RuleViolation(
             "invalid_remainder", N_("The remainder goes to 'first' or 'house'."), "remainder"
         )
+    if isinstance(table, str) and paid_by == PaidBy.EVENT:
+        paid_by = rules.PRESET_PAID_BY.get(table, paid_by)
     values = {
         "name": name.strip()[:80],
         "side": side,
@@ -96,10 +106,28 @@ def save_pool(
                 N_("The event has a main pool already: add a side pool, or a pool with buy-backs."),
                 "side",
             )
+        before = event.pools.filter(key=key).first()
+        if before is None:
+            refuse_after_payouts(event, "key")
+        else:
+            changed = [
+                f for f in PAYOUT_FIELDS if _stored(getattr(before, f)) != _stored(values[f])
+            ]
+            if changed:
+                refuse_after_payouts(event, changed[0])
         pool, _ = Pool.objects.update_or_create(
             event=event, key=key, defaults={**values, "order": event.pools.count()}
         )
         return pool
+
+
+def _stored(value: Any) -> Any:
+    """A value as compared with what is stored (amounts by value: 20 is 20.00)."""
+    if isinstance(value, Decimal):
+        return value.normalize()
+    if isinstance(value, list):
+        return [Decimal(str(v)).normalize() for v in value]
+    return value
 
 
 @directors_only
@@ -110,6 +138,7 @@ def delete_pool(
         actor=actor, tournament=tournament, expected_version=expected_version
     ) as event:
         pool = pool_by_key(event, key)
+        refuse_after_payouts(event, "key")
         if pool.buy_backs.exists():
             raise ConflictError(
                 "pool_has_buy_backs", N_("Players bought into this pool: it stays."), "key"

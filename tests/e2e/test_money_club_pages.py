@@ -51,6 +51,7 @@ def test_director_edits_the_club_table_and_records_payments(
     phone.screenshot(path=str(ARTIFACTS / "money-club-table-form-360.png"), full_page=True)
 
     phone.goto(f"/tournaments/{event.slug}/director/")
+    phone.locator('.entry-payment[data-player="P01"] summary').click()
     phone.get_by_label("Amount P01 paid").fill("20")
     phone.get_by_label("How P01 paid").select_option("transfer")
     phone.get_by_role("button", name="Record the payment of P01").click()

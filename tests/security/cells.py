@@ -178,6 +178,12 @@ def _body(method: str, template: str, w: World) -> tuple[Any, str | None, dict[s
             "amount": "10.00",
             "method": "cash",
         },
+        ("PUT", "/api/v1/tournaments/{slug}/money/prize-order/"): {"prize_order": []},
+        ("POST", "/tournaments/{slug}/director/money/door/pay/"): {
+            "player": a,
+            "amount": "10.00",
+            "method": "cash",
+        },
         ("POST", "/api/v1/tournaments/{slug}/money/splits/"): {"entries": [w.entry.pk]},
         ("PUT", "/api/v1/tournaments/{slug}/money/calcutta/"): {"preset": "winner_takes_all"},
         ("POST", "/api/v1/tournaments/{slug}/money/calcutta/lots/"): {"entries": [w.entry.pk]},

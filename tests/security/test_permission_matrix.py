@@ -205,6 +205,8 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("PUT", "/api/v1/tournaments/{slug}/money/pools/{key}/award/"): directors_api(400),
     ("POST", "/api/v1/tournaments/{slug}/money/pools/{key}/buy-backs/"): directors_api(400),
     ("POST", "/api/v1/tournaments/{slug}/money/payments/"): directors_api(201),
+    ("DELETE", "/api/v1/tournaments/{slug}/money/payments/{payment}/"): directors_api(400),
+    ("PUT", "/api/v1/tournaments/{slug}/money/prize-order/"): directors_api(200),
     ("POST", "/api/v1/tournaments/{slug}/money/splits/"): directors_api(400),
     ("DELETE", "/api/v1/tournaments/{slug}/money/splits/"): directors_api(200),
     ("GET", "/api/v1/tournaments/{slug}/money/calcutta/"): everyone(200),
@@ -385,6 +387,9 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     # the world has no pool: a director's decision is refused (400), nothing written
     ("POST", "/tournaments/{slug}/director/money/award/"): directors_form(400),
     ("GET", "/tournaments/{slug}/director/money/history/"): directors_page(200),
+    ("GET", "/tournaments/{slug}/director/money/door/"): directors_page(200),
+    ("POST", "/tournaments/{slug}/director/money/door/pay/"): directors_form(W302),
+    ("POST", "/tournaments/{slug}/director/money/door/undo/"): directors_form(R302),
     ("GET", "/tournaments/{slug}/director/money/payout-sheet/"): directors_page(200),
     ("GET", "/tournaments/{slug}/director/money/ledger.csv"): directors_page(200),
     ("GET", "/tournaments/{slug}/director/money/do/{action}/"): directors_page(404),

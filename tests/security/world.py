@@ -208,6 +208,7 @@ def path_params(template: str, w: World) -> dict[str, Any]:
         "action": "forfeit",
         "call_action": "call",
         "lot": 1,
+        "payment": 10**6,  # no such payment: a director's undo is refused (400)
         "export": "wbgf",
         "uidb64": "MQ",  # an invitation's set-password link (its token: not a valid one)
         "job_id": w.job.pk,
