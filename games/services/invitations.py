@@ -93,6 +93,15 @@ def _free_username(wanted: str) -> str:
     return username
 
 
+def _deliverable(typed: str, normal: str) -> str:
+    """The address to keep and mail: as typed when it is a plain address, else its normal
+    form (a fullwidth or compatibility spelling is mailed as the letters it stands for)."""
+    try:
+        return check_email(typed)
+    except RuleViolation:
+        return check_email(normal)
+
+
 def _new_account(email: str, normal: str, username: str = "") -> User:
     """A new account for ``email`` (no usable password yet) with its address's form."""
     user = User.objects.create_user(username=_free_username(username or normal), email=email)
@@ -151,10 +160,10 @@ def invite_director(*, actor: Actor, club: Club, email: str, site: str) -> Invit
     database's case folding) gets **no** password link: the person is offered the role
     and accepts or declines it signed in; until then they are not a director."""
     access.require_director(actor, club, detail=N_("Only the club's directors invite directors."))
-    email = check_email(email)
-    if not email:
+    if not email.strip():
         raise RuleViolation("email_blank", N_("Give the new director's e-mail address."), "email")
     normal = normalize(email, field="email")
+    email = _deliverable(email, normal)
     existing = addresses.account_with(normal)
     if existing is not None:
         if club.directors.filter(pk=existing.pk).exists():
