@@ -20,8 +20,8 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
 from django.utils.encoding import force_str
-from django.utils.timezone import now
 from django.utils.http import urlsafe_base64_decode
+from django.utils.timezone import now
 
 from games.models import AccountAddress, ClubInvitation, InvitationStatus
 from games.services import clubs as club_services
