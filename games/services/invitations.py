@@ -352,7 +352,7 @@ def club_pending(club: Club) -> list[ClubInvitation]:
 
 def _pending_of(user: User, invitation_id: int) -> ClubInvitation:
     invitation = (
-        ClubInvitation.objects.select_for_update()
+        ClubInvitation.objects.select_for_update(of=("self",))
         .select_related("club", "player")
         .filter(pk=invitation_id, user=user, status=InvitationStatus.PENDING)
         .first()
