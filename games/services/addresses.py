@@ -170,7 +170,7 @@ def _link_payload(token: str, salt: str) -> dict[str, object]:
     except signing.SignatureExpired:
         raise ConflictError(
             "link_expired",
-            N_("This link has expired: ask for a new one.", days=LINK_DAYS),
+            N_("This link has expired: ask for a new one."),
             "token",
         ) from None
     except signing.BadSignature:

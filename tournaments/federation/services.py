@@ -341,7 +341,8 @@ def send_export(
             "federation_address_unconfirmed",
             N_(
                 "Nothing was sent: the owner of %(email)s has not yet followed the link "
-                "mailed to it when it was set. Set the address again to mail a new link.",
+                "mailed to it when it was set. To mail a new link, clear the address, "
+                "save, and set it again.",
                 email=to,
             ),
             "export",
