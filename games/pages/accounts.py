@@ -173,7 +173,7 @@ def club_people(request: HttpRequest, slug: str) -> HttpResponse:
                         player_id=form.cleaned_data["player"],
                         site=_site(request),
                     )
-                    if sent.pending is not None:
+                    if sent.pending is not None and sent.pending.player is not None:
                         done = gettext(
                             "%(email)s is the address of an account: its owner is asked to "
                             "accept or decline being %(name)s, signed in."

@@ -101,9 +101,15 @@ def confirm_by_password_link(user: User) -> None:
 
 
 def account_confirmed(user: User) -> bool:
-    """Whether mail other than a confirmation link may go to ``user.email``."""
-    row = _store(user)
-    return bool(row.normalized) and row.confirmed_at is not None
+    """Whether mail other than a confirmation link may go to ``user.email`` (a read:
+    pages ask it on GET; a row whose address changed since is not confirmed)."""
+    row = AccountAddress.objects.filter(user=user).first()
+    return (
+        row is not None
+        and bool(row.normalized)
+        and row.email == user.email
+        and row.confirmed_at is not None
+    )
 
 
 def address_confirmed(*, club: Club, email: str) -> bool:
@@ -253,7 +259,8 @@ class ClubLink:
 def read_club_link(*, token: str) -> ClubLink:
     """What a club link confirms (for its page), or the link's refusal."""
     payload = _link_payload(token, CLUB_SALT)
-    club = Club.objects.filter(pk=payload.get("c")).first()
+    club_id = payload.get("c")
+    club = Club.objects.filter(pk=club_id).first() if isinstance(club_id, int) else None
     if club is None:
         raise RuleViolation("link_invalid", N_("This link is not valid."), "token")
     return ClubLink(club=club, email=str(payload.get("e", payload.get("n"))))

@@ -374,6 +374,7 @@ def accept_invitation(*, user: User, invitation_id: int) -> ClubInvitation:
     if invitation.role == InvitationRole.DIRECTOR:
         club.directors.add(user)
     else:
+        assert invitation.player_id is not None  # a player's invitation names the record
         player = Player.objects.select_for_update().get(pk=invitation.player_id)
         if player.user_id is not None or Player.objects.filter(user=user).exists():
             raise ConflictError(
