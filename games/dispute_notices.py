@@ -2,7 +2,7 @@
 
 The dispute service writes the event to the outbox in its transaction; this handler
 runs after the commit (a Celery task, retried by the sweep), emails the club's
-directors who have an address (Django's email framework; the console backend unless
+directors who have a confirmed address (Django's email framework; the console backend unless
 ``EMAIL_BACKEND`` says otherwise), each in their language (their player's, else the
 club's: docs/languages.md), and stamps the dispute ``directors_notified_at``, so
 the dashboard can list open disputes and whether the directors were told. Handling an
@@ -15,7 +15,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.mail import send_mail
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
@@ -48,7 +48,14 @@ def tell_directors(payload: dict[str, Any]) -> None:
         return
     match = dispute.match
     club = match.club
-    directors = club.directors.exclude(email="").select_related("player").order_by("email")
+    # only addresses their owners confirmed (games.services.addresses): a director
+    # someone else typed in gets nothing until they follow the link sent to it
+    directors = (
+        club.directors.exclude(email="")
+        .filter(address__confirmed_at__isnull=False, address__email=F("email"))
+        .select_related("player")
+        .order_by("email")
+    )
     for language, addresses in _by_language(directors, club).items():
         with translation.override(language):
             send_mail(

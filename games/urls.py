@@ -26,6 +26,14 @@ urlpatterns = [
     path("clubs/<slug:slug>/people/", accounts.club_people, name="club-people"),
     path("clubs/<slug:slug>/join/", clubs.join_club, name="club-join"),
     path("accounts/code/", accounts.sign_in_code, name="sign-in-code"),
+    path("accounts/invitations/", accounts.my_invitations, name="my-invitations"),
+    path("accounts/address/", accounts.my_address, name="my-address"),
+    path("accounts/address/confirm/<str:token>/", accounts.address_confirm, name="address-confirm"),
+    path(
+        "addresses/confirm/<str:token>/",
+        accounts.club_address_confirm,
+        name="club-address-confirm",
+    ),
     path(
         "accounts/set-password/<uidb64>/<token>/",
         accounts.SetPasswordView.as_view(),

@@ -1,5 +1,12 @@
 """Models of the games app, one module per subject."""
 
+from .addresses import (
+    AccountAddress,
+    ClubInvitation,
+    ConfirmedAddress,
+    InvitationRole,
+    InvitationStatus,
+)
 from .clocks import ClockTurn, MatchClock
 from .clubs import Club, Membership, Player, RatingBoost
 from .matches import (
@@ -14,12 +21,17 @@ from .matches import (
 from .ratings import Rating, RatingChange, RatingList, RatingListKind
 
 __all__ = [
+    "AccountAddress",
     "ClockTurn",
     "Club",
+    "ClubInvitation",
     "Confirmation",
+    "ConfirmedAddress",
     "Dispute",
     "Game",
     "GameLevel",
+    "InvitationRole",
+    "InvitationStatus",
     "Match",
     "MatchClock",
     "MatchSource",

@@ -30,8 +30,8 @@ from games.forms import show_error
 from games.models import Club
 from games.rules import limits
 from games.rules.errors import BoxcarsError
+from games.services import addresses, invitations
 from games.services import clubs as club_services
-from games.services import invitations
 from games.services.actors import actor_for_user
 from games.sign_in_lockout import lockout_response
 
@@ -45,7 +45,9 @@ class NewClubForm(forms.Form):
 
 
 class EmailForm(forms.Form):
-    email = forms.EmailField(label=gettext_lazy("E-mail address"), max_length=limits.MAX_EMAIL)
+    """An address, checked by the service (games.rules.addresses says why, in words)."""
+
+    email = forms.CharField(label=gettext_lazy("E-mail address"), max_length=limits.MAX_EMAIL)
 
 
 class PlayerForm(forms.Form):
@@ -153,9 +155,16 @@ def club_people(request: HttpRequest, slug: str) -> HttpResponse:
                         email=form.cleaned_data["email"],
                         site=_site(request),
                     )
-                    done = gettext(
-                        "%(email)s is a director of %(club)s: an email with a link to set "
-                        "a password went to %(email)s."
+                    done = (
+                        gettext(
+                            "%(email)s has an account: they are asked to accept or decline, "
+                            "signed in; until they accept, they are not a director."
+                        )
+                        if sent.pending
+                        else gettext(
+                            "%(email)s is a director of %(club)s: an email with a link to set "
+                            "a password went to %(email)s."
+                        )
                     ) % {"email": sent.email, "club": club.name}
                 elif which == "invite":
                     sent = invitations.invite_player(
@@ -164,14 +173,20 @@ def club_people(request: HttpRequest, slug: str) -> HttpResponse:
                         player_id=form.cleaned_data["player"],
                         site=_site(request),
                     )
-                    done = gettext(
-                        "%(name)s has an account (user name %(user)s): an email with a link "
-                        "to set a password went to %(email)s."
-                    ) % {
-                        "name": sent.user.player.display_name,
-                        "user": sent.user.username,
-                        "email": sent.email,
-                    }
+                    if sent.pending is not None and sent.pending.player is not None:
+                        done = gettext(
+                            "%(email)s is the address of an account: its owner is asked to "
+                            "accept or decline being %(name)s, signed in."
+                        ) % {"email": sent.email, "name": sent.pending.player.display_name}
+                    else:
+                        done = gettext(
+                            "%(name)s has an account (user name %(user)s): an email with a "
+                            "link to set a password went to %(email)s."
+                        ) % {
+                            "name": sent.user.player.display_name,
+                            "user": sent.user.username,
+                            "email": sent.email,
+                        }
                 else:
                     slip = invitations.issue_sign_in_code(
                         actor=actor, club=club, player_id=form.cleaned_data["player"]
@@ -187,8 +202,108 @@ def club_people(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, done)
                 return redirect("club-people", slug=club.slug)
     status = 400 if any(f.errors for f in forms_.values()) else 200
-    context = {"club": club, "directors": club.directors.order_by("username"), **forms_}
+    context = {
+        "club": club,
+        "directors": club.directors.order_by("username"),
+        "pending": invitations.club_pending(club),
+        **forms_,
+    }
     return render(request, "games/club_people.html", context, status=status)
+
+
+@login_required
+def my_invitations(request: HttpRequest) -> HttpResponse:
+    """The roles clubs offered the signed-in person: each accepted or declined here."""
+    assert isinstance(request.user, User)  # login_required
+    error = ""
+    if request.method == "POST" and request.POST.get("action") in ("accept", "decline"):
+        answer = (
+            invitations.accept_invitation
+            if request.POST["action"] == "accept"
+            else invitations.decline_invitation
+        )
+        try:
+            done = answer(user=request.user, invitation_id=_int(request.POST.get("invitation")))
+        except BoxcarsError as refused:
+            error = str(refused.message)
+        else:
+            words = (
+                gettext("You accepted: you are %(role)s of %(club)s.")
+                if request.POST["action"] == "accept"
+                else gettext("You declined: nothing changed for you at %(club)s.")
+            )
+            messages.success(
+                request, words % {"role": done.get_role_display(), "club": done.club.name}
+            )
+            return redirect("my-invitations")
+    context = {"invitations": invitations.pending_invitations(request.user), "error": error}
+    return render(request, "games/my_invitations.html", context, status=400 if error else 200)
+
+
+def _int(text: str | None) -> int:
+    return int(text) if text and text.isascii() and text.isdigit() and len(text) < 12 else 0
+
+
+@login_required
+def my_address(request: HttpRequest) -> HttpResponse:
+    """The signed-in person's address: confirm it, or change it by confirming the new one."""
+    assert isinstance(request.user, User)  # login_required
+    form = EmailForm(request.POST if request.method == "POST" else None, prefix="address")
+    if request.method == "POST":
+        confirm_current = request.POST.get("action") == "confirm"
+        if confirm_current or form.is_valid():
+            email = request.user.email if confirm_current else form.cleaned_data["email"]
+            try:
+                addresses.send_account_link(user=request.user, email=email, site=_site(request))
+            except BoxcarsError as error:
+                show_error(form, error)
+            else:
+                messages.success(
+                    request,
+                    gettext(
+                        "A link went to %(email)s: follow it, signed in, to confirm it. Until "
+                        "then your address stays %(old)s."
+                    )
+                    % {"email": email.strip(), "old": request.user.email or "—"},
+                )
+                return redirect("my-address")
+    context = {"form": form, "confirmed": addresses.account_confirmed(request.user)}
+    return render(request, "games/my_address.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+def address_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """A link of the address page: a button (a mail scanner's GET changes nothing)."""
+    assert isinstance(request.user, User)  # login_required
+    error = ""
+    if request.method == "POST":
+        try:
+            done = addresses.confirm_account_link(user=request.user, token=token)
+        except BoxcarsError as refused:
+            error = str(refused.message)
+        else:
+            messages.success(
+                request,
+                gettext("%(email)s is confirmed as your address.") % {"email": done.email},
+            )
+            return redirect("my-address")
+    return render(
+        request, "games/address_confirm.html", {"error": error}, status=400 if error else 200
+    )
+
+
+def club_address_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The owner of an address a club set agrees that the club may mail it."""
+    try:
+        link = addresses.read_club_link(token=token)
+        if request.method == "POST":
+            addresses.confirm_club_link(token=token)
+    except BoxcarsError as refused:
+        return render(
+            request, "games/club_address_confirm.html", {"error": refused.message}, status=400
+        )
+    context = {"link": link, "done": request.method == "POST"}
+    return render(request, "games/club_address_confirm.html", context)
 
 
 def sign_in_code(request: HttpRequest) -> HttpResponse:
@@ -231,6 +346,7 @@ class SetPasswordView(auth_views.PasswordResetConfirmView):
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
+        addresses.confirm_by_password_link(form.user)  # the link reached its owner
         messages.success(
             self.request,
             gettext("Your password is set and you are signed in as %(user)s.")

@@ -1,10 +1,17 @@
 """Accounts from the pages: a co-director invited by email, players given accounts.
 
-An invitation is Django's password-reset machinery used for a first password: the
-service makes (or finds) the account, and the email carries a set-password link
+An invitation to a **new** address is Django's password-reset machinery used for a
+first password: the service makes the account, and the email carries a set-password link
 (``uidb64`` and a ``default_token_generator`` token), which stops working once the
 password is set, as a reset link does. The link's page is Django's own
-``PasswordResetConfirmView`` (``config/urls.py``), which signs the person in.
+``PasswordResetConfirmView`` (``config/urls.py``), which signs the person in; following
+it confirms the account's address (``games.services.addresses``).
+
+An invitation to an address that is an **existing** account's (compared in the normal
+form of ``games.rules.addresses``, never by the database's case folding) mails no
+password link: it is a :class:`~games.models.ClubInvitation` the person accepts or
+declines signed in (``/accounts/invitations/``), and nothing changes for them until they
+accept. Staff and superusers are offered a role the same way and are sent nothing.
 
 A player without an email gets a **sign-in code** instead: the director prints it (with
 the player's user name and the page to enter it), the player enters it once on
@@ -36,10 +43,11 @@ from core import access, mail_caps
 from core.actors import Actor
 from core.errors import N_
 from core.mail import subject
-from games.models import Club, Player
+from games.models import Club, ClubInvitation, InvitationRole, InvitationStatus, Player
+from games.rules.addresses import normalize
 from games.rules.errors import ConflictError, RuleViolation
 
-from . import tenancy
+from . import addresses, tenancy
 from .clubs import check_email
 
 #: Letters and digits a printed code is made of: no 0/O, 1/I/L to misread.
@@ -49,9 +57,13 @@ CODE_LENGTH = 10
 
 @dataclass(frozen=True)
 class Invitation:
+    """What an invitation did: a new account mailed its link, or a role offered to an
+    existing account (``pending``: nothing mailed but a notice, nothing granted yet)."""
+
     user: User
     email: str
     new_account: bool
+    pending: ClubInvitation | None = None
 
 
 def set_password_path(user: User) -> str:
@@ -73,33 +85,98 @@ def _send(user: User, email: str, site: str, text: str, title: str) -> None:
     )
 
 
-def _account_for(email: str) -> tuple[User, bool]:
-    found = User.objects.filter(email__iexact=email).order_by("pk").first()
-    if found is not None:
-        return found, False
-    if User.objects.filter(username__iexact=email).exists():
-        raise ConflictError(
-            "username_taken", N_("An account named %(email)s exists.", email=email), "email"
+def _free_username(wanted: str) -> str:
+    """``wanted``, or it with a short suffix when an account has that exact name."""
+    username = wanted[:140]
+    while User.objects.filter(username=username).exists():
+        username = f"{wanted[:140]}-{secrets.token_hex(2)}"
+    return username
+
+
+def _deliverable(typed: str, normal: str) -> str:
+    """The address to keep and mail: as typed when it is a plain address, else its normal
+    form (a fullwidth or compatibility spelling is mailed as the letters it stands for)."""
+    try:
+        return check_email(typed)
+    except RuleViolation:
+        return check_email(normal)
+
+
+def _new_account(email: str, normal: str, username: str = "") -> User:
+    """A new account for ``email`` (no usable password yet) with its address's form."""
+    user = User.objects.create_user(username=_free_username(username or normal), email=email)
+    addresses.record_new_account(user)
+    return user
+
+
+def _tell_existing(invitation: ClubInvitation, site: str, role_words: str) -> None:
+    """An existing account hears of the offer at its own stored address, never at the
+    address a director typed: a notice with no password link if that address is
+    confirmed, else only the link to confirm it. Nothing at all for staff accounts."""
+    user = invitation.user
+    if user.is_staff or user.is_superuser or not user.email:
+        return
+    if not addresses.account_confirmed(user):
+        addresses.send_account_link(user=user, email=user.email, site=site)
+        return
+    club = invitation.club
+    send_mail(
+        subject=subject(_("%(club)s invites you on Boxcars") % {"club": club.name}),
+        message=_(
+            "%(club)s invites you to be %(role)s. Sign in to Boxcars as %(user)s to "
+            "accept or decline:"
         )
-    user = User.objects.create_user(username=email, email=email)  # no usable password yet
-    return user, True
+        % {"club": club.name, "role": role_words, "user": user.username}
+        + "\n\n"
+        + site.rstrip("/")
+        + reverse("my-invitations"),
+        from_email=None,
+        recipient_list=[user.email],
+    )
+
+
+def _offer(
+    *, actor: Actor, club: Club, user: User, role: str, player: Player | None = None
+) -> ClubInvitation:
+    if ClubInvitation.objects.filter(
+        club=club, user=user, role=role, status=InvitationStatus.PENDING
+    ).exists():
+        raise ConflictError(
+            "already_invited",
+            N_("This person already has an invitation of %(club)s to answer.", club=club.name),
+            "email" if role == InvitationRole.DIRECTOR else "player",
+        )
+    return ClubInvitation.objects.create(
+        club=club, user=user, role=role, player=player, invited_by=actor.user
+    )
 
 
 @transaction.atomic
 def invite_director(*, actor: Actor, club: Club, email: str, site: str) -> Invitation:
-    """Make ``email`` a director of ``club`` and email them a set-password link."""
+    """Make ``email`` a director of ``club``.
+
+    A new address gets a new account, made a director, and a set-password link. An
+    address that is an existing account's (compared in normal form, never by the
+    database's case folding) gets **no** password link: the person is offered the role
+    and accepts or declines it signed in; until then they are not a director."""
     access.require_director(actor, club, detail=N_("Only the club's directors invite directors."))
     mail_caps.spend(actor=actor, club=club)  # 429 once the club or the sender spent its cap
-    email = check_email(email)
-    if not email:
+    if not email.strip():
         raise RuleViolation("email_blank", N_("Give the new director's e-mail address."), "email")
-    user, new = _account_for(email)
-    if club.directors.filter(pk=user.pk).exists():
-        raise ConflictError(
-            "already_director",
-            N_("%(email)s is already a director of %(club)s.", email=email, club=club.name),
-            "email",
-        )
+    normal = normalize(email, field="email")
+    email = _deliverable(email, normal)
+    existing = addresses.account_with(normal)
+    if existing is not None:
+        if club.directors.filter(pk=existing.pk).exists():
+            raise ConflictError(
+                "already_director",
+                N_("%(email)s is already a director of %(club)s.", email=email, club=club.name),
+                "email",
+            )
+        offer = _offer(actor=actor, club=club, user=existing, role=InvitationRole.DIRECTOR)
+        _tell_existing(offer, site, _("a director of the club"))
+        return Invitation(user=existing, email=email, new_account=False, pending=offer)
+    user = _new_account(email, normal)
     club.directors.add(user)
     _send(
         user,
@@ -109,7 +186,7 @@ def invite_director(*, actor: Actor, club: Club, email: str, site: str) -> Invit
         % {"club": club.name},
         _("Director of %(club)s: set your password") % {"club": club.name},
     )
-    return Invitation(user=user, email=email, new_account=new)
+    return Invitation(user=user, email=email, new_account=True)
 
 
 def _player_of(actor: Actor, club: Club, player_id: int) -> Player:
@@ -131,10 +208,8 @@ def _new_player_account(player: Player, email: str = "") -> User:
             N_("%(name)s already has an account.", name=player.display_name),
             "player",
         )
-    username = player.slug
-    if User.objects.filter(username__iexact=username).exists():
-        username = f"{player.slug}-{secrets.token_hex(2)}"
-    user = User.objects.create_user(username=username, email=email)
+    user = User.objects.create_user(username=_free_username(player.slug), email=email)
+    addresses.record_new_account(user)
     player.user = user
     player.save(update_fields=["user"])
     return user
@@ -142,7 +217,10 @@ def _new_player_account(player: Player, email: str = "") -> User:
 
 @transaction.atomic
 def invite_player(*, actor: Actor, club: Club, player_id: int, site: str) -> Invitation:
-    """Give a player with an email an account: a set-password link goes to them."""
+    """Give a player with an email an account: a set-password link goes to them.
+
+    When the address is an existing account's, that account is offered the player
+    instead (no password link): the person links it, or not, signed in."""
     tenancy.require_record_keeper(actor=actor, club=club, player_id=player_id)
     player = _player_of(actor, club, player_id)
     mail_caps.spend(actor=actor, club=club)  # 429 once the club or the sender spent its cap
@@ -155,6 +233,22 @@ def invite_player(*, actor: Actor, club: Club, player_id: int, site: str) -> Inv
             ),
             "player",
         )
+    normal = normalize(player.email, field="player")
+    existing = addresses.account_with(normal)
+    if existing is not None:  # their own account: they link it, or not, signed in
+        if player.user_id is not None:
+            raise ConflictError(
+                "player_has_account",
+                N_("%(name)s already has an account.", name=player.display_name),
+                "player",
+            )
+        offer = _offer(
+            actor=actor, club=club, user=existing, role=InvitationRole.PLAYER, player=player
+        )
+        _tell_existing(
+            offer, site, _("%(name)s, a player of the club") % {"name": player.display_name}
+        )
+        return Invitation(user=existing, email=player.email, new_account=False, pending=offer)
     user = _new_player_account(player, player.email)
     _send(
         user,
@@ -241,3 +335,73 @@ def redeem_sign_in_code(*, username: str, code: str, password: str) -> User:
         player.sign_in_code_issued_at = None
         player.save(update_fields=["sign_in_code_issued_at"])
     return user
+
+
+def pending_invitations(user: User) -> list[ClubInvitation]:
+    """The invitations ``user`` has yet to answer, oldest first (their page lists them)."""
+    return list(
+        ClubInvitation.objects.filter(user=user, status=InvitationStatus.PENDING)
+        .select_related("club", "player", "invited_by")
+        .order_by("created_at", "pk")
+    )
+
+
+def club_pending(club: Club) -> list[ClubInvitation]:
+    """The club's invitations waiting for an answer (its people page shows them)."""
+    return list(
+        ClubInvitation.objects.filter(club=club, status=InvitationStatus.PENDING)
+        .select_related("user", "player")
+        .order_by("created_at", "pk")
+    )
+
+
+def _pending_of(user: User, invitation_id: int) -> ClubInvitation:
+    invitation = (
+        ClubInvitation.objects.select_for_update(of=("self",))
+        .select_related("club", "player")
+        .filter(pk=invitation_id, user=user, status=InvitationStatus.PENDING)
+        .first()
+    )
+    if invitation is None:
+        raise RuleViolation(
+            "invitation_not_found",
+            N_("There is no such invitation waiting for you (answered already?)."),
+            "invitation",
+        )
+    return invitation
+
+
+@transaction.atomic
+def accept_invitation(*, user: User, invitation_id: int) -> ClubInvitation:
+    """The person says yes, signed in: the role is theirs from now on."""
+    invitation = _pending_of(user, invitation_id)
+    club = invitation.club
+    if invitation.role == InvitationRole.DIRECTOR:
+        club.directors.add(user)
+    else:
+        assert invitation.player_id is not None  # a player's invitation names the record
+        player = Player.objects.select_for_update().get(pk=invitation.player_id)
+        if player.user_id is not None or Player.objects.filter(user=user).exists():
+            raise ConflictError(
+                "player_has_account",
+                N_(
+                    "%(name)s is linked to an account already, or yours is another "
+                    "player's: ask the club.",
+                    name=player.display_name,
+                ),
+                "invitation",
+            )
+        player.user = user
+        player.save(update_fields=["user"])
+    invitation.status, invitation.decided_at = InvitationStatus.ACCEPTED, timezone.now()
+    invitation.save(update_fields=["status", "decided_at"])
+    return invitation
+
+
+@transaction.atomic
+def decline_invitation(*, user: User, invitation_id: int) -> ClubInvitation:
+    """The person says no: nothing changes for them, and the club sees the answer."""
+    invitation = _pending_of(user, invitation_id)
+    invitation.status, invitation.decided_at = InvitationStatus.DECLINED, timezone.now()
+    invitation.save(update_fields=["status", "decided_at"])
+    return invitation

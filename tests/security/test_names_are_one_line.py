@@ -10,6 +10,7 @@ from django.test import Client
 
 from chouette.models import Session
 from games.models import Club, Match, Player
+from games.services.addresses import confirm_by_password_link
 from money.models import Lot, Pool
 from tests.tournaments import conftest as events
 from tournaments.models import Entry, Tournament
@@ -218,6 +219,7 @@ def test_a_dispute_is_emailed_although_the_club_name_holds_line_breaks(
 
     director.email = "director@example.org"
     director.save()
+    confirm_by_password_link(director)  # only a confirmed address is mailed
     Club.objects.filter(pk=club.pk).update(name=EVIL)
     client_for(alice_user).post(
         f"/api/v1/matches/{match.pk}/games/", {"winner": alice.pk}, format="json"

@@ -276,6 +276,16 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/accounts/set-password/{uidb64}/{token}/"): everyone(200),
     ("POST", "/accounts/set-password/{uidb64}/{token}/"): everyone(200),
     ("PUT", "/accounts/set-password/{uidb64}/{token}/"): everyone(200),
+    # a person's own invitations and address (#37): theirs when signed in; a link to
+    # confirm an address (here a score link's token, so not a valid one) refused in words
+    ("GET", "/accounts/invitations/"): row(302, 200, 200, 200, 200, 200, 302),
+    ("POST", "/accounts/invitations/"): row(R302, 200, 200, 200, 200, 200, R302),
+    ("GET", "/accounts/address/"): row(302, 200, 200, 200, 200, 200, 302),
+    ("POST", "/accounts/address/"): row(R302, 400, 400, 400, 400, 400, R302),
+    ("GET", "/accounts/address/confirm/{token}/"): row(302, 200, 200, 200, 200, 200, 302),
+    ("POST", "/accounts/address/confirm/{token}/"): row(R302, 400, 400, 400, 400, 400, R302),
+    ("GET", "/addresses/confirm/{token}/"): everyone(400),
+    ("POST", "/addresses/confirm/{token}/"): everyone(400),
     ("GET", "/healthz"): everyone(200),
     # published events for search engines, and the public events index (#27)
     ("GET", "/sitemap.xml"): everyone(200),

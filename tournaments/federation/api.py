@@ -58,6 +58,10 @@ EXPORT_BODY = inline_serializer(
         "address": serializers.CharField(
             allow_blank=True, help_text="The club's address for this export; blank: none set."
         ),
+        "address_confirmed": serializers.BooleanField(
+            help_text="Whether the address's owner followed the link mailed to it; until "
+            "then a send is 409 federation_address_unconfirmed and nothing is mailed."
+        ),
         "summary": FederationSummarySerializer(
             help_text="What the file holds: the WBGF checks and entrants, the ABT awards, "
             "the UKBGF matches, the bundle's files, and the matches left out with why."
@@ -110,6 +114,7 @@ class FederationExportView(APIView):
                 "export": built.key,
                 "filename": built.filename,
                 "address": services.addresses_of(tournament.club)[built.key],
+                "address_confirmed": services.confirmed_of(tournament.club)[built.key],
                 "summary": built.summary,
             }
         )
@@ -182,4 +187,11 @@ class FederationAddressesView(APIView):
             raise RuleViolation(
                 "invalid_body", N_("Send an object of export names and addresses."), "body"
             )
-        return Response(services.set_addresses(actor=actor, club=club, addresses=dict(body)))
+        return Response(
+            services.set_addresses(
+                actor=actor,
+                club=club,
+                addresses=dict(body),
+                site=request.build_absolute_uri("/"),
+            )
+        )

@@ -82,6 +82,7 @@ def federation_page(
     context: dict[str, Any] = {
         "tournament": tournament,
         "addresses": addresses,
+        "confirmed_keys": [k for k, yes in services.confirmed_of(tournament.club).items() if yes],
         "form": form or AddressesForm(initial=addresses),
         "labels": dict(FederationExport.choices),
         "divisions": [(key, DIVISION_LABELS[key]) for key in abt.DIVISIONS],
@@ -148,6 +149,7 @@ def federation_addresses(request: HttpRequest, slug: str) -> HttpResponse:
                 actor=actor_for_user(request.user),
                 club=tournament.club,
                 addresses={key: form.cleaned_data[key] for key in FederationExport.values},
+                site=request.build_absolute_uri("/"),
             )
         except BoxcarsError as error:
             show_error(form, error)

@@ -14,6 +14,7 @@ import smtplib
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.core.validators import validate_email
@@ -25,6 +26,8 @@ from core.access import require_director
 from core.actors import Actor
 from core.errors import N_, ConflictError, RuleViolation
 from games.models import Club
+from games.rules.addresses import normalize
+from games.services import addresses as address_services
 from games.services.transcripts import score_sheet_transcript
 
 from ..models import Tournament, TournamentStatus
@@ -240,8 +243,31 @@ def addresses_of(club: Club) -> dict[str, str]:
     return {key: found.get(key, "") for key in FederationExport.values}
 
 
-def set_addresses(*, actor: Actor, club: Club, addresses: dict[str, str]) -> dict[str, str]:
-    """Set (or, with "", clear) the club's address of each export named; all or nothing."""
+def normal_or_refusal(email: str, key: str) -> None:
+    """Raise the rule's own refusal when ``email`` mixes alphabets or holds look-alikes."""
+    try:
+        normalize(email, field=key)
+    except RuleViolation as refused:
+        if refused.code in ("email_mixed_scripts", "email_confusable"):
+            raise
+        return
+
+
+def confirmed_of(club: Club) -> dict[str, bool]:
+    """Whether the owner of each export's address agreed that the club may mail it."""
+    return {
+        key: bool(email) and address_services.club_address_confirmed(club=club, email=email)
+        for key, email in addresses_of(club).items()
+    }
+
+
+def set_addresses(
+    *, actor: Actor, club: Club, addresses: dict[str, str], site: str = ""
+) -> dict[str, str]:
+    """Set (or, with "", clear) the club's address of each export named; all or nothing.
+
+    A new address the club may not mail yet gets one mail: a link for its owner to agree
+    (``games.services.addresses``); :func:`send_export` sends it nothing before that."""
     require_club_director(actor, club)
     cleaned: dict[str, str] = {}
     for key, value in addresses.items():
@@ -253,10 +279,13 @@ def set_addresses(*, actor: Actor, club: Club, addresses: dict[str, str]) -> dic
                     raise ValidationError("too long or NUL")
                 validate_email(email)
             except ValidationError:
+                normal_or_refusal(email, key)  # a look-alike says so, in its own words
                 raise RuleViolation(
                     "invalid_email", N_("Enter a valid email address."), key
                 ) from None
+            normalize(email, field=key)  # no look-alikes: refused in words, field named
         cleaned[key] = email
+    before = addresses_of(club)
     with transaction.atomic():
         for key, email in cleaned.items():
             if email:
@@ -265,6 +294,19 @@ def set_addresses(*, actor: Actor, club: Club, addresses: dict[str, str]) -> dic
                 )
             else:
                 FederationAddress.objects.filter(club=club, export=key).delete()
+    asked: set[str] = set()
+    for key, email in cleaned.items():
+        normal = normalize(email) if email else ""
+        if not email or normal in asked or email == before.get(key):
+            continue
+        if not address_services.club_address_confirmed(club=club, email=email):
+            asked.add(normal)
+            address_services.send_club_link(
+                club=club,
+                email=email,
+                site=site or settings.SITE_URL,
+                why=str(FederationExport(key).label),
+            )
     return addresses_of(club)
 
 
@@ -279,7 +321,9 @@ def send_export(
 ) -> Sent:
     """Email the export, attached, to the address the club set for it.
 
-    409 ``federation_address_missing`` when the club set none (nothing is sent); a mail
+    409 ``federation_address_missing`` when the club set none and
+    ``federation_address_unconfirmed`` when its owner has not agreed yet (nothing is
+    sent, not even to the director: the address gets only its confirmation link); a mail
     server that refuses or cannot be reached is 409 ``mail_failed``, never a 500.
     """
     with translation.override("en"):  # the bodies read English
@@ -290,6 +334,17 @@ def send_export(
         raise ConflictError(
             "federation_address_missing",
             N_("The club has no address for this export: set one in the federation addresses."),
+            "export",
+        )
+    if not address_services.club_address_confirmed(club=tournament.club, email=to):
+        raise ConflictError(
+            "federation_address_unconfirmed",
+            N_(
+                "Nothing was sent: the owner of %(email)s has not yet followed the link "
+                "mailed to it when it was set. To mail a new link, clear the address, "
+                "save, and set it again.",
+                email=to,
+            ),
             "export",
         )
     mail_caps.spend(actor=actor, club=tournament.club)  # 429 once a cap is spent

@@ -8,6 +8,7 @@ from django.core import mail
 from core.models import DomainEvent
 from core.outbox import handle_event
 from games.selectors import open_disputes
+from games.services.addresses import confirm_by_password_link
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +27,11 @@ def test_a_dispute_emails_the_directors_with_an_address_once(
 ):
     director.email = "director@example.org"
     director.save()
+    confirm_by_password_link(director)
     silent = make_user("silent-director")  # a director without an address gets nothing
     club.directors.add(silent)
+    # nor one whose address nobody confirmed (issue 37: a stranger may have typed it)
+    club.directors.add(make_user("unconfirmed-director", email="unconfirmed@example.org"))
     client_for(alice_user).post(
         f"/api/v1/matches/{match.pk}/games/", {"winner": alice.pk}, format="json"
     )
@@ -91,6 +95,8 @@ def test_each_director_reads_the_dispute_in_their_language(
     director.email = "director@example.org"
     director.save()
     german = make_user("german-director", email="de@example.org")
+    confirm_by_password_link(director)
+    confirm_by_password_link(german)
     club.directors.add(german)
     gerd = club_services.create_player(display_name="Gerd", user=german)
     gerd.language = "de"  # picked in the header while signed in

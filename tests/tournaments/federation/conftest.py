@@ -7,9 +7,12 @@ The club keeps the event's money: a €30 registration fee and a €25 main pool
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
+from django.core import mail
+from django.test import Client
 
 from games.models import Match, MatchStatus
 from games.rules.clock import Preset
@@ -75,3 +78,16 @@ def build_finished(
 @pytest.fixture
 def finished(make_event, win, actor) -> tuple[Tournament, dict[str, int]]:
     return build_finished(make_event, win, actor)
+
+
+CONFIRM_LINK = re.compile(r"https?://[^/\s]+(/addresses/confirm/[^\s]+/)")
+
+
+def agree_to_links() -> list[str]:
+    """The owners of the addresses follow the links mailed to them (and the outbox is
+    emptied): a federation's address gets only that link until its owner agrees."""
+    paths = [m[1] for message in mail.outbox for m in CONFIRM_LINK.finditer(message.body)]
+    for path in paths:
+        assert Client().post(path).status_code == 200
+    mail.outbox.clear()
+    return paths

@@ -14,6 +14,8 @@ from django.core import mail
 from games.models import Match
 from tests.openapi_answers import check_answer, closed_live_schema
 
+from .conftest import agree_to_links
+
 pytestmark = pytest.mark.django_db
 
 API = "/api/v1/tournaments/{slug}/federation/{export}/"
@@ -103,6 +105,7 @@ def test_each_export_of_a_finished_32_player_event(finished, client_for, directo
         format="json",
     )
     assert saved.status_code == 200 and saved.json()["ukbgf"] == "ratings@ukbgf.example"
+    assert len(agree_to_links()) == 2  # each owner agrees to the club's mail first
     sent = api.post(API.format(slug=event.slug, export="ukbgf") + "send/")
     assert sent.status_code == 200, sent.json()
     assert sent.json()["sent_to"] == "ratings@ukbgf.example"

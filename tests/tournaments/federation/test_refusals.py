@@ -11,7 +11,7 @@ from django.core.mail.backends.base import BaseEmailBackend
 
 from games.models import Match
 
-from .conftest import build_finished
+from .conftest import agree_to_links, build_finished
 
 pytestmark = pytest.mark.django_db
 
@@ -90,6 +90,7 @@ def test_a_small_cheap_short_event_fails_each_wbgf_check(
         {"wbgf": "results@wbgf.example"},
         format="json",
     )
+    agree_to_links()
     settings.EMAIL_BACKEND = "tests.tournaments.federation.test_refusals.RefusingBackend"
     refused = client_for(director).post(API.format(slug=event.slug, export="wbgf") + "send/")
     assert refused.status_code == 409 and refused.json()["code"] == "mail_failed"
