@@ -666,13 +666,13 @@ def hostile_bytes(c: Client, w: dict[str, Any]) -> list[Row]:
                 _verdict(answer.status == 400 and named),
             )
         )
-    for raw in ("Token \xff\xfe\xfd", "Token \xc3\x28" + "0" * 62):
+    for bad_token in ("Token \xff\xfe\xfd", "Token \xc3\x28" + "0" * 62):
         for method, path in (("GET", "/api/v1/clubs/"), ("POST", session)):
-            answer = c.send(method, path, headers={"Authorization": raw})
+            answer = c.send(method, path, headers={"Authorization": bad_token})
             rows.append(
                 Row(
                     "37.6",
-                    f"{method} {path} Authorization {raw[:10]!r}",
+                    f"{method} {path} Authorization {bad_token[:10]!r}",
                     str(answer),
                     # 429 once the forged links spent the address's failures: no token
                     # vouches for it (a score-entry write), and still never a 500
@@ -910,7 +910,7 @@ def run(*, quick: bool = False, context: dict | None = None) -> dict[str, Any]:
         "LIVE_STREAMS_PER_ADDRESS": str(STREAM_CAP),
         "CLUBS_PER_USER": "3",
     }
-    with gunicorn(workers=2, port=port or None, **env) as (host, bound):
+    with gunicorn(workers=2, port=port or None, **env) as (host, bound):  # type: ignore[arg-type]
         rows = probe(host, bound, world)
     width = max(len(r.tried) for r in rows)
     for r in rows:

@@ -385,14 +385,14 @@ def relay_forever(
             client = redis.Redis.from_url(
                 url, socket_connect_timeout=2, socket_keepalive=True, health_check_interval=30
             )
-            pubsub = client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+            pubsub = client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call,unused-ignore]
             pubsub.subscribe(channel)
             if lost:
                 after_loss()
             if connected is not None:
                 connected.set()
             pause = 1.0
-            for message in pubsub.listen():
+            for message in pubsub.listen():  # type: ignore[no-untyped-call,unused-ignore]
                 waiting = [message]
                 while deliver_many is not None and len(waiting) < RELAY_BATCH:
                     more = pubsub.get_message(ignore_subscribe_messages=True, timeout=0.0)

@@ -15,7 +15,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext
@@ -72,7 +72,7 @@ def finishing_places(tournament: Tournament) -> dict[str, list[list[int]]] | Non
             result.setdefault(place.block, []).append(group)
         brackets = {block: result[block] for block in ("main", "consolation", "last_chance")}
         for name, steps in rules.COMBINED_PLACES.items():
-            result[name] = rules.combine_places(brackets, steps)
+            result[name] = cast("list[list[int]]", rules.combine_places(brackets, steps))
         return result
     groups: dict[int, list[int]] = {}
     for standing in table.rows:

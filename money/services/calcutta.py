@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from core.actors import Actor
 from core.errors import N_
@@ -53,7 +53,7 @@ def configure_calcutta(
     ) as event:
         before = Calcutta.objects.filter(event=event).first()
         if before is not None and [Decimal(v) for v in before.table] != [
-            Decimal(v) for v in values["table"]
+            Decimal(v) for v in cast("list[str]", values["table"])
         ]:
             refuse_after_payouts(event, "table")
         calcutta, _ = Calcutta.objects.update_or_create(event=event, defaults=values)

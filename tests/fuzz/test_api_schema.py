@@ -285,7 +285,11 @@ def test_hostile_bytes_in_every_operation(api_world, client):
 
     for template, item in schema["paths"].items():
         real = path_params(template, world)
-        path = re.sub(r"\{(\w+)\}", lambda m, real=real: str(real.get(m.group(1), 1)), template)
+
+        def filled(m: re.Match[str], real: dict = real) -> str:
+            return str(real.get(m.group(1), 1))
+
+        path = re.sub(r"\{(\w+)\}", filled, template)
         for method, operation in item.items():
             if method not in {"get", "post", "put", "patch", "delete"}:
                 continue

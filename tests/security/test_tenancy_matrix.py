@@ -418,5 +418,5 @@ def _capture(clients: Clients, w: World, player: Player) -> Any:
         f"/api/v1/tournaments/{w.extra['other_event'].slug}/entries/",
         {"player": player.pk},
         format="json",
-        **clients.headers("other_director", "/api/"),
+        **clients.headers("other_director", "/api/"),  # type: ignore[arg-type]
     )

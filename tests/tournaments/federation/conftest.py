@@ -86,7 +86,7 @@ CONFIRM_LINK = re.compile(r"https?://[^/\s]+(/addresses/confirm/[^\s]+/)")
 def agree_to_links() -> list[str]:
     """The owners of the addresses follow the links mailed to them (and the outbox is
     emptied): a federation's address gets only that link until its owner agrees."""
-    paths = [m[1] for message in mail.outbox for m in CONFIRM_LINK.finditer(message.body)]
+    paths = [m[1] for message in mail.outbox for m in CONFIRM_LINK.finditer(str(message.body))]
     for path in paths:
         assert Client().post(path).status_code == 200
     mail.outbox.clear()
