@@ -51,6 +51,7 @@ from tournaments.models import (
 )
 from tournaments.selectors_graph import bracket_graph
 
+from .calls import call_late_matches
 from .common import system_actor, system_creator_id
 from .tables import assign_tables
 
@@ -63,6 +64,10 @@ BRACKET_STAGES = (
     StageKind.GRAND_FINAL,
     StageKind.PLAYOFF,
 )
+
+#: The audit trail's reason for a match the bracket voids and replaces (in English, as
+#: every history reason: the audit tells it in words).
+REPLACED_BECAUSE = "the players of its bracket slot changed (a new match replaces it)"
 
 _STATUS = {
     SlotStatus.WAITING: PairingStatus.WAITING,
@@ -228,6 +233,8 @@ def derive_state(
         if not newly:
             break
         dropped |= newly
+    for key in dropped:  # a result no longer counted is always flagged for the director
+        stale.setdefault(key, "The players of this slot changed after a correction.")
     for key in state.stale:
         stale.setdefault(key, "The recorded winner is no longer in this match.")
     return state, stale, walkovers
@@ -328,6 +335,7 @@ def sync_bracket(tournament: Tournament) -> dict[str, int]:
             changed_count += 1
     if created:
         assign_tables(tournament)
+        call_late_matches(tournament)  # a replacement in a called round is called now
     update_round_statuses(tournament)
     return {"created_matches": created, "changed_pairings": changed_count, "stale": len(stale)}
 
@@ -354,7 +362,12 @@ def _replace_unstarted_match(pairing: Pairing, actor) -> None:
     pairing.match = None
     pairing.winner_id = None
     pairing.save(update_fields=["match", "replaced_matches", "winner"])
-    match_results.void_match(actor=actor, match_id=old.pk)
+    match_results.void_match(
+        actor=actor,
+        match_id=old.pk,
+        reason=REPLACED_BECAUSE,
+        automatic=True,
+    )
     pairing.stale, pairing.stale_reason = False, ""
 
 
