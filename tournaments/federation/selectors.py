@@ -34,22 +34,26 @@ def event_info(tournament: Tournament) -> EventInfo:
 
 
 def places(tournament: Tournament) -> list[list[Person]]:
-    """Every player who played, in finishing order, tied players grouped: the
-    elimination places in the event's prize order, the standings ranks of a Swiss or
-    round robin. Who never played is no entrant (``rules.people.who_played``): the
-    waitlist, the no-shows dropped or forfeited, the withdrawn who never sat down."""
+    """Every entrant in finishing order, tied players grouped: the elimination places
+    in the event's prize order, the standings ranks of a Swiss or round robin. An
+    entrant is a player of the draw, or a withdrawn player who played a match
+    (``rules.people.who_played``): the waitlist, the no-shows dropped before the draw
+    and the players the waitlist replaced are not."""
     groups: list[list[Person]] = []
+    present = players_who_played(tournament)
     last_rank: int | None = None
     for standing in standings_table(tournament).rows:
         if standing.entry.status == EntryStatus.WAITLISTED:
             continue
         person = Person(standing.entry.player_id, standing.entry.display_name)
+        if standing.entry.status != EntryStatus.WITHDRAWN:
+            present.add(person.id)  # in the draw: an entrant, even one who lost by forfeit
         if standing.row.rank == last_rank:
             groups[-1].append(person)
         else:
             groups.append([person])
             last_rank = standing.row.rank
-    return who_played(groups, players_who_played(tournament))
+    return who_played(groups, present)
 
 
 def players_who_played(tournament: Tournament) -> set[int]:

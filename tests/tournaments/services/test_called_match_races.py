@@ -6,7 +6,7 @@ got its match from the fast path of a later result, and was called. Then six cli
 entered main results at once while the director awarded another no-show's match by
 forfeit (the whole re-derivation under the tournament's lock, beside the results'
 fast paths). The called match was voided "because the players changed" and replaced
-at another table under the same two players. Here: twelve results and a forfeit at
+at another table under the same two players. Here: eleven results and a forfeit at
 the same instant, a result refused with ``tournament_changed`` retried as a client
 does; the called match keeps its row, its table and its players, and no match of the
 event is voided.
