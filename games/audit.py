@@ -14,7 +14,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from games.models import Game, Match, Player
-from games.rules.audit_words import ChangeRecord, describe
+from games.rules.audit_words import SCORE_LINK, ChangeRecord, describe
+
+#: A dispute's ruling is matched to the match's version written with it (the same
+#: transaction) within this many seconds, when that version shows no change of its own.
+RULING_WINDOW_SECONDS = 5
 
 HIDDEN = {"history_id", "history_date", "history_change_reason", "history_type", "history_user"}
 TYPES = {"+": "created", "~": "changed", "-": "deleted"}
@@ -100,14 +104,15 @@ def _summarise(match: Match, entries: list[dict[str, Any]]) -> None:
     }
     users = {e["_record"][1].history_user_id for e in entries} | {match.created_by_id}
     users |= {getattr(e["_record"][1], "entered_by_user_id", None) for e in entries}
+    users |= set(match.disputes.exclude(resolved_by=None).values_list("resolved_by", flat=True))
     by_user: dict[int | None, str] = dict(
         get_user_model().objects.filter(pk__in=users).values_list("pk", "username")
     )
     by_user.update(Player.objects.filter(user_id__in=users).values_list("user_id", "display_name"))
     disputes = list(match.disputes.order_by("created_at", "pk"))
     raised = iter(disputes)
-    resolved = iter(
-        sorted((d for d in disputes if d.resolved_at), key=lambda d: d.resolved_at or d.created_at)
+    rulings = sorted(
+        (d for d in disputes if d.resolved_at), key=lambda d: d.resolved_at or d.created_at
     )
     match_fields, game_fields = _fields(Match), _fields(Game)
     labels = {k.removesuffix("_id"): v for k, v in {**match_fields, **game_fields}.items()}
@@ -127,6 +132,8 @@ def _summarise(match: Match, entries: list[dict[str, Any]]) -> None:
         if kind == "game":
             if who is None and record.history_type == "+":  # written outside a request
                 who = names.get(record.entered_by_id) or by_user.get(record.entered_by_user_id)
+                if who is not None and record.entered_by_user_id is None:
+                    who = _by_link(who)
             if record.history_type == "-":
                 context["last"] = all(n <= record.number for n in live.values())
                 live.pop(record.id, None)
@@ -135,15 +142,24 @@ def _summarise(match: Match, entries: list[dict[str, Any]]) -> None:
         else:
             if who is None and record.history_type == "+":
                 who = by_user.get(match.created_by_id)
+            if who is None and record.history_type == "~":
+                who = _link_writer(old, new, names)
             if old.get("confirmation") != "disputed" and new.get("confirmation") == "disputed":
                 dispute = next(raised, None)
                 if dispute is not None:
                     context["dispute_reason"] = dispute.reason
-                    context["disputed_by"] = names.get(dispute.raised_by_id)
-            if old.get("confirmation") == "disputed" and new.get("confirmation") == "confirmed":
-                dispute = next(resolved, None)
-                if dispute is not None and dispute.resolution:
-                    context["resolution"] = dispute.resolution
+                    disputer = names.get(dispute.raised_by_id)
+                    if disputer and record.history_user_id is None:
+                        disputer = _by_link(disputer)
+                    context["disputed_by"] = disputer
+            ruling = _ruling_of(record, old, new, rulings)
+            if ruling is not None:
+                rulings.remove(ruling)
+                context["decision"] = ruling.decision or "keep"
+                if ruling.resolution:
+                    context["resolution"] = ruling.resolution
+                if who is None and ruling.resolved_by_id is not None:
+                    who = by_user.get(ruling.resolved_by_id)
         entry["summary"] = describe(
             ChangeRecord(
                 kind=kind,
@@ -158,3 +174,41 @@ def _summarise(match: Match, entries: list[dict[str, Any]]) -> None:
                 context=context,
             )
         )
+
+
+def _by_link(name: str) -> str:
+    """ "Fatima Khan (score link)": a player who wrote through their private link (no
+    account signed in), so the trail never says "someone" for a player's entry."""
+    return f"{name} ({SCORE_LINK})"
+
+
+def _link_writer(old: dict[str, Any], new: dict[str, Any], names: dict[int, str]) -> str | None:
+    """Who wrote a match version no account wrote: a player's score link. An entry
+    awaiting the opponent was made by the other player; a confirmation by the player it
+    awaited. None when the version tells neither (the trail says "someone")."""
+    waiting = new.get("awaiting")
+    if waiting and waiting != old.get("awaiting") and waiting in names:
+        other = next((pk for pk in names if pk != waiting), None)
+        return _by_link(names[other]) if other is not None else None
+    if old.get("confirmation") == "pending" and new.get("confirmation") == "confirmed":
+        confirmer = names.get(old.get("awaiting"))  # type: ignore[arg-type]
+        return _by_link(confirmer) if confirmer else None
+    return None
+
+
+def _ruling_of(record: Any, old: dict[str, Any], new: dict[str, Any], rulings: list[Any]) -> Any:
+    """The dispute ruled in this match version, if any: the one that moved the match from
+    disputed to confirmed, or (a ruling that left every field as it was) the next ruling
+    written within :data:`RULING_WINDOW_SECONDS` of it."""
+    if not rulings or record.history_type != "~":
+        return None
+    if old.get("confirmation") == "disputed" and new.get("confirmation") in ("confirmed", None):
+        return rulings[0]
+    bookkeeping = {"version", "finished_at", "transcript_hash"}
+    unchanged = all(old.get(k) == v for k, v in new.items() if k not in bookkeeping)
+    if unchanged:
+        for ruling in rulings:
+            gap = abs((ruling.resolved_at - record.history_date).total_seconds())
+            if gap <= RULING_WINDOW_SECONDS:
+                return ruling
+    return None

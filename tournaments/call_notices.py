@@ -70,14 +70,20 @@ class Seat:
         }
 
 
-def seats_of(call: RoundCall, *, site_url: str | None = None) -> list[Seat]:
-    """Every player of the call's round who has a match ready, with their link."""
+def seats_of(
+    call: RoundCall, *, site_url: str | None = None, match_id: int | None = None
+) -> list[Seat]:
+    """Every player of the call's round who has a match ready, with their link; with
+    ``match_id``, the two of that match only (a match called when made, after its
+    round: ``tournaments.services.calls.call_late_matches``)."""
     base = (site_url or settings.SITE_URL).rstrip("/")
     pairings = (
         Pairing.objects.filter(round=call.round, status=PairingStatus.READY, match__isnull=False)
         .select_related("match__player1", "match__player2")
         .order_by("slot")
     )
+    if match_id is not None:
+        pairings = pairings.filter(match_id=match_id)
     seats = []
     for pairing in pairings:
         match = pairing.match
@@ -200,9 +206,10 @@ def _deliver(seat: Seat, channel: str) -> str | None:
         return error
 
 
-def send_call_notices(*, call_id: int) -> dict[str, int]:
-    """Email (and push) every player of the call; counts of what was sent, skipped
-    (sent before) and failed, and how many players have no address."""
+def send_call_notices(*, call_id: int, match_id: int | None = None) -> dict[str, int]:
+    """Email (and push) every player of the call (with ``match_id``: of that match of
+    the round only); counts of what was sent, skipped (sent before) and failed, and
+    how many players have no address."""
     call = (
         RoundCall.objects.select_related("round__stage__tournament__club")
         .filter(pk=call_id)
@@ -215,7 +222,7 @@ def send_call_notices(*, call_id: int) -> dict[str, int]:
     pushable = set()
     if push:
         pushable = set(PushSubscription.objects.values_list("user_id", flat=True).distinct())
-    for seat in seats_of(call):
+    for seat in seats_of(call, match_id=match_id):
         if seat.player.email:
             outcome = _deliver(seat, CallNotice.Channel.EMAIL)
             key = "skipped" if outcome is None else ("sent" if outcome == "" else "failed")

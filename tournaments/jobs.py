@@ -73,10 +73,11 @@ def odds(job: Job, progress: Progress) -> dict[str, Any]:
 
 
 def notify_call(job: Job, progress: Progress) -> dict[str, Any]:
-    """Email (and push) a called round's players; each notice once (call_notices)."""
+    """Email (and push) a called round's players (or one match's, called when made
+    after its round); each notice once (call_notices)."""
     from tournaments.call_notices import send_call_notices
 
     progress(0, 1, "telling the players")
-    counts = send_call_notices(call_id=job.params["call"])
+    counts = send_call_notices(call_id=job.params["call"], match_id=job.params.get("match"))
     progress(1, 1, "done")
     return counts

@@ -9,17 +9,20 @@ number of queries whatever the event's size.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
+from core.models import Job
 from tournaments.check_in_links import check_in_token
 from tournaments.formats.late_penalty import LatePenalty as Due
 from tournaments.formats.late_penalty import (
     minutes_since,
     minutes_until_next_point,
+    own_call,
     penalty_to_apply,
 )
 from tournaments.models import Entry, EntryStatus, LatePenalty, Pairing, RoundCall, Tournament
@@ -48,6 +51,23 @@ class MatchCall:
     sides: tuple[SideLateness, ...]
 
 
+def late_call_key(call_id: int, match_id: int) -> str:
+    """The dedupe key of the job calling one match made after its round's call
+    (``services.calls.call_late_matches`` builds the same in SQL)."""
+    return f"round-call:{call_id}:match:{match_id}"
+
+
+def own_calls(pairs: Iterable[tuple[int, int]]) -> dict[int, datetime]:
+    """When each match made after its round's call was called on its own (its job was
+    made), by match id, for ``(call id, match id)`` pairs; a match called with its
+    round is absent (its round's call counts). One query."""
+    keys = {late_call_key(call_id, match_id): match_id for call_id, match_id in pairs}
+    if not keys:
+        return {}
+    rows = Job.objects.filter(dedupe_key__in=keys).values_list("dedupe_key", "created_at")
+    return {keys[key]: at for key, at in rows}
+
+
 @dataclass(frozen=True)
 class CallSummary:
     call: RoundCall
@@ -67,8 +87,15 @@ def round_calls(round_ids: list[int]) -> dict[int, CallSummary]:
 def match_calls(
     ready: list[RoomMatch], calls: dict[int, CallSummary], now: datetime | None = None
 ) -> dict[int, MatchCall]:
-    """Each called match in play, by match id: minutes since the call, penalties due."""
+    """Each called match in play, by match id: minutes since its own call (a match
+    made after its round was called is called when made: :func:`own_calls`),
+    penalties due."""
     now = now or timezone.now()
+    own = own_calls(
+        (calls[m.round_id].call.pk, m.row.match_id)
+        for m in ready
+        if m.row.match_id and m.round_id in calls
+    )
     ids = [m.row.match_id for m in ready if m.row.match_id and m.round_id in calls]
     applied: dict[tuple[int, int], int] = defaultdict(int)
     for row in (
@@ -82,7 +109,8 @@ def match_calls(
         summary = calls.get(m.round_id)
         if summary is None or not m.row.match_id or m.one is None or m.two is None:
             continue
-        minutes = minutes_since(summary.call.called_at, now)
+        called_at = own_call(summary.call.called_at, own.get(m.row.match_id))
+        minutes = minutes_since(called_at, now)
         sides = []
         for entry in (m.one, m.two):
             done = applied[(m.row.match_id, entry.player_id)]
@@ -90,7 +118,7 @@ def match_calls(
             sides.append(SideLateness(entry.pk, entry.display_name, done, due))
         board[m.row.match_id] = MatchCall(
             match_id=m.row.match_id,
-            called_at=summary.call.called_at,
+            called_at=called_at,
             minutes=minutes,
             next_point_in=minutes_until_next_point(minutes),
             sides=tuple(sides),

@@ -21,12 +21,22 @@ field's readable name, never a raw ``None``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 #: ``remove_game`` moves later games aside by this offset before renumbering them
 #: (the unique game number would clash otherwise); a number above it is that move.
 RENUMBER_OFFSET = 10000
+
+#: A history reason starting so was written by no person (the bracket voiding a match
+#: it replaces): the audit says "the system", and the rest of the reason says why.
+AUTOMATIC = "automatic: "
+#: Who an automatic change is told as.
+SYSTEM = "the system"
+#: How the audit module marks who wrote through a player's private score link.
+SCORE_LINK = "score link"
+#: A director's ruling on a dispute, in words (``Dispute.Decision``).
+DECISION_WORDS = {"keep": "kept", "corrected": "corrected to", "void": "voided the match"}
 
 #: Fields of a match or a game holding a player id: shown as the player's name. An app
 #: whose rows name players in other fields says so in its records' ``player_fields``.
@@ -219,11 +229,17 @@ def _describe_match(record: ChangeRecord) -> str:
         return f"{doer(record)} deleted the match"
     changed = [f for f in record.changed() if f not in MATCH_BOOKKEEPING]
     reason = (record.reason or "").strip()
+    if reason.startswith(AUTOMATIC) and record.who is None:
+        record = replace(record, who=SYSTEM)
     if reason.startswith("reopened"):
         return f"{doer(record)} reopened the match{reason.removeprefix('reopened')}"
     status_from, status_to = before.get("status"), after.get("status")
     if status_to != status_from and status_to == "void":
-        return f"{doer(record)} voided the match"
+        if reason.startswith(AUTOMATIC):
+            return f"{SYSTEM} voided the match because {reason.removeprefix(AUTOMATIC)}"
+        if record.context.get("decision"):
+            return _ruling(record)
+        return f"{doer(record)} voided the match" + (f": {reason}" if reason else "")
     if status_to != status_from and status_to == "forfeit":
         return (
             f"{doer(record)} awarded the match to {player(record, after.get('winner'))} by forfeit"
@@ -242,10 +258,10 @@ def _describe_match(record: ChangeRecord) -> str:
             f"{doer(record)} corrected the final score: {_score(record, before)} → "
             f"{_score(record, after)}"
         )
-    if conf_from == "disputed" and conf_to == "confirmed":
-        note = record.context.get("resolution")
-        text = f"{doer(record)} resolved the dispute" + (f": {note}" if note else "")
-        return text + (f"; score {_score(record, after)}" if score_moved else "")
+    if (conf_from == "disputed" and conf_to == "confirmed") or (
+        not changed and record.context.get("decision")
+    ):
+        return _ruling(record)
     if conf_from == "pending" and conf_to == "confirmed" and not score_moved:
         who = record.who or player(record, before.get("awaiting"))
         return f"{who} confirmed the entries ({_score(record, after)})"
@@ -269,6 +285,18 @@ def _describe_match(record: ChangeRecord) -> str:
             + _awaiting(record)
         )
     return f"{doer(record)} changed the match: {field_changes(record, changed)}"
+
+
+def _ruling(record: ChangeRecord) -> str:
+    """ "Ann ruled: kept Alice 7 – Bob 3 (the sheet says so)": a director's decision on
+    a dispute, with the score it leaves and the note the players were given."""
+    decision = record.context.get("decision") or "keep"
+    words = DECISION_WORDS.get(decision, decision)
+    text = f"{doer(record)} ruled: {words}"
+    if decision != "void":
+        text += f" {_score(record, record.after)}"
+    note = record.context.get("resolution")
+    return text + (f" ({note})" if note else "")
 
 
 def _score_line(record: ChangeRecord) -> str:

@@ -11,6 +11,7 @@ from django.utils import timezone
 from core.actors import Actor
 from core.errors import N_
 from games.models import Confirmation, Match, MatchStatus
+from games.rules.audit_words import AUTOMATIC
 from games.rules.errors import RuleViolation
 from games.rules.scoring import check_final_score
 
@@ -20,11 +21,28 @@ from .match_writes import announce, begin_write
 
 
 @transaction.atomic
-def void_match(*, actor: Actor, match_id: int, expected_version: int | None = None) -> Match:
-    """A director voids the match: it keeps its games for the record but counts for nothing."""
+def void_match(
+    *,
+    actor: Actor,
+    match_id: int,
+    expected_version: int | None = None,
+    reason: str = "",
+    automatic: bool = False,
+) -> Match:
+    """A director voids the match: it keeps its games for the record but counts for nothing.
+
+    ``automatic``: no person decided it (a bracket replacing an unstarted match whose
+    players changed): the audit trail says "the system voided the match because
+    ``reason``", not the name of whoever's request happened to run it (issue 41).
+    """
     write = begin_write(match_id, expected_version, lambda m: require_match_director(actor, m))
     match = write.row
     require_writable(match, Write.VOID, director=True)
+    if automatic:
+        match._history_user = None
+        match._change_reason = f"{AUTOMATIC}{reason}"
+    elif reason:
+        match._change_reason = reason
     match.status = MatchStatus.VOID
     match.winner = None
     return write.commit(announce)

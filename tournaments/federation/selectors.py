@@ -1,9 +1,9 @@
 """Reads of a finished event into the federation rules' plain inputs.
 
-A fixed number of queries whatever the event's size: the standings (two), the rounds'
-shortest length (one), the event's matches with their players, rounds and clocks
-(one), and the buy-in (the money app's reader). Labels written into the files are in
-English whatever the director's language: the bodies read English.
+A fixed number of queries whatever the event's size: the standings (two), who played
+(one), the rounds' shortest length (one), the event's matches with their players,
+rounds and clocks (one), and the buy-in (the money app's reader). Labels written into
+the files are in English whatever the director's language: the bodies read English.
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from __future__ import annotations
 from django.db.models import Exists, OuterRef
 from django.utils import translation
 
-from games.models import Game, Match, MatchClock
+from games.models import Game, Match, MatchClock, MatchStatus
 
 from ..models import EntryStatus, Pairing, Round, StageKind, Tournament
 from ..selectors import standings_table
 from .buy_in import buy_in_of
 from .rules.files import EventInfo
 from .rules.matches import Clock, MatchFacts
-from .rules.people import Person
+from .rules.people import Person, who_played
 from .rules.wbgf import EventFacts
 
 SIDE_BRACKETS = (StageKind.CONSOLATION, StageKind.LAST_CHANCE)
@@ -34,21 +34,43 @@ def event_info(tournament: Tournament) -> EventInfo:
 
 
 def places(tournament: Tournament) -> list[list[Person]]:
-    """Every entrant (waitlisted players never played: they are not entrants) in
-    finishing order, tied players grouped: the elimination places in the event's prize
-    order, the standings ranks of a Swiss or round robin."""
+    """Every entrant in finishing order, tied players grouped: the elimination places
+    in the event's prize order, the standings ranks of a Swiss or round robin. An
+    entrant is a player of the draw, or a withdrawn player who played a match
+    (``rules.people.who_played``): the waitlist, the no-shows dropped before the draw
+    and the players the waitlist replaced are not."""
     groups: list[list[Person]] = []
+    present = players_who_played(tournament)
     last_rank: int | None = None
     for standing in standings_table(tournament).rows:
         if standing.entry.status == EntryStatus.WAITLISTED:
             continue
         person = Person(standing.entry.player_id, standing.entry.display_name)
+        if standing.entry.status != EntryStatus.WITHDRAWN:
+            present.add(person.id)  # in the draw: an entrant, even one who lost by forfeit
         if standing.row.rank == last_rank:
             groups[-1].append(person)
         else:
             groups.append([person])
             last_rank = standing.row.rank
-    return groups
+    return who_played(groups, present)
+
+
+def players_who_played(tournament: Tournament) -> set[int]:
+    """The people (player ids) who sat down at one of the event's matches: both
+    players of a match played out, the winner of a forfeit (the one who turned up).
+    One query."""
+    rows = Match.objects.filter(
+        tournament_pairing__tournament=tournament,
+        status__in=(MatchStatus.FINISHED, MatchStatus.FORFEIT),
+    ).values_list("status", "player1_id", "player2_id", "winner_id")
+    present: set[int] = set()
+    for status, one, two, winner in rows:
+        if status == MatchStatus.FINISHED:
+            present.update((one, two))
+        elif winner is not None:
+            present.add(winner)
+    return present
 
 
 def shortest_main_length(tournament: Tournament) -> int:

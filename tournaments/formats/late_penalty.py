@@ -92,6 +92,16 @@ def minutes_until_next_point(minutes_late: int) -> int:
     return MINUTES_PER_POINT - minutes_late % MINUTES_PER_POINT
 
 
+def own_call(round_called_at: datetime, called_alone_at: datetime | None) -> datetime:
+    """When a match was called: its round's call, or, for a match made after it (its
+    players were still playing the round before), the moment it was called on its
+    own, when it was made (issue 41). Lateness counts from there, never from a call
+    made before the players could know their match."""
+    if called_alone_at is None or called_alone_at <= round_called_at:
+        return round_called_at
+    return called_alone_at
+
+
 def minutes_since(called_at: datetime, now: datetime) -> int:
     """Whole minutes from the call to ``now`` (never negative): the lateness the
     penalty counts."""

@@ -51,6 +51,7 @@ from tournaments.models import (
 )
 from tournaments.selectors_graph import bracket_graph
 
+from .calls import call_late_matches
 from .common import system_actor, system_creator_id
 from .tables import assign_tables
 
@@ -63,6 +64,10 @@ BRACKET_STAGES = (
     StageKind.GRAND_FINAL,
     StageKind.PLAYOFF,
 )
+
+#: The audit trail's reason for a match the bracket voids and replaces (in English, as
+#: every history reason: the audit tells it in words).
+REPLACED_BECAUSE = "the players of its bracket slot changed (a new match replaces it)"
 
 _STATUS = {
     SlotStatus.WAITING: PairingStatus.WAITING,
@@ -195,50 +200,83 @@ def derive_state(
     A recorded winner counts only while the slot still holds the two players who
     played the match; a slot that becomes ready with a withdrawn player is a walkover
     (a forfeit without a match) for the other. Both can change who reaches later slots,
-    so the derivation repeats until nothing changes (each pass settles at least one
-    slot, in practice one or two passes).
+    so the derivation repeats until nothing changes.
+
+    The order matters (issue 41): walkovers are stored without a match, so a pass
+    starts without them and adds them one slot at a time. A slot is compared with its
+    live match only once the walkovers are settled: in an intermediate pass a slot
+    after a walkover is still waiting for its walkover winner, and comparing it then
+    flagged a match whose players had not changed (an unstarted one was voided and
+    replaced, a played one lost its result). Only the comparison of a settled pass
+    drops a recorded winner; the dropped ones only grow, so the loop ends.
     """
     graph = graph or bracket_graph(tournament)
     order = tournament.bracket_order
     # results of matches (finished or forfeited); walkovers without a match are derived
-    winners = {
+    recorded = {
         key: p.winner_id
         for key, p in pairings.items()
         if p.winner_id is not None and p.match_id is not None
     }
-    stale: dict[str, str] = {}
-    walkovers: dict[str, int] = {}
     no_shows = forfeited_out(tournament, pairings.values())
+    live = {key: _match_players(p) for key, p in pairings.items()}
+    dropped: set[str] = set()
+    for _ in range(len(graph.matches) + 1):
+        winners = {k: w for k, w in recorded.items() if k not in dropped}
+        state, walkovers = _settle_walkovers(graph, order, winners, entries, live, no_shows)
+        stale: dict[str, str] = {}
+        for key, slot in state.matches.items():
+            players = _slot_players(slot, entries)
+            if live[key] is not None and live[key] != players:
+                stale[key] = "The players of this slot changed after a correction."
+        newly = {k for k in stale if k in winners and k not in walkovers}
+        if not newly:
+            break
+        dropped |= newly
+    for key in dropped:  # a result no longer counted is always flagged for the director
+        stale.setdefault(key, "The players of this slot changed after a correction.")
+    for key in state.stale:
+        stale.setdefault(key, "The recorded winner is no longer in this match.")
+    return state, stale, walkovers
+
+
+def _slot_players(slot: MatchState[int], entries: dict[int, Entry]) -> frozenset[int] | None:
+    """The two players (person ids) a slot holds once it is a match, else None."""
+    if not slot.is_match:
+        return None
+    return frozenset(
+        (entries[slot.player_a].player_id, entries[slot.player_b].player_id)  # type: ignore[index]
+    )
+
+
+def _settle_walkovers(
+    graph: BracketGraph,
+    order: Sequence[int],
+    winners: dict[str, int],
+    entries: dict[int, Entry],
+    live: dict[str, frozenset[int] | None],
+    no_shows: set[int],
+) -> tuple[BracketState[int], dict[str, int]]:
+    """The state with every walkover in (a ready slot without a match, with a withdrawn
+    or no-show player): each can make a later slot ready, so repeat until none is new."""
+    winners = dict(winners)
+    walkovers: dict[str, int] = {}
     for _ in range(len(graph.matches) + 1):
         state = derive_bracket_state(graph, order, winners)
         changed = False
         for key, slot in state.matches.items():
-            pairing = pairings[key]
-            live = _match_players(pairing)
-            if slot.is_match:
-                players = frozenset(
-                    (entries[slot.player_a].player_id, entries[slot.player_b].player_id)  # type: ignore[index]
-                )
-            else:
-                players = None
-            if live is not None and live != players and key not in stale:
-                stale[key] = "The players of this slot changed after a correction."
-                if key in winners:
-                    del winners[key]
-                    changed = True
-            if slot.status == SlotStatus.READY and key not in winners and live is None:
-                a, b = entries[slot.player_a], entries[slot.player_b]  # type: ignore[index]
-                out_a = a.status == EntryStatus.WITHDRAWN or a.pk in no_shows
-                out_b = b.status == EntryStatus.WITHDRAWN or b.pk in no_shows
-                if out_a or out_b:
-                    winners[key] = b.pk if out_a and not out_b else a.pk
-                    walkovers[key] = winners[key]
-                    changed = True
+            if slot.status != SlotStatus.READY or key in winners or live[key] is not None:
+                continue
+            a, b = entries[slot.player_a], entries[slot.player_b]  # type: ignore[index]
+            out_a = a.status == EntryStatus.WITHDRAWN or a.pk in no_shows
+            out_b = b.status == EntryStatus.WITHDRAWN or b.pk in no_shows
+            if out_a or out_b:
+                winners[key] = b.pk if out_a and not out_b else a.pk
+                walkovers[key] = winners[key]
+                changed = True
         if not changed:
             break
-    for key in state.stale:
-        stale.setdefault(key, "The recorded winner is no longer in this match.")
-    return state, stale, walkovers
+    return state, walkovers
 
 
 def sync_bracket(tournament: Tournament) -> dict[str, int]:
@@ -297,6 +335,7 @@ def sync_bracket(tournament: Tournament) -> dict[str, int]:
             changed_count += 1
     if created:
         assign_tables(tournament)
+        call_late_matches(tournament)  # a replacement in a called round is called now
     update_round_statuses(tournament)
     return {"created_matches": created, "changed_pairings": changed_count, "stale": len(stale)}
 
@@ -323,7 +362,12 @@ def _replace_unstarted_match(pairing: Pairing, actor) -> None:
     pairing.match = None
     pairing.winner_id = None
     pairing.save(update_fields=["match", "replaced_matches", "winner"])
-    match_results.void_match(actor=actor, match_id=old.pk)
+    match_results.void_match(
+        actor=actor,
+        match_id=old.pk,
+        reason=REPLACED_BECAUSE,
+        automatic=True,
+    )
     pairing.stale, pairing.stale_reason = False, ""
 
 

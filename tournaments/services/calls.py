@@ -7,19 +7,30 @@ pairing job for Swiss and round-robin rounds). A call stores a :class:`RoundCall
 starts one notifying job per call (``tournaments.job_kinds.NOTIFY_CALL``) on commit, which
 emails and pushes each player their table, opponent, length and private score link
 (``tournaments.call_notices``): nothing is sent unless the call commits.
+
+A call follows its round (issue 41): a match of a called round made later (its
+players were still finishing the round before, or the bracket replaced a match) is
+called when it is made (``call_late_matches``, run with the tables after every
+result and by the bracket when it makes matches): its players get their notice then,
+and its lateness counts from then (``formats.late_penalty.own_call``), not from the
+round's call.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import CharField, Exists, F, OuterRef, Value
+from django.db.models.functions import Cast, Concat
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.actors import Actor
 from core.jobs import start_job
+from core.models import Job
 from games.rules.errors import ConflictError, RuleViolation
 from tournaments.job_kinds import NOTIFY_CALL
 from tournaments.models import (
+    CallNotice,
     Pairing,
     PairingStatus,
     Round,
@@ -28,6 +39,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+from tournaments.selectors_calls import late_call_key
 
 from .common import lock_tournament, require_director, require_status
 
@@ -92,6 +104,48 @@ def call_round(
             "round",
         )
     return [_call(r, by=actor, automatic=False) for r in uncalled]
+
+
+def call_late_matches(tournament: Tournament) -> int:
+    """Call every match of a called round made after the call and not told yet: one
+    notifying job per match (its dedupe key makes it once, however many follow-ups
+    see the match before its notices are written). Returns how many were started.
+
+    Run after the tables are numbered (the notice says where to sit). One query (a
+    match told, or whose job is made, is left out in it), plus one per match to call.
+    """
+    told = CallNotice.objects.filter(call=OuterRef("round__call"), match=OuterRef("match_id"))
+    started = Job.objects.filter(  # late_call_key, in SQL
+        dedupe_key=Concat(
+            Value("round-call:"),
+            Cast(OuterRef("round__call"), CharField()),
+            Value(":match:"),
+            Cast(OuterRef("match_id"), CharField()),
+        )
+    )
+    late = (
+        Pairing.objects.filter(
+            tournament=tournament,
+            status=PairingStatus.READY,
+            match__isnull=False,
+            round__call__isnull=False,
+            match__created_at__gt=F("round__call__called_at"),
+        )
+        .exclude(Exists(told))
+        .exclude(Exists(started))  # its job is made (players without an address get no row)
+        .values_list("round__call", "match_id")
+        .order_by("match_id")
+    )
+    count = 0
+    for call_id, match_id in late:
+        _job, created = start_job(
+            kind=NOTIFY_CALL,
+            params={"call": call_id, "match": match_id},
+            club=tournament.club,
+            dedupe_key=late_call_key(call_id, match_id),
+        )
+        count += created
+    return count
 
 
 def call_due_rounds(tournament: Tournament) -> list[RoundCall]:

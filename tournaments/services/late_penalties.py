@@ -31,8 +31,9 @@ from games.rules.errors import ConflictError, RuleViolation
 from games.services.match_results import forfeit_match
 from games.services.penalties import award_penalty_points
 from tournaments.formats.late_penalty import LatePenalty as Due
-from tournaments.formats.late_penalty import minutes_since, penalty_to_apply
+from tournaments.formats.late_penalty import minutes_since, own_call, penalty_to_apply
 from tournaments.models import Entry, LatePenalty, Pairing, RoundCall, Tournament
+from tournaments.selectors_calls import own_calls
 
 from .common import require_director
 
@@ -89,7 +90,10 @@ def quote_late_penalty(
     late = entries.pop(late_entry_id)
     opponent = next(iter(entries.values()))
     due = penalty_to_apply(
-        minutes_since(call.called_at, now or timezone.now()),
+        minutes_since(
+            own_call(call.called_at, own_calls([(call.pk, match_id)]).get(match_id)),
+            now or timezone.now(),
+        ),
         pairing.match.length,
         applied_points(match_id, late.player_id),
     )

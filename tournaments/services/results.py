@@ -52,7 +52,7 @@ from .brackets import (
     sync_bracket,
     update_round_statuses,
 )
-from .calls import call_due_rounds
+from .calls import call_due_rounds, call_late_matches
 from .common import bump, lock_tournament, require_director
 from .odds import request_odds
 from .tables import assign_tables
@@ -154,7 +154,8 @@ def follow_up_result(change: ResultChange) -> None:
 
 def settle_event(*, tournament_id: int, club_id: int | None = None) -> None:
     """Bump the version, number the new matches' tables, settle the rounds' statuses,
-    call the rounds due and ask for fresh odds (the follow-up of a result).
+    call the rounds due and the matches made since their round's call, and ask for
+    fresh odds (the follow-up of a result).
 
     The follow-ups of one event take turns (on the version's row), so a round completes
     exactly once. With a worker (production) the result does not take its turn itself:
@@ -216,6 +217,7 @@ def _settle(tournament_id: int) -> None:
     assign_tables(tournament)  # every match still without a table: a skipped turn's too
     completed = update_round_statuses(tournament)
     call_due_rounds(tournament)
+    call_late_matches(tournament)  # a called round's matches made since are called now
     live.row_changed(tournament)
     # a round's last result: no more are coming, the odds need not wait for quiet
     request_odds(tournament_id=tournament_id, at_once=completed > 0)

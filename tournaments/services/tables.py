@@ -34,6 +34,7 @@ from core.actors import Actor
 from core.errors import N_, RuleViolation
 from games.models import Club, Match, MatchStatus
 from games.rules import limits
+from games.rules.audit_words import AUTOMATIC
 from games.rules.tables import TableRange, draw_tables, overlapping
 from tournaments.models import Pairing, PairingStatus, Room, Tournament, TournamentStatus
 
@@ -122,7 +123,8 @@ def assign_tables(tournament: Tournament) -> int:
             continue  # the room is full: it waits for the next draw or a director
         match = matches[match_id]
         match.table = table
-        match._change_reason = f"table {table} (assigned by the tournament)"
+        match._history_user = None  # no person: not whoever's result ran the draw
+        match._change_reason = f"{AUTOMATIC}table {table}, drawn from the room"
         match.save(update_fields=["table"])
         numbered += 1
     return numbered

@@ -150,11 +150,35 @@ def game(before=None, after=None, action="changed", **kw):
             match(
                 before={**MATCH, "confirmation": "disputed", "awaiting": None},
                 after={"confirmation": "confirmed", "awaiting": None},
-                context={"resolution": "kept as entered"},
+                context={"resolution": "kept as entered", "decision": "keep"},
             ),
-            "director resolved the dispute: kept as entered",
+            "director ruled: kept Ann 2 – Bob 1 (kept as entered)",
+        ),
+        (
+            match(  # a ruling that changed nothing else (issue 41): not "saved unchanged"
+                before={**MATCH, "confirmation": "confirmed"},
+                after={"confirmation": "confirmed"},
+                context={"resolution": "the sheet says so", "decision": "keep"},
+            ),
+            "director ruled: kept Ann 2 – Bob 1 (the sheet says so)",
+        ),
+        (
+            match(
+                before={**MATCH, "confirmation": "disputed"},
+                after={"status": "void", "confirmation": "confirmed"},
+                context={"resolution": "no score sheet", "decision": "void"},
+            ),
+            "director ruled: voided the match (no score sheet)",
         ),
         (match(after={"status": "void"}), "director voided the match"),
+        (
+            match(
+                after={"status": "void"},
+                who=None,
+                reason="automatic: the players of its bracket slot changed",
+            ),
+            "the system voided the match because the players of its bracket slot changed",
+        ),
         (
             match(after={"status": "forfeit", "winner": BOB}),
             "director awarded the match to Bob by forfeit",
@@ -167,6 +191,10 @@ def game(before=None, after=None, action="changed", **kw):
             "director reopened the match (was void): wrong match",
         ),
         (match(after={"table": 4}), "director set the table: 4"),
+        (
+            match(after={"table": 4}, who=None, reason="automatic: table 4, drawn from the room"),
+            "the system set the table: 4",
+        ),
         (
             match(before={**MATCH, "label": ""}, after={"label": "Final"}),
             "director changed the match: label none → Final",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -9,7 +11,9 @@ from hypothesis import strategies as st
 from tournaments.formats.errors import FormatError
 from tournaments.formats.late_penalty import (
     late_penalty,
+    minutes_since,
     minutes_until_next_point,
+    own_call,
     penalty_to_apply,
     points_lost_at,
 )
@@ -82,3 +86,13 @@ def test_next_point_is_within_five_minutes(minutes_late):
 @given(st.integers(min_value=0, max_value=30), lengths)
 def test_points_lost_at_agrees_with_the_rule(points, length):
     assert points_lost_at(points, length) == (points > length / 2)
+
+
+def test_a_match_made_after_its_rounds_call_is_late_from_when_it_was_made():
+    """Issue 41: lateness of a match made after the call counts from its own call."""
+    called = datetime(2026, 12, 5, 10, 0, tzinfo=UTC)
+    made = called + timedelta(minutes=25)
+    now = called + timedelta(minutes=31)
+    assert own_call(called, made) == made and minutes_since(own_call(called, made), now) == 6
+    assert own_call(called, called - timedelta(minutes=3)) == called  # made before: the call
+    assert own_call(called, None) == called
