@@ -402,7 +402,7 @@ def test_keep_theirs_keeps_the_games_queued_after_it(
 def test_the_games_after_one_entered_as_the_next_game_follow_it(
     browser, live_server, login, make_match, alice, bob, bob_user
 ):
-    """"Enter mine as game 2": Alice's game 2 queued behind it becomes game 3 (it was
+    """ "Enter mine as game 2": Alice's game 2 queued behind it becomes game 3 (it was
     refused before), sent after her game 1, now game 2."""
     match = make_match(5)
     context = browser.new_context(

@@ -41,7 +41,11 @@ def test_a_beaver_at_cube_2_is_refused_in_words_by_the_api(director, table):
         sessions_url(session.pk, "games/"),
         {
             "winner": "box",
-            "members": [member(table["Ben"], 2, "beavered"), member(table["Cat"]), member(table["Dan"])],
+            "members": [
+                member(table["Ben"], 2, "beavered"),
+                member(table["Cat"]),
+                member(table["Dan"]),
+            ],
         },
         format="json",
     )
@@ -89,8 +93,7 @@ def test_the_sheet_explains_a_gammon_counted_single_by_the_jacoby_rule(director,
     html = Client().get(f"/chouette/sessions/{session.pk}/").content.decode()
     notes = [part.split("</li>")[0] for part in html.split('data-role="jacoby-single">')[1:]]
     assert notes == [
-        "Game 1: the gammon counted single for Cat, Dan (Jacoby rule: their cube was not "
-        "turned)."
+        "Game 1: the gammon counted single for Cat, Dan (Jacoby rule: their cube was not turned)."
     ]
     # Ben's cube was turned: his gammon counts double, 2 × 2; Cat and Dan win 1 each.
     game = ChouetteGame.objects.get()
@@ -112,6 +115,7 @@ def test_no_jacoby_note_without_the_rule(director, table):
         },
         format="json",
     )
-    assert 'data-role="jacoby-single"' not in Client().get(
-        f"/chouette/sessions/{session.pk}/"
-    ).content.decode()
+    assert (
+        'data-role="jacoby-single"'
+        not in Client().get(f"/chouette/sessions/{session.pk}/").content.decode()
+    )
