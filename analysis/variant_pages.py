@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET
 
 from games.rules import variants
-from games.rules.variants.base import Contact, Direction, Variant
+from games.rules.variants.base import Complementary, Contact, Direction, Variant
 from games.rules.variants.engine import format_steps
 from games.rules.variants.position import VariantPosition
 from games.rules.variants.throws import Next, Throw, legal_plays
@@ -97,8 +98,31 @@ def _facts(variant: Variant) -> list[str]:
         facts.append(gettext("All men start off the board and are entered."))
     if variant.doublets.one_two:
         facts.append(gettext("A 1-2 names any doublets, played after it, then a further throw."))
-    if variant.doublets.complementary.value != "none":
-        facts.append(gettext("Doublets may be followed by the complementary doublets."))
+    # Compulsory is a rule of the game, not a choice (Cady 1895, Russian: "not only
+    # entitled to, but bound to use ... the complimentary ones"); only a house option
+    # is a "may" (issue 41: the Russian page said "may").
+    complementary = variant.doublets.complementary
+    if complementary is Complementary.COMPULSORY:
+        facts.append(
+            gettext(
+                "Doublets are played four times and must then be followed by the "
+                "complementary doublets (6-6, then 1-1; 5-5, then 2-2; 4-4, then 3-3)."
+            )
+        )
+        if variant.doublets.first_doublets_plain:
+            facts.append(
+                gettext(
+                    "Except a player's first doublets of the game: they are played "
+                    "alone, without the complementary doublets or a further throw."
+                )
+            )
+    elif complementary is Complementary.BY_AGREEMENT:
+        facts.append(
+            gettext(
+                "Complementary doublets only by agreement: a house option, off unless "
+                "the players choose it."
+            )
+        )
     if variant.no_prime_unless_passed:
         facts.append(
             gettext("No six points in a row may be held in front of all the opponent's men.")
@@ -168,3 +192,28 @@ def variant_rules(request: HttpRequest, key: str) -> HttpResponse:
         "analysis/variant_rules.html",
         {"name": variant_name(key), "key": key, "games": games, "rotation": len(games) > 1},
     )
+
+
+@require_GET
+def variant_index(request: HttpRequest) -> HttpResponse:
+    """``/variants/``: every variant and rotation a match may be played as, each with its
+    rules page and its legal-plays API (issue 41: the address answered 404, though each
+    rules page says "/variants/<key>/")."""
+    rows = [
+        {
+            "key": key,
+            "name": variant_name(key),
+            "url": reverse("variant-rules", args=[key]),
+            # a rotation's games each have their own plays (tavli: portes, plakoto, fevga)
+            "plays": [
+                reverse("api:variant-plays", args=[v.key])
+                for v in (
+                    variants.ROTATIONS[key].games
+                    if variants.is_rotation(key)
+                    else [variants.REGISTRY[key]]
+                )
+            ],
+        }
+        for key, _ in variants.match_choices()
+    ]
+    return render(request, "analysis/variant_index.html", {"rows": rows})

@@ -112,9 +112,24 @@ def _columns(sheet: Sheet, viewer: int | None = None) -> list[dict[str, Any]]:
     ]
 
 
+def _jacoby_singles(session: Session, game: Any) -> list[str]:
+    """Who of the team had a gammon or backgammon counted single by the Jacoby rule:
+    their own cube was never turned (it stayed at the game's automatic doubles). The
+    sheet says so in words, or a 2 where a gammon was won reads as a mistake."""
+    if not session.jacoby or session.philadelphia or game.level == "single":
+        return []
+    initial = 2**game.automatic_doubles
+    return [
+        m.player.display_name
+        for m in game.members.all()
+        if m.action == "played" and m.cube <= initial
+    ]
+
+
 def _ledger_rows(sheet: Sheet, viewer: int | None = None) -> list[dict[str, Any]]:
-    """Per game: who was box, partner and captain, and each player's points and total
-    (and whether the cell is in the viewer's column)."""
+    """Per game: who was box, partner and captain, each player's points and total
+    (and whether the cell is in the viewer's column), and who had a gammon counted
+    single by the Jacoby rule."""
     order = list(sheet.totals)
     rows = []
     for entry in sheet.ledger:
@@ -126,6 +141,7 @@ def _ledger_rows(sheet: Sheet, viewer: int | None = None) -> list[dict[str, Any]
                     (entry.row.payouts.get(pk), entry.row.totals.get(pk, 0), pk == viewer)
                     for pk in order
                 ],
+                "jacoby_single": _jacoby_singles(sheet.session, game),
             }
         )
     return rows

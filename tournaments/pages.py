@@ -39,6 +39,7 @@ from .formats.labels import column_title, round_title
 from .formats.places import describe_prize_order
 from .forms import NewTournamentForm, RegisterPlayersForm
 from .models import (
+    EntryStatus,
     Pairing,
     PairingStatus,
     StageKind,
@@ -46,6 +47,7 @@ from .models import (
     TournamentStatus,
 )
 from .services import draws, events
+from .services import entries as entry_services
 from .services import rounds as round_services
 from .settings_pages import created_message
 
@@ -323,7 +325,12 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
     ready, rounds_in_play = room.matches_in_play(view), room.rounds_in_play(view)
     drop_map = None
     drop_map_note = ""
-    if tournament.format_spec.drop_map:
+    # Before two players are in, the event cannot start and a drop map has nothing to
+    # preview: the page says what to do first instead (issue 41: an empty draft read
+    # "Feeding rounds must be between 1 and 1" under a primary "Start").
+    active = sum(1 for e in view.entries.values() if e.status == EntryStatus.ACTIVE)
+    can_start = active >= entry_services.MIN_ENTRIES
+    if tournament.format_spec.drop_map and can_start:
         from .formats.errors import FormatError
 
         params = selectors.drop_map_params(tournament)
@@ -361,6 +368,7 @@ def director_page(request: HttpRequest, slug: str) -> HttpResponse:
             "job": job,
             "drop_map": drop_map,
             "drop_map_note": drop_map_note,
+            "can_start": can_start,
             # Swiss / round robin: offer "Pair the next round" only while one is due
             "more_rounds": tournament.status == TournamentStatus.RUNNING
             and not tournament.is_elimination

@@ -83,11 +83,19 @@ def registered_in_words(result: registration.BulkResult) -> str:
             created,
         ) % {"count": created}
     if waiting:
+        # name who waits, with their place: a director tells them, and a count alone
+        # sent them to the entry list to find out (issue 41)
+        names = ", ".join(
+            gettext("%(display_name)s (place %(position)s)")
+            % {"display_name": e.player.display_name, "position": e.waitlist_position}
+            for e in result.entries
+            if e.status == EntryStatus.WAITLISTED
+        )
         text += " " + ngettext(
-            "%(count)d waits on the waitlist: the field is full.",
-            "%(count)d wait on the waitlist: the field is full.",
+            "%(names)s waits on the waitlist: the field is full.",
+            "%(names)s wait on the waitlist: the field is full.",
             waiting,
-        ) % {"count": waiting}
+        ) % {"names": names}
     return text
 
 

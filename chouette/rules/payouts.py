@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from core.errors import N_
 from games.rules.errors import RuleViolation
 from games.rules.money import check_cube, level_multiplier
 from games.rules.types import Ending, Level
@@ -129,12 +130,29 @@ def _check_member(record: MemberRecord, rules: ChouetteRules, initial: int, wher
         # double + beaver quadruples the cube; a raccoon doubles it once more
         least = initial * (8 if record.raccoon else 4)
         if cube < least:
-            raise _violation(
-                "cube_too_low_for_beaver",
-                f"A double and a beaver{' and a raccoon' if record.raccoon else ''} put "
-                f"the cube at {least} or more, not {cube}.",
-                f"{where}.cube",
-            )
+            # Said in words (issue 41: a beaver entered as cube 2 read as a bare code):
+            # the cube a member enters is the cube as the game ended, and a beaver is
+            # a second turn of it.
+            if record.raccoon:
+                message = N_(
+                    "A raccoon turns the cube a third time: the double takes it to "
+                    "%(doubled)s, the beaver to %(beavered)s, the raccoon to %(least)s. "
+                    "Enter the cube as the game ended (%(least)s or more), not %(cube)s.",
+                    doubled=initial * 2,
+                    beavered=initial * 4,
+                    least=least,
+                    cube=cube,
+                )
+            else:
+                message = N_(
+                    "A beaver turns the cube a second time: the double takes it to "
+                    "%(doubled)s and the beaver at once to %(least)s. Enter the cube as "
+                    "the game ended (%(least)s or more), not %(cube)s, or no beaver.",
+                    doubled=initial * 2,
+                    least=least,
+                    cube=cube,
+                )
+            raise _violation("cube_too_low_for_beaver", message, f"{where}.cube")
     if drop is not None and money.cube_limit is not None and cube * 2 > money.cube_limit:
         raise _violation(
             "cube_above_limit",

@@ -162,6 +162,92 @@
     return put(next);
   }
 
+  function worthOf(game) {
+    if (game.points) return game.points;
+    if (game.ending === "dropped") return game.cube || 1;
+    return (game.cube || 1) * ({ single: 1, gammon: 2, backgammon: 3 }[game.level] || 1);
+  }
+
+  /* The player settled an entry that was in conflict (kept the server's, entered theirs
+     as a later game, disputed): the entries queued behind it were made on top of the
+     player's version, so each is re-based on the server's record instead of refused.
+     A game takes the next number the server has free, with the score before it counted
+     from the server's games (kept as rebased: {number, was, score}, for the page's
+     words); a game the server already holds under its number is compared as on a
+     conflict (the same: sent; another: a new conflict for the player, and what follows
+     waits behind it); a game after the match ended on the server is refused in words.
+     A confirmation or final score was made for a score that no longer stands: it is
+     refused in words, to be made again. A dispute follows as it was.
+     options.behind: an entry (the player's replacement) waits ahead, worth
+     options.ahead points to options.aheadWinner; the first re-based entry is chained
+     to it. Resolves to the records as re-based. */
+  function rebase(matchId, afterId, server, options) {
+    options = options || {};
+    var ids = [server.player1 && server.player1.id, server.player2 && server.player2.id];
+    var score = (server.score || [0, 0]).slice();
+    var next = server.next_game || null;
+    var length = server.length || 0;
+    var chained = !!options.behind;
+    if (options.behind && options.ahead) {
+      score[ids.indexOf(options.aheadWinner)] += options.ahead;
+      next = next == null ? null : next + 1;
+    }
+    var blocked = false;
+    function over() { return next == null || (length > 0 && (score[0] >= length || score[1] >= length)); }
+    return list(matchId).then(function (rows) {
+      var later = rows.filter(function (r) { return r.id > afterId && r.status === "waiting"; });
+      var done = [];
+      var step = function (i) {
+        if (i >= later.length) return Promise.resolve(done);
+        var r = later[i];
+        if (blocked) {
+          r.chained = true; // behind a new conflict: re-based once the player settles it
+        } else if (r.kind === "game") {
+          var theirs = serverGame(server, r.number);
+          if (theirs && sameGame(r.body, theirs)) {
+            r.status = "sent";
+            r.same = true;
+            r.etag = server.version;
+            chained = false;
+          } else if (theirs) {
+            r.status = "conflict";
+            r.code = "game_already_recorded";
+            r.detail = "";
+            r.server = server;
+            blocked = true;
+          } else if (over()) {
+            r.status = "refused";
+            r.code = "match_over_on_server";
+            r.detail = "";
+            r.server = server;
+          } else {
+            r.rebased = { number: next, was: r.number, score: score.slice() };
+            r.number = next;
+            r.body = Object.assign({}, r.body, { number: next });
+            var side = ids.indexOf(r.body.winner);
+            if (side >= 0) score[side] += worthOf(r.body);
+            next += 1;
+            r.chained = chained;
+            r.ifMatch = chained ? null : server.version;
+            chained = true;
+          }
+        } else if (r.kind === "confirm" || r.kind === "final") {
+          r.status = "refused";
+          r.code = "made_on_replaced_score";
+          r.detail = "";
+          r.server = server;
+        } else {
+          r.chained = chained;
+          r.ifMatch = chained ? null : server.version;
+          chained = true;
+        }
+        done.push(r);
+        return put(r).then(function () { return step(i + 1); });
+      };
+      return step(0);
+    });
+  }
+
   function parseJson(response) {
     return response.text().then(function (text) {
       try { return text ? JSON.parse(text) : {}; } catch (e) { return {}; }
@@ -273,6 +359,6 @@
 
   scope.BoxcarsQueue = {
     SYNC_TAG: SYNC_TAG, add: add, list: list, put: put, remove: remove, flush: flush,
-    uuid: uuid, readMatch: readMatch, serverGame: serverGame,
+    uuid: uuid, readMatch: readMatch, serverGame: serverGame, rebase: rebase,
   };
 })(self);

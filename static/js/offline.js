@@ -140,11 +140,28 @@
 
   function refusalWords(record) {
     if (REFUSALS[record.code]) return gettext("Refused: ") + gettext(REFUSALS[record.code]);
+    if (record.code === "match_over_on_server") {
+      var over = (record.server && record.server.score) || [0, 0];
+      return say("Not sent: the match ended on the server at %(score1)s–%(score2)s before this game.",
+        { score1: over[0], score2: over[1] });
+    }
+    if (record.code === "made_on_replaced_score") {
+      return gettext("Not sent: it was made for a score that changed when you settled the entry before it. Make it again if it still holds.");
+    }
     if (record.code === "after_refused_entry") {
       return say("Refused: it came after an entry that was not recorded (%(reason)s).",
         { reason: record.detail });
     }
     return say("Refused: %(detail)s (%(code)s)", { detail: record.detail || "", code: record.code });
+  }
+
+  // A game re-based on the server's record after the player settled a conflict.
+  function rebasedWords(rebased) {
+    var values = { number: rebased.number, was: rebased.was,
+      score1: rebased.score[0], score2: rebased.score[1] };
+    return rebased.was !== rebased.number
+      ? say("re-based on the server's games: now game %(number)s from %(score1)s–%(score2)s (it was game %(was)s)", values)
+      : say("re-based on the server's games: game %(number)s from %(score1)s–%(score2)s", values);
   }
 
   // --- the match entry page -----------------------------------------------------------------
@@ -354,16 +371,17 @@
       var mineText = record.kind === "game" ? gameWords(record.body, names) : entryWords(record);
       box.appendChild(el("p", {}, say("Your phone had: %(mine)s.", { mine: mineText })));
       var row = el("p", { "class": "row" });
+      // The safe choice is the main button: the server's record stands and nothing new
+      // is invented; "enter mine" adds a game, so it is offered beside it, never first.
       row.appendChild(choice(gettext("Keep theirs"), function () {
-        BoxcarsQueue.remove(record.id).then(function () { return settleAfterChoice(record); })
-          .then(function () { location.reload(); });
-      }));
+        keepTheirs(record);
+      }, true));
       var nextOpen = server.next_game && (server.status === "scheduled" || server.status === "in_progress");
       if (record.kind === "game" && nextOpen) {
         row.appendChild(choice(say("Enter mine as game %(number)s", { number: server.next_game }), function () {
           var body = Object.assign({}, record.body, { number: server.next_game });
           replace(record, "game", "games/", body, server.next_game);
-        }, true));
+        }));
       }
       row.appendChild(choice(gettext("Dispute"), function () {
         var form = el("div", { "class": "stack offline-dispute" });
@@ -385,29 +403,40 @@
       return box;
     }
 
-    // The entries queued behind one the player settled were made on top of it: they are
-    // refused with the reason, never sent blindly.
-    function settleAfterChoice(record) {
-      return BoxcarsQueue.list(data.match).then(function (rows) {
-        return Promise.all(rows.filter(function (r) {
-          return r.id > record.id && r.status === "waiting" && r.chained;
-        }).map(function (r) {
-          r.status = "refused";
-          r.code = "after_refused_entry";
-          r.detail = gettext("an earlier entry was replaced");
-          return BoxcarsQueue.put(r);
-        }));
-      });
+    // The server's record as it is now (the conflict's copy when the network is gone
+    // again): what the entries queued behind a settled one are re-based on.
+    function serverNow(record) {
+      if (!navigator.onLine) return Promise.resolve(record.server);
+      return BoxcarsQueue.readMatch(data.match, record).then(function (now) {
+        return now && !now.gone ? now : record.server;
+      }, function () { return record.server; });
+    }
+
+    // "Keep theirs": the player's entry goes; what they queued after it stays theirs,
+    // re-based on the server's record (numbers and scores from its games) and sent.
+    function keepTheirs(record) {
+      return BoxcarsQueue.remove(record.id)
+        .then(function () { return serverNow(record); })
+        .then(function (server) { return BoxcarsQueue.rebase(data.match, record.id, server); })
+        .then(function () { location.reload(); });
     }
 
     // A player's choice on a conflict: a new entry (a new key) against the version the
-    // player has just seen; the old one is gone.
+    // player has just seen, in the old one's place in the queue (so what was queued
+    // after it still goes after it, re-based on top of it).
     function replace(record, kind, url, body, number) {
-      return BoxcarsQueue.remove(record.id).then(function () { return settleAfterChoice(record); })
+      var server = record.server;
+      var entry = Object.assign({}, record, {
+        kind: kind, url: base + url, body: body, number: number, key: BoxcarsQueue.uuid(),
+        ifMatch: server.version, chained: false, status: "waiting", madeAt: Date.now(),
+        code: null, detail: null, server: null, csrf: csrf(),
+      });
+      return BoxcarsQueue.put(entry)
         .then(function () {
-          return BoxcarsQueue.add({
-            match: data.match, kind: kind, url: base + url, body: body, number: number,
-            ifMatch: record.server.version, link: data.link, csrf: csrf(), names: record.names,
+          return BoxcarsQueue.rebase(data.match, record.id, server, {
+            behind: true,
+            ahead: kind === "game" ? gameWorth(body) : 0,
+            aheadWinner: kind === "game" ? body.winner : null,
           });
         }).then(function () {
           askForSync();
@@ -445,6 +474,7 @@
           if (r.status === "waiting") {
             label = r.chained ? gettext("waiting to send (after the one above)") : gettext("waiting to send");
             label += " · " + say("made at %(time)s", { time: clock(r.madeAt) });
+            if (r.rebased) label += " · " + rebasedWords(r.rebased);
           } else if (r.status === "sent") {
             label = r.same ? gettext("sent: your opponent had recorded the same")
               : r.replayed ? gettext("sent (the server already had it)") : gettext("sent");

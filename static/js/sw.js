@@ -45,12 +45,36 @@ self.addEventListener("install", (event) => {
   );
 });
 
+// A new release keeps the pages the phone had kept under the old one: each is fetched
+// again into the new release's cache (its scripts and styles are the new shell's), or,
+// if that fails, its old copy is carried over. Deleting them with the old release's
+// caches made the home page visited yesterday fail offline after a deploy (issue 41):
+// the new worker only kept the page open as it took over.
+async function carryOverPages(oldNames) {
+  const kept = await caches.open(PAGES_CACHE);
+  for (const name of oldNames.filter((n) => n.startsWith(PREFIX + "pages-"))) {
+    const old = await caches.open(name);
+    for (const request of await old.keys()) {
+      if (await kept.match(request.url)) continue;
+      const fresh = await playerPage(new Request(request.url, { credentials: "same-origin" }))
+        .catch(() => null);
+      if (fresh && (await kept.match(request.url))) continue;
+      if (!fresh || fresh.status >= 500) {
+        // offline, or the server down: the old copy beats nothing
+        const copy = await old.match(request);
+        if (copy) await kept.put(request.url, copy);
+      }
+    }
+  }
+}
+
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys()
-      .then((names) => Promise.all(names
-        .filter((name) => name.startsWith(PREFIX) && name !== SHELL_CACHE && name !== PAGES_CACHE)
-        .map((name) => caches.delete(name))))
+      .then((names) => names.filter((name) =>
+        name.startsWith(PREFIX) && name !== SHELL_CACHE && name !== PAGES_CACHE))
+      .then((old) => carryOverPages(old).catch(() => null).then(() => old))
+      .then((old) => Promise.all(old.map((name) => caches.delete(name))))
       .then(() => self.clients.claim())
       .then(() => self.clients.matchAll({ type: "window" }))
       .then((windows) => Promise.all(windows.map((w) => {

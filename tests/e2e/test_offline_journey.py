@@ -332,3 +332,145 @@ def test_a_conflicting_game_may_be_entered_as_the_next_game(
         assert games_of(match) == [(1, bob.pk, 2, False), (2, alice.pk, 1, False)]
     finally:
         context.close()
+
+
+def test_keep_theirs_keeps_the_games_queued_after_it(
+    page_for, login, make_match, alice, bob, bob_user
+):
+    """Issue 41: "keep theirs" on game 1 once refused the games queued after it ("it
+    came after an entry that was not recorded"), losing what the player entered. Now
+    they are re-based on the server's record (game 2 from Bob's 0-1, not from Alice's
+    1-0), said in words, and sent; the safe choice is the main button."""
+    match = make_match(5)
+    phone = page_for(PHONE_360, name="offline-keep-theirs")
+    login(phone, "alice")
+    phone.goto(f"/matches/{match.pk}/enter/")
+    controlled(phone)
+
+    phone.context.set_offline(True)
+    choose(phone, "Who won?", "You (Alice)")
+    phone.get_by_role("button", name="Record game 1").click()
+    phone.get_by_text("Game 1: Alice wins 1 point (single).").wait_for()
+    choose(phone, "Who won?", "You (Alice)")
+    choose(phone, "Won by", "Gammon")
+    phone.get_by_role("button", name="Record game 2").click()
+    phone.get_by_text("Game 2: Alice wins 2 points (gammon).").wait_for()
+    choose(phone, "Who won?", "Opponent (Bob)")
+    phone.get_by_role("button", name="Record game 3").click()
+    phone.get_by_text("Game 3: Bob wins 1 point (single).").wait_for()
+    # Meanwhile Bob, online, records game 1 his way.
+    score_entry.record_game(
+        actor=actor_for_user(bob_user),
+        match_id=match.pk,
+        number=1,
+        game=GameInput(
+            winner_id=bob.pk, cube=1, cube_owner="centre", ending="played", level="single"
+        ),
+    )
+
+    phone.context.set_offline(False)
+    phone.get_by_text("Game 1 was recorded differently while you were offline.").wait_for()
+    queue = phone.locator("#offline-queue")
+    keep = queue.get_by_role("button", name="Keep theirs")
+    mine = queue.get_by_role("button", name="Enter mine as game 2")
+    assert "primary" in (keep.get_attribute("class") or "").split()
+    assert "primary" not in (mine.get_attribute("class") or "").split()
+    assert games_of(match) == [(1, bob.pk, 1, False)]
+
+    # The network drops again as she chooses: the later games are re-based on the
+    # server's record the phone was shown, and wait, in words.
+    phone.context.set_offline(True)
+    keep.click()
+    phone.get_by_text("re-based on the server's games: game 2 from 0–1").wait_for()
+    assert phone.get_by_text("re-based on the server's games: game 3 from 2–1").is_visible()
+    assert phone.locator("[data-status=refused]").count() == 0
+    assert phone.locator("[data-status=waiting]").count() == 2
+    if pictures_folder("offline").name == "screenshots":
+        phone.locator("#offline-queue").screenshot(
+            path=str(pictures_folder("offline") / "offline-rebased-360.png")
+        )
+
+    phone.context.set_offline(False)
+    phone.locator("[data-status=sent]").nth(1).wait_for()
+    assert games_of(match) == [
+        (1, bob.pk, 1, False),
+        (2, alice.pk, 2, False),
+        (3, bob.pk, 1, False),
+    ]
+
+
+def test_the_games_after_one_entered_as_the_next_game_follow_it(
+    browser, live_server, login, make_match, alice, bob, bob_user
+):
+    """ "Enter mine as game 2": Alice's game 2 queued behind it becomes game 3 (it was
+    refused before), sent after her game 1, now game 2."""
+    match = make_match(5)
+    context = browser.new_context(
+        viewport=PHONE_360, base_url=live_server.url, service_workers="block"
+    )
+    try:
+        phone = context.new_page()
+        phone.set_default_timeout(15_000)
+        login(phone, "alice")
+        phone.goto(f"/matches/{match.pk}/enter/")
+        context.set_offline(True)
+        choose(phone, "Who won?", "You (Alice)")
+        phone.get_by_role("button", name="Record game 1").click()
+        phone.get_by_text("Game 1: Alice wins 1 point (single).").wait_for()
+        choose(phone, "Who won?", "Opponent (Bob)")
+        phone.get_by_role("button", name="Record game 2").click()
+        phone.get_by_text("Game 2: Bob wins 1 point (single).").wait_for()
+        score_entry.record_game(
+            actor=actor_for_user(bob_user),
+            match_id=match.pk,
+            number=1,
+            game=GameInput(
+                winner_id=bob.pk, cube=1, cube_owner="centre", ending="played", level="gammon"
+            ),
+        )
+        context.set_offline(False)
+        phone.get_by_role("button", name="Enter mine as game 2").click()
+        phone.locator("[data-status=sent]").nth(1).wait_for()
+        assert games_of(match) == [
+            (1, bob.pk, 2, False),
+            (2, alice.pk, 1, False),
+            (3, bob.pk, 1, False),
+        ]
+    finally:
+        context.close()
+
+
+def test_the_home_page_visited_before_a_new_release_still_opens_offline(
+    page_for, login, make_match, alice, settings
+):
+    """Issue 41: the home page a phone visited did not open offline. A deploy (a new
+    release) deleted the pages kept under the old one, and the new worker kept only the
+    page open as it took over (here the match's entry page). Now it keeps every page the
+    phone had kept, fetched again under the new release."""
+    settings.BOXCARS_RELEASE = "r1"
+    match = make_match(5)
+    phone = page_for(PHONE_360, name="offline-home-after-release")
+    login(phone, "alice")
+    phone.goto(f"/matches/{match.pk}/enter/")
+    controlled(phone)
+    phone.goto("/")  # visited, kept under r1
+    controlled(phone)
+
+    settings.BOXCARS_RELEASE = "r2"  # a deploy; the phone next opens its match page
+    phone.goto(f"/matches/{match.pk}/enter/")
+    phone.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+    # the new worker has taken over: its caches hold what the phone keeps, r1's are gone
+    # (polled here: wait_for_function takes a promise for a truthy answer)
+    for _ in range(180):
+        names = phone.evaluate("caches.keys()")
+        if "boxcars-pages-r2" in names and "boxcars-pages-r1" not in names:
+            break
+        phone.wait_for_timeout(250)
+    else:
+        raise AssertionError(f"the new release never took over: {names}")
+
+    phone.context.set_offline(True)
+    phone.goto("/")
+    phone.get_by_text("Offline, last updated").wait_for()
+    assert phone.get_by_role("heading", name="Clubs").is_visible()
+    assert phone.evaluate("document.documentElement.dataset.release") == "r2"

@@ -110,3 +110,52 @@ def test_the_tavli_rules_page_shows_the_three_games(client):
     html = client.get("/variants/tavli/").content.decode()
     assert [key in html for key in ("rules-portes", "rules-plakoto", "rules-fevga")] == [True] * 3
     assert client.get("/variants/chess/").status_code == 404
+
+
+def test_the_variants_page_lists_each_variant_with_its_rules_and_plays(client):
+    """Issue 41: ``/variants/`` answered 404, though every rules page lives under it."""
+    page = client.get("/variants/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    for key in ("standard", "russian", "acey-deucey", "tavli"):
+        assert f'data-variant="{key}"' in html
+        assert f'href="/variants/{key}/"' in html
+    assert ">/api/v1/variants/russian/plays/</code>" in html
+    assert ">/api/v1/variants/plakoto/plays/</code>" in html  # tavli's games
+
+
+def test_the_russian_page_says_complementary_doublets_must_be_played(client):
+    """Cady 1895: the player is "not only entitled to, but bound to use" them; the page
+    said "may" (issue 41). Turkish keeps them a house option."""
+    russian = client.get("/variants/russian/").content.decode()
+    assert "must then be followed by the complementary doublets" in russian
+    assert "first doublets of the game: they are played alone" in russian
+    assert "may be followed" not in russian
+    turkish = client.get("/variants/turkish/").content.decode()
+    assert "Complementary doublets only by agreement" in turkish
+
+
+def test_acey_deucey_chances_do_not_claim_to_follow_the_score(
+    client, director, make_match, alice, bob
+):
+    """Issue 41: "You are 51% to win from 4-2" beside "the score is not counted": the
+    number is the chance before the first game (no table covers the variant)."""
+    match = make_match(7, variant="acey-deucey")
+    client.force_login(director)
+    for number, winner in enumerate((alice, alice, bob, alice), start=1):
+        level = "gammon" if number == 1 else "single"
+        client.post(
+            f"/matches/{match.pk}/enter/",
+            {
+                "action": "game",
+                "number": number,
+                "winner": winner.pk,
+                "ending": "played",
+                "level": level,
+            },
+        )
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    words = html.split('<p class="chances-words">')[1].split("</p>")[0]
+    assert "Before the first game:" in words and "this 7-point match" in words
+    assert "from 4–1" not in words
+    assert "the score so far (4–1) is not counted" in html

@@ -309,7 +309,8 @@ def test_a_walk_in_beyond_the_capacity_is_told_they_wait(web, night, director):
         {"names": "Di Four\nEd Five", "confirm": "1"},
         follow=True,
     )
+    # who waits, by name and place (issue 41: "2 wait" did not say who)
     assert (
-        "Entered 2 players. 2 of them are new to the club. 2 wait on the waitlist: the "
-        "field is full." in html(done)
+        "Entered 2 players. 2 of them are new to the club. Di Four (place 2), Ed Five "
+        "(place 3) wait on the waitlist: the field is full." in html(done)
     )
