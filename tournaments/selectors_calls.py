@@ -65,7 +65,7 @@ def own_calls(pairs: Iterable[tuple[int, int]]) -> dict[int, datetime]:
     if not keys:
         return {}
     rows = Job.objects.filter(dedupe_key__in=keys).values_list("dedupe_key", "created_at")
-    return {keys[key]: at for key, at in rows}
+    return {keys[key]: at for key, at in rows if key is not None}
 
 
 @dataclass(frozen=True)
