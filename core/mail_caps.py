@@ -72,7 +72,10 @@ def spend(*, actor: Any, club: Any, count: int = 1) -> None:
             continue
         key = f"mail-cap:{who}:{ident}:{window}:{int(now // seconds)}"
         cache.add(key, 0, timeout=seconds + 60)
-        total = cache.incr(key, count) if cache.get(key) is not None else None
+        try:
+            total = cache.incr(key, count) if cache.get(key) is not None else None
+        except ValueError:  # the key expired between the two calls: count it as unreachable
+            total = None
         if total is None:  # the cache is unreachable: fail open
             continue
         spent.append(key)
@@ -81,7 +84,10 @@ def spend(*, actor: Any, club: Any, count: int = 1) -> None:
     if refusal is None:
         return
     for key in spent:
-        cache.decr(key, count)
+        try:
+            cache.decr(key, count)
+        except ValueError:  # expired meanwhile: nothing left to take back
+            pass
     who, wait = refusal
     minutes = max(1, round(wait / 60))
     if who == "club":

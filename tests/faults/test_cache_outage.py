@@ -77,11 +77,16 @@ def test_reads_miss_and_writes_are_dropped_while_redis_is_down(unreachable_cache
 
 def test_incr_while_redis_is_down_raises_nothing(unreachable_cache):
     """Django's contract for a missing key is ``ValueError``; django-redis answers None
-    for an ignored outage. Nothing in Boxcars calls ``incr``/``decr`` (the sign-in
-    failure counts live in the database, with django-axes), so neither can 500."""
+    for an ignored outage. The one caller of ``incr``/``decr`` in Boxcars is the mail
+    caps' counter (the sign-in failure counts live in the database, with django-axes),
+    which takes None as the outage (fail open) and a ``ValueError`` as a key that expired
+    between its calls, so neither can 500."""
     assert unreachable_cache.incr("a-counter") is None
     assert unreachable_cache.decr("a-counter") is None
-    assert _callers_outside_tests(r"cache\.(incr|decr)\(") == []
+    callers = _callers_outside_tests(r"cache\.(incr|decr)\(")
+    assert callers and {line.split(":")[0] for line in callers} == {"core/mail_caps.py"}
+    source = (ROOT / "core" / "mail_caps.py").read_text()
+    assert source.count("except ValueError") == len(callers)
 
 
 def test_touch_and_expiry_calls_are_not_covered_and_boxcars_makes_none(unreachable_cache):
