@@ -84,7 +84,7 @@ def spend(*, actor: Any, club: Any, count: int = 1) -> None:
     if refusal is None:
         return
     for key in spent:
-        try:
+        try:  # noqa: SIM105 (the except names why)
             cache.decr(key, count)
         except ValueError:  # expired meanwhile: nothing left to take back
             pass
