@@ -10,7 +10,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games.services import clubs as club_services
-from games.services import match_create, match_records, score_entry
+from games.services import match_create, match_records, score_entry, tenancy
 from games.services import ratings as rating_services
 from games.services.actors import actor_for_user
 from tournaments.services import entries as entry_services
@@ -118,6 +118,7 @@ def test_player_home_costs_the_same_whatever_the_history(
     for i in range(4):
         other = club_services.create_club(created_by=director, name=f"Club {i}", slug=f"c{i}")
         rival = club_services.create_player(display_name=f"R{i}", clubs=[other, club])
+        tenancy.join_club(actor=actor_for_user(alice.user), club=other)  # Alice's consent
         done = match_create.create_match(
             actor=actor, club=club, player1=alice, player2=rival, length=3
         )
