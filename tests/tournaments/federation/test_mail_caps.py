@@ -8,7 +8,7 @@ from django.core import mail
 from django.core.cache import cache as default_cache
 from django.test import Client, override_settings
 
-from .conftest import build_finished
+from .conftest import agree_to_links, build_finished
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +36,7 @@ def test_ten_sends_stop_at_the_clubs_cap_with_retry_after_and_words(
         format="json",
     )
     assert saved.status_code == 200
+    assert agree_to_links()  # the address's owner agreed (issue #37: confirmed before sending)
     statuses = [
         api.post(API.format(slug=event.slug, export="ukbgf") + "send/").status_code
         for _ in range(10)
@@ -65,6 +66,7 @@ def test_the_subject_quotes_the_names_on_one_line(make_event, win, actor, client
         {"ukbgf": "ratings@ukbgf.example"},
         format="json",
     )
+    assert agree_to_links()
     assert api.post(API.format(slug=event.slug, export="ukbgf") + "send/").status_code == 200
     subject = mail.outbox[-1].subject
     assert subject.startswith("UKBGF ratings: “Open Bcc: x@evil.example yyy")
