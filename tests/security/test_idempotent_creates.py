@@ -29,6 +29,8 @@ NOT_IDEMPOTENT: dict[str, str] = {
     "/api/v1/auth/token/revoke-all/": "revoking every token is idempotent by nature",
     "/api/v1/matches/{id}/score-links/": "creates nothing (the links are signed, not stored) "
     "and the answer holds private links that must not be stored",
+    "/api/v1/clubs/{slug}/join/": "joining is idempotent by nature: a second join by the "
+    "same person finds their membership and makes none (games.services.tenancy.join_club)",
     "/api/v1/variants/{key}/plays/": "computes the legal plays of a position and stores "
     "nothing: the same body always gets the same answer",
 }
