@@ -149,6 +149,7 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("PATCH", "/api/v1/clubs/{slug}/analysis-settings/"): directors_api(200),
     ("GET", "/matches/{pk}/analysis/"): everyone(200),
     ("GET", "/players/{slug}/pr/"): everyone(200),
+    ("GET", "/variants/"): everyone(200),  # the variants index: public
     ("GET", "/variants/{key}/"): everyone(200),  # a variant's rules: public
     ("GET", "/clubs/{slug}/pr/"): everyone(200),
     ("POST", "/api/v1/matches/{pk}/undo/"): row(401, 403, 403, 403, 200, 200, 403),
