@@ -161,6 +161,21 @@ def try_share_row(model: type[models.Model], pk: Any) -> bool:
     return bool(list(held.filter(pk=pk).values("pk")))
 
 
+def serialise(topic: str) -> None:
+    """Let one transaction at a time past this point for ``topic`` until it commits.
+
+    For the checks no unique index can make: a new club's name must not read like any
+    other club's (a look-alike is a set of skeletons, not one key), so two founders
+    naming "Alpha" at once must not both pass the check before either writes. On
+    PostgreSQL a transaction-scoped advisory lock on the topic's hash; SQLite's
+    transactions are ``IMMEDIATE`` (``config.settings``), so every writer already
+    waits for the one before it.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [topic])
+
+
 def check_version(row: Versioned, expected: int | None, *, noun: str) -> None:
     """412 ``stale_version`` when the caller read an older version than the row's."""
     if expected is not None and expected != row.version:

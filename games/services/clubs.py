@@ -13,7 +13,7 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from core import access
+from core import access, locking
 from core.actors import Actor
 from core.club_zones import default_time_zone, validate_time_zone
 from core.errors import N_
@@ -120,6 +120,10 @@ def _check_rating_policy(
         )
 
 
+CLUB_NAMES = "club-names"
+"""The topic of :func:`core.locking.serialise` for founding and renaming clubs."""
+
+
 @transaction.atomic
 def create_club(
     *,
@@ -141,6 +145,7 @@ def create_club(
     (:func:`check_club_name`), a reserved slug (:mod:`games.club_slugs`).
     """
     _check_club_count(created_by)
+    locking.serialise(CLUB_NAMES)
     name = check_club_name(name)
     _check_rating_policy(rating_initial, rating_boost, match_equity_table)
     time_zone = time_zone or default_time_zone()
@@ -272,6 +277,7 @@ def update_club(
     changes every winning chance shown from then on (nothing stored depends on it).
     """
     if name is not None:
+        locking.serialise(CLUB_NAMES)
         name = check_club_name(name, club=club)
     _check_rating_policy(rating_initial, rating_boost, match_equity_table)
     if time_zone is not None:

@@ -415,21 +415,16 @@ def _race(requests: list[Callable[[], Any]]) -> list[Any]:
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("kind", ["clubs", "players"])
-def test_ten_of_the_same_name_at_once_all_get_a_slug(settings, kind):
+def test_ten_players_of_the_same_name_at_once_all_get_a_slug(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     director = UserFactory.create(username="racer", password=None)
     club_services.create_club(created_by=director, name="Home", slug="home")
-    body: dict[str, Any] = (
-        {"name": "Same Name"}
-        if kind == "clubs"
-        else {"display_name": "Same Name", "clubs": ["home"]}
-    )
+    body = {"display_name": "Same Name", "clubs": ["home"]}
 
     def create() -> Any:
         client = APIClient()
         client.force_authenticate(director)
-        return client.post(f"/api/v1/{kind}/", body, format="json")
+        return client.post("/api/v1/players/", body, format="json")
 
     responses = _race([create] * 10)
 
@@ -437,5 +432,30 @@ def test_ten_of_the_same_name_at_once_all_get_a_slug(settings, kind):
     assert statuses == [201] * 10, [r.content[:200] for r in responses]
     slugs = {r.json()["slug"] for r in responses}
     assert len(slugs) == 10
-    model = Club if kind == "clubs" else Player
-    assert model.objects.filter(slug__in=slugs).count() == 10
+    assert Player.objects.filter(slug__in=slugs).count() == 10
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_ten_founders_naming_one_club_at_once_found_exactly_one(settings):
+    """A club's name must not read like another's (issue #37); the check is a read of
+    every name, so founders racing must be let past it one at a time, or two clubs
+    called "Same Name" would both be made."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    founders = [UserFactory.create(username=f"founder{i}", password=None) for i in range(10)]
+
+    def create(founder: Any) -> Callable[[], Any]:
+        def post() -> Any:
+            client = APIClient()
+            client.force_authenticate(founder)
+            return client.post("/api/v1/clubs/", {"name": "Same Name"}, format="json")
+
+        return post
+
+    responses = _race([create(f) for f in founders])
+
+    statuses = sorted(r.status_code for r in responses)
+    assert statuses == [201] + [400] * 9, [r.content[:200] for r in responses]
+    refused = [r.json() for r in responses if r.status_code == 400]
+    assert {(e["code"], e["field"]) for e in refused} == {("name_confusable", "name")}
+    assert Club.objects.filter(name="Same Name").count() == 1
