@@ -11,6 +11,44 @@ from games.services import match_create
 from games.services.actors import actor_for_user
 
 
+@pytest.fixture(scope="session")
+def _test_database_from_template(request, django_db_modify_db_settings_parallel_suffix) -> bool:
+    """Point the test database at a copy of the migrated template (tests/database_template.py).
+
+    True when Django should keep the database it is given (SQLite: the copy is already
+    migrated) rather than make one; on PostgreSQL Django still makes it, from the
+    template, so False.
+    """
+    from django.conf import settings
+
+    from tests import database_template
+
+    if not database_template.enabled() or request.config.getvalue("nomigrations"):
+        return False
+    database = settings.DATABASES["default"]
+    test = database.setdefault("TEST", {})
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        worker = getattr(request.config, "workerinput", {}).get("workerid", "main")
+        copy = database_template.sqlite_copy(worker)
+        request.addfinalizer(lambda: database_template.remove_copy(copy))
+        test["NAME"] = str(copy)
+        return True
+    if database["ENGINE"] == "django.db.backends.postgresql":
+        test["TEMPLATE"] = database_template.postgres_template(database)
+    return False
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(_test_database_from_template) -> None:
+    """pytest-django's hook, run just before the test databases are set up."""
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request, _test_database_from_template) -> bool:
+    """Keep (and reuse) the SQLite copy of the template; ``--reuse-db`` as pytest-django's."""
+    return bool(request.config.getvalue("reuse_db")) or _test_database_from_template
+
+
 @pytest.fixture(autouse=True)
 def _push_hosts_resolve_offline(monkeypatch):
     """No test needs the network: every host a push endpoint names resolves to one public
