@@ -16,124 +16,32 @@ name, a club listed twice; 6 a formula as a player name in the ledger CSV; 7 ano
 writes with a bad body; 8 ``Idempotency-Key`` on creates, ``email`` on players,
 Arabic-Indic digits in a payment, non-zones as time zones, the fresh event's money ETag.
 
-Issue #37's (the server runs with Redis, so the caps and limits are shared by both
-workers, and with a Pushpin key, so streams are sent as Pushpin forwards them): 37.4
-forged score links from one address, then a valid link from it; 37.6 lone surrogates,
-``1e400`` and ``NaN`` in bodies, ``Authorization`` bytes that are not UTF-8; 37.7 six
-clubs by one account, a club named "New", the slug ``admin``, look-alike, capitalised,
-zero-width and bidi names, a Russian 1-1's plays and their rate, 310 live streams from
-one address; 37.3 25 co-director invitations through the club's page, signed in.
+Issue #37's attempts (strangers among clubs: forged links from one venue, hostile bytes,
+club limits, variant plays, live streams, mail caps) are in :mod:`bench.hostile_strangers`;
+the HTTP client and browser they all use in :mod:`bench.hostile_http`.
 """
 
 from __future__ import annotations
 
-import base64
 import csv
-import hashlib
-import hmac
-import http.client
 import io
-import json
 import os
 import time
-import urllib.parse
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from .hostile_http import BROKEN, HELD, NOT_RUN, Attempt, Client, Row, held_or_broken, multipart
+from .hostile_strangers import (
+    GRIP_KEY,
+    STREAM_CAP,
+    club_limits,
+    forged_links,
+    hostile_bytes,
+    mail_caps,
+    stream_cap,
+    variant_plays,
+)
 from .server import gunicorn, setup_django
-
-HELD, BROKEN, NOT_RUN = "held", "broken", "not run"
-#: The server's Pushpin key, so the probe can send streams as Pushpin forwards them.
-GRIP_KEY = "hostile-bench-grip-key-" + "g" * 40
-#: The documented share of streams per anonymous address (LIVE_STREAMS_PER_ADDRESS).
-STREAM_CAP = 300
-STREAMS_TRIED = STREAM_CAP + 10
-#: Forged score links sent from one address: past its failed-attempt budget (30/min).
-FORGED = 35
-
-
-@dataclass
-class Answer:
-    status: int
-    body: Any
-    headers: dict[str, str]
-    text: str
-
-    @property
-    def code(self) -> str:
-        return self.body.get("code", "") if isinstance(self.body, dict) else ""
-
-    def __str__(self) -> str:
-        return f"{self.status} {self.code}".strip()
-
-
-@dataclass
-class Row:
-    item: str
-    tried: str
-    answer: str
-    verdict: str
-
-
-class Client:
-    """One keep-alive connection; a fresh one after any connection error."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
-        self.conn = http.client.HTTPConnection(host, port, timeout=60)
-
-    def send(
-        self,
-        method: str,
-        path: str,
-        body: Any = None,
-        *,
-        token: str | None = None,
-        headers: dict[str, str] | None = None,
-        raw: bytes | None = None,
-        content_type: str = "application/json",
-    ) -> Answer:
-        sent = {"Accept": "application/json", **(headers or {})}
-        if token:
-            sent["Authorization"] = f"Token {token}"
-        data = raw
-        if data is None and body is not None:
-            data = json.dumps(body).encode()
-        if data is not None:
-            sent["Content-Type"] = content_type
-        try:
-            self.conn.request(method, path, body=data, headers=sent)
-            response = self.conn.getresponse()
-            payload = response.read()
-        except (OSError, http.client.HTTPException):
-            self.conn.close()
-            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
-            raise
-        text = payload.decode("utf-8", "replace")
-        try:
-            parsed: Any = json.loads(text) if text else None
-        except ValueError:
-            parsed = None
-        return Answer(response.status, parsed, dict(response.getheaders()), text)
-
-
-def _multipart(fields: dict[str, str], files: list[tuple[str, bytes]]) -> tuple[bytes, str]:
-    boundary = f"hostile{uuid.uuid4().hex}"
-    out = io.BytesIO()
-    for name, value in fields.items():
-        out.write(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode())
-        out.write(f"{value}\r\n".encode())
-    for filename, content in files:
-        out.write(
-            f'--{boundary}\r\nContent-Disposition: form-data; name="files"; '
-            f'filename="{filename}"\r\nContent-Type: text/plain\r\n\r\n'.encode()
-        )
-        out.write(content + b"\r\n")
-    out.write(f"--{boundary}--\r\n".encode())
-    return out.getvalue(), f"multipart/form-data; boundary={boundary}"
-
 
 # --- the world -----------------------------------------------------------------------------
 
@@ -225,12 +133,6 @@ def _prepare() -> dict[str, Any]:
 
 # --- the attempts --------------------------------------------------------------------------
 
-Attempt = Callable[[Client, dict[str, Any]], list[Row]]
-
-
-def _verdict(held: bool) -> str:
-    return HELD if held else BROKEN
-
 
 def own_result(c: Client, w: dict[str, Any]) -> list[Row]:
     links = c.send("POST", f"/api/v1/matches/{w['match']}/score-links/", token=w["tokens"]["alice"])
@@ -241,7 +143,7 @@ def own_result(c: Client, w: dict[str, Any]) -> list[Row]:
             "1",
             "a participant (Alice) asks for the match's score links",
             f"{links}: {len(given)} link(s), opponent's {'included' if opponent else 'absent'}",
-            _verdict(links.status < 500 and not opponent),
+            held_or_broken(links.status < 500 and not opponent),
         )
     ]
     result = c.send(
@@ -256,7 +158,7 @@ def own_result(c: Client, w: dict[str, Any]) -> list[Row]:
             "1",
             f"Alice posts 3-0 ({result.status}) then confirms it with her own account",
             str(confirm),
-            _verdict(400 <= confirm.status < 500),
+            held_or_broken(400 <= confirm.status < 500),
         )
     )
     if opponent:
@@ -270,7 +172,7 @@ def own_result(c: Client, w: dict[str, Any]) -> list[Row]:
                 "1",
                 f"Alice posts 3-0 ({result.status}) then confirms with Bob's link (anonymously)",
                 str(confirm),
-                _verdict(400 <= confirm.status < 500),
+                held_or_broken(400 <= confirm.status < 500),
             )
         )
     return rows
@@ -291,7 +193,7 @@ def forged_flag(c: Client, w: dict[str, Any]) -> list[Row]:
             "2",
             f"Alice reports turn 1 ({turn.status}), 0.07 s later Bob's flag (612 s used)",
             f"{flag}{' flagged=' + str(clock.get('flagged')) if clock else ''}",
-            _verdict(400 <= flag.status < 500),
+            held_or_broken(400 <= flag.status < 500),
         )
     ]
 
@@ -317,7 +219,12 @@ def push_endpoints(c: Client, w: dict[str, Any]) -> list[Row]:
             token=w["tokens"]["alice"],
         )
         rows.append(
-            Row("3", f"subscribe push to {endpoint}", str(answer), _verdict(answer.status == 400))
+            Row(
+                "3",
+                f"subscribe push to {endpoint}",
+                str(answer),
+                held_or_broken(answer.status == 400),
+            )
         )
     endpoint = f"https://fcm.googleapis.com/fcm/send/hostile-{w['run']}"
     mine = c.send(
@@ -340,7 +247,7 @@ def push_endpoints(c: Client, w: dict[str, Any]) -> list[Row]:
         # stubbed resolver proves it (tests/tournaments/api/test_push_endpoints_api.py).
         verdict = NOT_RUN
     else:
-        verdict = _verdict(owners == [w["alice_user"]])
+        verdict = held_or_broken(owners == [w["alice_user"]])
     rows.append(
         Row(
             "3",
@@ -361,7 +268,7 @@ def push_endpoints(c: Client, w: dict[str, Any]) -> list[Row]:
             "3",
             "Alice deletes her subscription",
             f"{deleted}; {left} row(s) left",
-            _verdict(deleted.status < 300 and left == 0),
+            held_or_broken(deleted.status < 300 and left == 0),
         )
     )
     return rows
@@ -392,7 +299,7 @@ def crlf_names(c: Client, w: dict[str, Any]) -> list[Row]:
                 "4",
                 f"create {what} named 'Evil\\r\\nBcc: ...'",
                 str(answer),
-                _verdict(answer.status == 400),
+                held_or_broken(answer.status == 400),
             )
         )
     return rows
@@ -408,7 +315,7 @@ MAT = (
 def bounds(c: Client, w: dict[str, Any]) -> list[Row]:
     token = w["tokens"]["director"]
     text = MAT.format(a="x" * 81, b=f"bob{w['run']}").encode()
-    body, content_type = _multipart({"club": w["club"]}, [("long.mat", text)])
+    body, content_type = multipart({"club": w["club"]}, [("long.mat", text)])
     answer = c.send(
         "POST", "/api/v1/matches/import/", raw=body, content_type=content_type, token=token
     )
@@ -422,7 +329,7 @@ def bounds(c: Client, w: dict[str, Any]) -> list[Row]:
             "5",
             "import a .mat whose player name is 81 characters",
             f"{answer}{line}",
-            _verdict(answer.status == 400),
+            held_or_broken(answer.status == 400),
         )
     ]
     twice = c.send(
@@ -432,7 +339,12 @@ def bounds(c: Client, w: dict[str, Any]) -> list[Row]:
         token=token,
     )
     rows.append(
-        Row("5", 'POST /players/ with "clubs": [c, c]', str(twice), _verdict(twice.status == 400))
+        Row(
+            "5",
+            'POST /players/ with "clubs": [c, c]',
+            str(twice),
+            held_or_broken(twice.status == 400),
+        )
     )
     return rows
 
@@ -456,7 +368,7 @@ def formula_csv(c: Client, w: dict[str, Any]) -> list[Row]:
             "6",
             f"a player named '=HYPERLINK(...)' pays ({paid.status}); read ledger.csv",
             f"{sheet.status}: {len(live)} live formula cell(s)",
-            _verdict(not live),
+            held_or_broken(not live),
         )
     ]
 
@@ -478,7 +390,7 @@ def anonymous(c: Client, w: dict[str, Any]) -> list[Row]:
                 "7",
                 f"anonymous {method} {path} with a bad body",
                 str(answer),
-                _verdict(answer.status == 401),
+                held_or_broken(answer.status == 401),
             )
         )
     return rows
@@ -515,7 +427,7 @@ def idempotent_creates(c: Client, w: dict[str, Any]) -> list[Row]:
                 f"create {what} twice with one Idempotency-Key",
                 f"{first.status}, {again.status}; ids {ids[0]}, {ids[1]}"
                 f"{'; replayed' if replayed else ''}",
-                _verdict(first.status < 300 and ids[0] == ids[1] and replayed),
+                held_or_broken(first.status < 300 and ids[0] == ids[1] and replayed),
             )
         )
     return rows
@@ -537,7 +449,7 @@ def smaller(c: Client, w: dict[str, Any]) -> list[Row]:
             "8",
             "POST /players/ with an email",
             f"{player}; email {'kept' if kept else 'dropped'}",
-            _verdict(kept),
+            held_or_broken(kept),
         )
     )
     for amount in ("١٢", "１２"):
@@ -547,13 +459,15 @@ def smaller(c: Client, w: dict[str, Any]) -> list[Row]:
             {"player": w["alice"], "amount": amount, "method": "cash"},
             token=token,
         )
-        rows.append(Row("8", f"a payment of {amount!r}", str(paid), _verdict(paid.status == 400)))
+        rows.append(
+            Row("8", f"a payment of {amount!r}", str(paid), held_or_broken(paid.status == 400))
+        )
     for zone in ("localtime", "Factory", "posixrules"):
         club = c.send(
             "POST", "/api/v1/clubs/", {"name": f"Zone {zone}", "time_zone": zone}, token=token
         )
         rows.append(
-            Row("8", f"a club in time zone {zone!r}", str(club), _verdict(club.status == 400))
+            Row("8", f"a club in time zone {zone!r}", str(club), held_or_broken(club.status == 400))
         )
     read = c.send("GET", f"/api/v1/tournaments/{w['fresh']}/money/", token=token)
     etag = read.headers.get("ETag", "")
@@ -569,303 +483,10 @@ def smaller(c: Client, w: dict[str, Any]) -> list[Row]:
             "8",
             f"on a fresh event GET money (ETag {etag}) then PATCH with If-Match {etag}",
             str(write),
-            _verdict(write.status == 200),
+            held_or_broken(write.status == 200),
         )
     )
     return rows
-
-
-# --- issue #37: strangers among clubs ------------------------------------------------------
-
-
-def forged_links(c: Client, w: dict[str, Any]) -> list[Row]:
-    """35 forged ``X-Score-Link`` from one address (past the ``score_failed`` budget of 30
-    a minute), then a valid link from the same one."""
-    path = f"/api/v1/matches/{w['venue']}/games/"
-    statuses = [
-        c.send("POST", path, {"winner": 1}, headers={"X-Score-Link": f"forged-{n}"}).status
-        for n in range(FORGED)
-    ]
-    valid = c.send(
-        "POST",
-        path,
-        {"winner": w["venue_winner"], "number": 1},
-        headers={"X-Score-Link": w["venue_link"]},
-    )
-    refused = sum(s == 429 for s in statuses)
-    return [
-        Row(
-            "37.4",
-            f"{FORGED} forged links from one address ({refused} answered 429)",
-            f"{statuses[0]} … {statuses[-1]}",
-            _verdict(statuses[-1] == 429),
-        ),
-        Row(
-            "37.4",
-            "then a valid link from the same address",
-            str(valid),
-            _verdict(valid.status == 201),
-        ),
-    ]
-
-
-def hostile_bytes(c: Client, w: dict[str, Any]) -> list[Row]:
-    token = w["tokens"]["director"]
-    session = f"/api/v1/matches/{w['match']}/confirm/"
-    tries = [
-        (
-            'POST /clubs/ time_zone "\\ud800"',
-            "POST",
-            "/api/v1/clubs/",
-            b'{"name": "x", "time_zone": "\\ud800"}',
-            token,
-            "time_zone",
-        ),
-        (
-            'POST /clubs/ name "\\udfff"',
-            "POST",
-            "/api/v1/clubs/",
-            b'{"name": "\\udfff"}',
-            token,
-            "name",
-        ),
-        (
-            "POST /players/ clubs [1e400]",
-            "POST",
-            "/api/v1/players/",
-            b'{"display_name": "x", "clubs": [1e400]}',
-            token,
-            "clubs[0]",
-        ),
-        (
-            "POST payments player 1e400",
-            "POST",
-            f"/api/v1/tournaments/{w['event']}/money/payments/",
-            b'{"player": 1e400, "amount": "5", "method": "cash"}',
-            token,
-            "player",
-        ),
-        (
-            "POST payments player NaN",
-            "POST",
-            f"/api/v1/tournaments/{w['event']}/money/payments/",
-            b'{"player": NaN, "amount": "5", "method": "cash"}',
-            token,
-            "player",
-        ),
-    ]
-    rows = []
-    for label, method, path, raw, who, field in tries:
-        answer = c.send(method, path, raw=raw, token=who)
-        named = isinstance(answer.body, dict) and answer.body.get("field") == field
-        rows.append(
-            Row(
-                "37.6",
-                label,
-                f"{answer} field={field if named else '?'}",
-                _verdict(answer.status == 400 and named),
-            )
-        )
-    for bad_token in ("Token \xff\xfe\xfd", "Token \xc3\x28" + "0" * 62):
-        for method, path in (("GET", "/api/v1/clubs/"), ("POST", session)):
-            answer = c.send(method, path, headers={"Authorization": bad_token})
-            rows.append(
-                Row(
-                    "37.6",
-                    f"{method} {path} Authorization {bad_token[:10]!r}",
-                    str(answer),
-                    # 429 once the forged links spent the address's failures: no token
-                    # vouches for it (a score-entry write), and still never a 500
-                    _verdict(answer.status in (401, 429)),
-                )
-            )
-    return rows
-
-
-def club_limits(c: Client, w: dict[str, Any]) -> list[Row]:
-    maker, namer = w["tokens"]["maker"], w["tokens"]["namer"]
-    made = [
-        c.send("POST", "/api/v1/clubs/", {"name": f"Maker {w['run']} {n}"}, token=maker)
-        for n in range(6)
-    ]
-    created = sum(a.status == 201 for a in made)
-    rows = [
-        Row(
-            "37.7",
-            "6 clubs created by one account",
-            f"{created} created, then {made[-1]}",
-            _verdict(created <= 3 and made[-1].code == "too_many_clubs"),
-        )
-    ]
-    new = c.send("POST", "/api/v1/clubs/", {"name": "New"}, token=namer)
-    slug = new.body.get("slug", "") if isinstance(new.body, dict) else ""
-    page = c.send("GET", f"/clubs/{slug}/", headers={"Accept": "text/html"}) if slug else None
-    rows.append(
-        Row(
-            "37.7",
-            "a club named 'New'",
-            f"{new} slug {slug!r}, page {page}",
-            _verdict(slug != "new" and page is not None and page.status == 200),
-        )
-    )
-    reserved = c.send("POST", "/api/v1/clubs/", {"name": "Admins", "slug": "admin"}, token=namer)
-    rows.append(
-        Row("37.7", "a club with the slug 'admin'", str(reserved), _verdict(reserved.status == 400))
-    )
-    look_alike = w["club_name"].replace("H", "\u041d").replace("o", "\u043e")
-    for label, name in (
-        ("a Cyrillic look-alike of an existing club", look_alike),
-        ("the name in capitals", w["club_name"].upper()),
-        ("a zero-width space only", "\u200b"),
-        (
-            "a right-to-left override inside",
-            "\u202e".join((w["club_name"][:3], w["club_name"][3:])),
-        ),
-    ):
-        answer = c.send("POST", "/api/v1/clubs/", {"name": name}, token=namer)
-        rows.append(Row("37.7", label, str(answer), _verdict(answer.status == 400)))
-    return rows
-
-
-def variant_plays(c: Client, w: dict[str, Any]) -> list[Row]:
-    empty = {"points": [0] * 24, "bar": 0, "off": 0, "pinned": []}
-    spread = [
-        1 if p in (1, 2, 3, 4, 5, 6, 7, 9, 11, 13, 15, 17, 19, 21, 23) else 0 for p in range(1, 25)
-    ]
-    body = {
-        "position": {
-            "mover": {**empty, "points": spread, "not_entered": 0},
-            "opponent": {**empty, "not_entered": 15},
-        },
-        "dice": [1, 1],
-        "throw": {"stage": "roll", "earlier_doublets": True},
-    }
-    started = time.perf_counter()
-    answer = c.send("POST", "/api/v1/variants/russian/plays/", body, headers={"X-Bench": "1"})
-    took = time.perf_counter() - started
-    data = answer.body if isinstance(answer.body, dict) else {}
-    rows = [
-        Row(
-            "37.7",
-            "a Russian 1-1 from a spread position",
-            f"{answer} {len(data.get('plays', []))} of {data.get('total')} plays, "
-            f"{len(answer.text) // 1024} KB, {took:.2f} s",
-            _verdict(data.get("truncated") is True and len(answer.text) < 100_000),
-        )
-    ]
-    statuses = [
-        c.send("POST", "/api/v1/variants/standard/plays/", {"dice": [3, 1]}).status
-        for _ in range(32)
-    ]
-    first = statuses.index(429) + 1 if 429 in statuses else None
-    rows.append(
-        Row(
-            "37.7",
-            "32 plays requests in a minute",
-            f"first 429 at request {first}",
-            _verdict(first is not None and first <= 31),
-        )
-    )
-    return rows
-
-
-def _grip_sig(key: str) -> str:
-    """A ``Grip-Sig`` as Pushpin signs a forwarded request (HS256, issuer pushpin)."""
-
-    def part(data: bytes) -> str:
-        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-    head = part(json.dumps({"typ": "JWT", "alg": "HS256"}).encode())
-    body = part(json.dumps({"iss": "pushpin", "exp": int(time.time()) + 3600}).encode())
-    signature = hmac.new(key.encode(), f"{head}.{body}".encode(), hashlib.sha256).digest()
-    return f"{head}.{body}.{part(signature)}"
-
-
-def stream_cap(c: Client, w: dict[str, Any]) -> list[Row]:
-    """Live streams opened as Pushpin forwards them (signed, so answered at once with
-    hold instructions), all from one client address, past its documented share."""
-    headers = {
-        "Grip-Sig": _grip_sig(GRIP_KEY),
-        "X-Forwarded-For": "203.0.113.37",
-        "Accept": "text/event-stream",
-    }
-    path = f"/live/stream/?channel=tournament:{w['event_id']}"
-    statuses = [c.send("GET", path, headers=headers).status for _ in range(STREAMS_TRIED)]
-    held = statuses.count(200)
-    first = statuses.index(429) + 1 if 429 in statuses else None
-    return [
-        Row(
-            "37.7",
-            f"{STREAMS_TRIED} live streams from one address",
-            f"{held} held, first 429 at {first}",
-            _verdict(held == STREAM_CAP and first == STREAM_CAP + 1),
-        )
-    ]
-
-
-class Browser:
-    """A signed-in browser: the session and CSRF cookies, forms posted as a page does."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
-        self.cookies: dict[str, str] = {}
-        self.last_text = ""
-
-    def _request(self, method: str, path: str, form: dict[str, str] | None = None) -> Any:
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
-        headers = {
-            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
-            "Referer": f"http://{self.host}:{self.port}{path}",
-        }
-        data = None
-        if form is not None:
-            fields = {**form, "csrfmiddlewaretoken": self.cookies.get("csrftoken", "")}
-            data = urllib.parse.urlencode(fields).encode()
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        conn.request(method, path, body=data, headers=headers)
-        response = conn.getresponse()
-        self.last_text = response.read().decode("utf-8", "replace")
-        for name, value in response.getheaders():
-            if name.lower() == "set-cookie":
-                key, _, rest = value.partition("=")
-                self.cookies[key.strip()] = rest.split(";", 1)[0]
-        conn.close()
-        return response
-
-    def sign_in(self, username: str, password: str) -> bool:
-        self._request("GET", "/accounts/login/")
-        self._request("POST", "/accounts/login/", {"username": username, "password": password})
-        return "sessionid" in self.cookies
-
-    def post_form(self, path: str, form: dict[str, str]) -> Any:
-        if "csrftoken" not in self.cookies:
-            self._request("GET", path)
-        return self._request("POST", path, form)
-
-
-def mail_caps(c: Client, w: dict[str, Any]) -> list[Row]:
-    """25 co-director invitations to strangers through the club's page, signed in."""
-    browser = Browser(c.host, c.port)
-    if not browser.sign_in(w["director_name"], "x-hostile-1"):
-        return [Row("37.3", "sign in as the director", "no session", NOT_RUN)]
-    statuses = []
-    for n in range(25):
-        answer = browser.post_form(
-            f"/clubs/{w['club']}/people/",
-            {"action": "director", "director-email": f"stranger-{w['run']}-{n}@example.org"},
-        )
-        statuses.append(answer.status)
-    sent = statuses.count(302)
-    last = browser.last_text
-    words = "sent all the mail the server allows" in last
-    return [
-        Row(
-            "37.3",
-            "25 co-director invitations to strangers",
-            f"{sent} sent, then {statuses[-1]}{' in words' if words else ''}",
-            _verdict(sent <= 10 and statuses[-1] == 400 and words),
-        )
-    ]
 
 
 ATTEMPTS: list[tuple[str, Attempt]] = [

@@ -16,12 +16,7 @@ LIMIT = 600
 #: Folders that are not the project's code: the venv, the built docs and static files.
 NOT_SOURCE = {"node_modules", "site", "staticfiles", "artifacts"}
 #: Modules allowed over the limit for now, each with why (path relative to the root).
-ALLOWED: dict[str, str] = {
-    "bench/hostile.py": "grew with issue #37's attempts (37.3-37.7): to split into a "
-    "package by finding, next session",
-    "tournaments/services/brackets.py": "seven lines over after the walkover settling "
-    "(issue #41, item 1): to split the re-derivation's passes out, next session",
-}
+ALLOWED: dict[str, str] = {}
 
 
 def project_modules() -> list[Path]:

@@ -6,7 +6,7 @@ run inside the transaction that changed a match's result, holding the match's ro
 * :func:`record_match_result` stores the pairing's result and moves the players on.
   A *new* result (a match nobody had won is won) locks only what it touches: the
   tournament ``FOR KEY SHARE`` (no director's write meanwhile, other results welcome)
-  and the bracket slots it reads and writes (``brackets.advance_bracket``), so results
+  and the bracket slots it reads and writes (``bracket_advance.advance_bracket``), so results
   of different matches never wait on each other. A correction or a void changes what
   comes after it, possibly far away: it takes the tournament ``FOR UPDATE`` and
   re-derives the whole bracket (``brackets.sync_bracket``), as every director's write.
@@ -43,15 +43,8 @@ from games.services import match_results
 from tournaments import event_kinds
 from tournaments.models import Entry, Pairing, StageKind, Tournament
 
-from .brackets import (
-    BRACKET_STAGES,
-    advance_bracket,
-    plan_advance,
-    share_tournament,
-    share_turn,
-    sync_bracket,
-    update_round_statuses,
-)
+from .bracket_advance import advance_bracket, plan_advance, share_tournament, share_turn
+from .brackets import BRACKET_STAGES, sync_bracket, update_round_statuses
 from .calls import call_due_rounds, call_late_matches
 from .common import bump, lock_tournament, require_director
 from .odds import request_odds

@@ -1,7 +1,7 @@
 """``advance_result``: one new result settled locally gives the whole derivation's state.
 
 The database moves players on after a result by re-settling only the slots the result
-reaches (``brackets.advance_bracket``), so the local rule must agree with
+reaches (``bracket_advance.advance_bracket``), so the local rule must agree with
 ``derive_bracket_state`` everywhere: byes and empty sides (walkovers onwards), a
 progressive consolation, a last chance, a double elimination's grand final and reset.
 Played in a random order, every step's local changes applied to the state before equal
