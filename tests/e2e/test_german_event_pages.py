@@ -29,22 +29,28 @@ def _german(page, live_server) -> None:
     page.context.add_cookies([{"name": "django_language", "value": "de", "url": live_server.url}])
 
 
+def keeps_its_layout_in_german(screen) -> None:
+    """The big screen open in German: its body class is ``screen``, so the styles only
+    it gets apply (no site header, big type, the grid), and its match labels are German
+    (the weekend-open journey asks this too)."""
+    screen.wait_for_selector("html[lang=de]")
+    screen.get_by_role("heading", name="Läuft gerade").wait_for()
+    assert screen.evaluate("document.body.className") == "screen"
+    assert screen.locator("header.site").is_hidden()
+    assert screen.evaluate("getComputedStyle(document.body).fontSize") == "24px"
+    grid = screen.evaluate("getComputedStyle(document.querySelector('.screen-grid')).display")
+    assert grid == "grid"
+    # the match column's full label (its title) is German
+    title = screen.locator("#screen-live table.playing abbr").first.get_attribute("title")
+    assert title is not None and title.startswith("Hauptrunde, Runde 1, Match")
+
+
 @pytest.mark.parametrize("width", [1366, 1920])
 def test_the_big_screen_keeps_its_layout_in_german(page_for, live_server, event, width):
     page = page_for({"width": width, "height": 900 if width == 1366 else 1080})
     _german(page, live_server)
     page.goto(f"/tournaments/{event.slug}/screen/")
-    page.wait_for_selector("html[lang=de]")
-    page.get_by_role("heading", name="Läuft gerade").wait_for()
-    assert page.evaluate("document.body.className") == "screen"
-    # styles only body.screen gets: no site header, big type
-    assert page.locator("header.site").is_hidden()
-    assert page.evaluate("getComputedStyle(document.body).fontSize") == "24px"
-    grid = page.evaluate("getComputedStyle(document.querySelector('.screen-grid')).display")
-    assert grid == "grid"
-    # the match column's full label (its title) is German
-    title = page.locator("#screen-live table.playing abbr").first.get_attribute("title")
-    assert title is not None and title.startswith("Hauptrunde, Runde 1, Match")
+    keeps_its_layout_in_german(page)
     page.screenshot(path=str(pictures_folder("german") / f"big-screen-de-{width}.png"))
 
 

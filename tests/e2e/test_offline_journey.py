@@ -7,6 +7,8 @@ a basement does."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from games import score_links
@@ -24,26 +26,33 @@ def choose(page, question: str, answer: str) -> None:
     page.get_by_role("group", name=question).get_by_role("radio", name=answer, exact=True).check()
 
 
+KEPT_FOR_OFFLINE = """async () => {
+    const names = await caches.keys();
+    for (const name of names.filter((n) => n.startsWith('boxcars-pages-'))) {
+        const cache = await caches.open(name);
+        if (await cache.match(location.origin + location.pathname)) return true;
+    }
+    return false;
+}"""
+
+
 def controlled(page) -> None:
-    """Wait until the service worker controls the page and has kept it for offline.
+    """Wait until the service worker controls the page and has kept it for offline;
+    fail, naming the page, if it never does.
 
     Installing the worker caches the whole shell first; on a loaded machine (CI's three
     browsers on two cores) that took longer than the default 15 s once, so these waits
-    get 45 s: they wait for the browser's work, they time nothing."""
+    get 45 s: they wait for the browser's work, they time nothing. The cache is polled
+    with ``evaluate``: ``wait_for_function`` does not await a promise, so an async
+    check given to it passed at once, whatever the cache held."""
     page.wait_for_function(
         "navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=45_000
     )
-    page.wait_for_function(
-        """async () => {
-            const names = await caches.keys();
-            for (const name of names.filter((n) => n.startsWith('boxcars-pages-'))) {
-                const cache = await caches.open(name);
-                if (await cache.match(location.origin + location.pathname)) return true;
-            }
-            return false;
-        }""",
-        timeout=45_000,
-    )
+    deadline = time.monotonic() + 45
+    while not page.evaluate(KEPT_FOR_OFFLINE):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{page.url} was never kept for offline")
+        page.wait_for_timeout(100)
 
 
 def games_of(match: Match) -> list[tuple[int, int, int, bool]]:
