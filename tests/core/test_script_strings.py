@@ -16,7 +16,9 @@ template literals and regular expressions told apart) and fails on
 - a literal inside ``gettext``/``ngettext`` that is not a msgid of every ``djangojs``
   catalog (no gettext tools needed: this runs where ``test_catalogs`` is skipped).
 
-It also reads the catalog the pages load (``/jsi18n/``) and the clock page in German.
+It also reads the catalog the pages load (``/jsi18n/``) and the clock page in German,
+and checks that every data attribute a script shows is one the template test reads as
+words (``tests/core/test_template_strings.py``, ``SHOWN_DATA_ATTRIBUTES``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import pytest
 from django.test import Client
 
 from tests.core.test_catalogs import LANGUAGES, catalog, msgids
+from tests.core.test_template_strings import SHOWN_DATA_ATTRIBUTES
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted((ROOT / "static" / "js").glob("*.js"))
@@ -173,6 +176,24 @@ def test_every_string_a_script_translates_is_in_the_catalog(language: str):
     assert len(asked) > 50  # the offline queue's say(gettext(...)) calls are seen
     missing = sorted(entry for entry in asked if entry[2] not in known)
     assert not missing, f"not in {language}/djangojs.po (make catalogs): {missing[:10]}"
+
+
+SHOWS_DATA = re.compile(r"(?:textContent|innerText|title)\s*=[^;]*")
+DATASET = re.compile(r"dataset\.(\w+)")
+
+
+def test_every_data_attribute_a_script_shows_is_checked_in_the_templates():
+    """A script that shows a data attribute's value (``status.textContent =
+    button.dataset.done``) takes its words from the template: the template test must
+    read that attribute as words, or an English ``data-done="Saved"`` would pass."""
+    shown = {
+        "data-" + re.sub(r"[A-Z]", lambda m: "-" + m.group(0).lower(), name)
+        for script in SCRIPTS
+        for statement in SHOWS_DATA.findall(script.read_text(encoding="utf-8"))
+        for name in DATASET.findall(statement)
+    }
+    assert shown >= {"data-done", "data-failed", "data-blocked"}  # push-subscribe.js
+    assert shown <= SHOWN_DATA_ATTRIBUTES, shown - SHOWN_DATA_ATTRIBUTES
 
 
 needs_js_catalog = pytest.mark.skipif(
