@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import N_, Text
+from core.errors import N_, Text, listing
 from games.rules.audit_words import (
     LEVEL_WORDS,
     PLAYER_FIELDS,
@@ -24,7 +24,6 @@ from games.rules.audit_words import (
     Describer,
     doer,
     field_changes,
-    listing,
     player,
 )
 from games.rules.audit_words import describe as describe_with

@@ -22,18 +22,18 @@ comparisons, these tests), and in the reader's language when a page renders it o
 API's door asks for ``str()`` (issue #41, item 10). The trail is told from the history
 rows each time it is read, so past rows read in the reader's language too; nothing
 stored changed. Values inside a sentence are Texts as well (a status, "the system", a
-level), so they translate with it; a list of them is :func:`listing`, since
+level), so they translate with it; a list of them is ``core.errors.listing``, since
 ``", ".join`` would keep only their English.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from core.errors import N_, Text
+from core.errors import N_, Text, listing
 
 #: ``remove_game`` moves later games aside by this offset before renumbering them
 #: (the unique game number would clash otherwise); a number above it is that move.
@@ -159,14 +159,6 @@ class ChangeRecord:
 
 
 # --- values -----------------------------------------------------------------------------------
-
-
-def listing(items: Iterable[str], separator: str = ", ") -> Text:
-    """Items one after the other, each translated when the whole is (a plain
-    ``separator.join`` would keep only the English of a Text item)."""
-    parts = list(items)
-    template = separator.join(f"%(item{k})s" for k in range(len(parts)))
-    return Text(template, **{f"item{k}": part for k, part in enumerate(parts)})
 
 
 def by_link(name: str) -> Text:
