@@ -11,7 +11,7 @@ fills it in); the ``code`` and ``field`` never change with the language.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 # The catalog lookup, installed by the Django side (core/apps.py) when translation is on.
@@ -57,6 +57,14 @@ class Text(str):
             return template % self.params
         except (KeyError, TypeError, ValueError):
             return str.__str__(self)
+
+
+def listing(items: Iterable[str], separator: str = ", ") -> Text:
+    """Items one after the other, each translated when the whole is: a plain
+    ``separator.join`` of Texts would keep only their English."""
+    parts = list(items)
+    template = separator.join(f"%(item{k})s" for k in range(len(parts)))
+    return Text(template, **{f"item{k}": part for k, part in enumerate(parts)})
 
 
 def N_(template: str, /, **params: Any) -> Text:

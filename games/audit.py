@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from games.models import Game, Match, Player
-from games.rules.audit_words import SCORE_LINK, ChangeRecord, describe
+from games.rules.audit_words import ChangeRecord, by_link, describe
 
 #: A dispute's ruling is matched to the match's version written with it (the same
 #: transaction) within this many seconds, when that version shows no change of its own.
@@ -133,7 +133,7 @@ def _summarise(match: Match, entries: list[dict[str, Any]]) -> None:
             if who is None and record.history_type == "+":  # written outside a request
                 who = names.get(record.entered_by_id) or by_user.get(record.entered_by_user_id)
                 if who is not None and record.entered_by_user_id is None:
-                    who = _by_link(who)
+                    who = by_link(who)
             if record.history_type == "-":
                 context["last"] = all(n <= record.number for n in live.values())
                 live.pop(record.id, None)
@@ -150,7 +150,7 @@ def _summarise(match: Match, entries: list[dict[str, Any]]) -> None:
                     context["dispute_reason"] = dispute.reason
                     disputer = names.get(dispute.raised_by_id)
                     if disputer and record.history_user_id is None:
-                        disputer = _by_link(disputer)
+                        disputer = by_link(disputer)
                     context["disputed_by"] = disputer
             ruling = _ruling_of(record, old, new, rulings)
             if ruling is not None:
@@ -176,12 +176,6 @@ def _summarise(match: Match, entries: list[dict[str, Any]]) -> None:
         )
 
 
-def _by_link(name: str) -> str:
-    """ "Fatima Khan (score link)": a player who wrote through their private link (no
-    account signed in), so the trail never says "someone" for a player's entry."""
-    return f"{name} ({SCORE_LINK})"
-
-
 def _link_writer(old: dict[str, Any], new: dict[str, Any], names: dict[int, str]) -> str | None:
     """Who wrote a match version no account wrote: a player's score link. An entry
     awaiting the opponent was made by the other player; a confirmation by the player it
@@ -189,10 +183,10 @@ def _link_writer(old: dict[str, Any], new: dict[str, Any], names: dict[int, str]
     waiting = new.get("awaiting")
     if waiting and waiting != old.get("awaiting") and waiting in names:
         other = next((pk for pk in names if pk != waiting), None)
-        return _by_link(names[other]) if other is not None else None
+        return by_link(names[other]) if other is not None else None
     if old.get("confirmation") == "pending" and new.get("confirmation") == "confirmed":
         confirmer = names.get(old.get("awaiting"))  # type: ignore[arg-type]
-        return _by_link(confirmer) if confirmer else None
+        return by_link(confirmer) if confirmer else None
     return None
 
 

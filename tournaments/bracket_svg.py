@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from core.errors import N_
+
 BOX_W, BOX_H, COL_GAP, ROW_GAP, PAD = 190, 44, 40, 10, 10
 #: Room for one character of a 12 px name, bold (a winner), with a margin: the boxes
 #: widen to the longest name of the stage so that names up to ``MAX_NAME`` characters
@@ -120,15 +122,19 @@ def layout_stage(
                 classes.append("stale")
             if highlight is not None and highlight in (slot.top.entry, slot.bottom.entry):
                 classes.append("path")
-            label = "forfeit" if slot.forfeit else ("bye" if slot.status == "bye" else "")
-            note = ""
+            # words people read in the box and its title: Texts, in the page's language
+            # when the template renders them (they were English on every page)
+            label: str = (
+                N_("forfeit") if slot.forfeit else (N_("bye") if slot.status == "bye" else "")
+            )
+            note: str = ""
             if slot.disputed:
                 classes.append("disputed")
-                label = "disputed"
-                note = "disputed: the result may change"
+                label = N_("disputed")
+                note = N_("disputed: the result may change")
             elif slot.fed_by_disputed:
                 classes.append("fed-disputed")
-                note = "fed by a disputed result"
+                note = N_("fed by a disputed result")
             layout.boxes.append(
                 Box(
                     slot.key,

@@ -68,7 +68,7 @@ def _tournament(slug: str) -> Tournament:
 
 def _side(entry: selectors.EntryRow | None, score: int | None, won: bool, bye: bool) -> Side:
     if entry is None:
-        return Side("bye" if bye else "…", None, None, False, None)
+        return Side(gettext("bye") if bye else "…", None, None, False, None)
     return Side(entry.display_name, entry.seed, score, won, entry.pk)
 
 

@@ -219,7 +219,9 @@ class SessionViewSet(viewsets.ViewSet):
                 "audit_for_the_table",
                 N_("The audit trail is for the players of this session and the club's directors."),
             )
-        return _with_etag(Response(session_audit_trail(session)), session)
+        # each summary in the reader's language (a Text is its English until str())
+        trail = [{**e, "summary": str(e["summary"])} for e in session_audit_trail(session)]
+        return _with_etag(Response(trail), session)
 
     def _seat_change(self, request: Request, pk: str, service: Any) -> Response:
         actor = _actor(request)

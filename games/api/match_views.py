@@ -398,7 +398,9 @@ class MatchViewSet(
             raise PermissionDenied("The audit trail is for the players and the club's directors.")
         from games.audit import match_audit_trail
 
-        return Response(match_audit_trail(match))
+        # each summary in the reader's language (a Text is its English until str())
+        trail = [{**e, "summary": str(e["summary"])} for e in match_audit_trail(match)]
+        return Response(trail)
 
     @extend_schema(
         request=TableSerializer,

@@ -48,6 +48,8 @@ def _clock_text() -> dict[str, str]:
         "flagged": str(_("%(name)s lost on time.")),
         "overtime": str(_("%(name)s's flag fell: overtime. Call the director, then resume.")),
         "over": str(_("The match is over.")),
+        # the half of a side that had its overtime (it was "OT" in every language)
+        "overtime_used": str(_("overtime used")),
         "delay": str(_("delay %(s)s s")),
         "error": str(_("The server refused: %(detail)s")),
         "none": str(_("No clock is running for this match.")),

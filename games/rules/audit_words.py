@@ -16,27 +16,49 @@ what changed, in the order the services write: a reopening carries its reason, a
 or forfeit changes the status, a final score sets ``final_score_only``, and so on.
 Anything it does not recognise falls back to "field: before → after" with the
 field's readable name, never a raw ``None``.
+
+Every sentence is a :class:`core.errors.Text` (``N_``): English as a ``str`` (logs,
+comparisons, these tests), and in the reader's language when a page renders it or the
+API's door asks for ``str()`` (issue #41, item 10). The trail is told from the history
+rows each time it is read, so past rows read in the reader's language too; nothing
+stored changed. Values inside a sentence are Texts as well (a status, "the system", a
+level), so they translate with it; a list of them is ``core.errors.listing``, since
+``", ".join`` would keep only their English.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+from core.errors import N_, Text, listing
 
 #: ``remove_game`` moves later games aside by this offset before renumbering them
 #: (the unique game number would clash otherwise); a number above it is that move.
 RENUMBER_OFFSET = 10000
 
 #: A history reason starting so was written by no person (the bracket voiding a match
-#: it replaces): the audit says "the system", and the rest of the reason says why.
+#: it replaces): the audit says "the system", and the rest of the reason says why. The
+#: rest is stored in English; a service marks it for the catalog (``gettext_noop``) so
+#: the trail can tell it in the reader's language.
 AUTOMATIC = "automatic: "
 #: Who an automatic change is told as.
-SYSTEM = "the system"
+SYSTEM = N_("the system")
+#: Who a change is told as when the history names nobody.
+SOMEONE = N_("someone")
 #: How the audit module marks who wrote through a player's private score link.
 SCORE_LINK = "score link"
-#: A director's ruling on a dispute, in words (``Dispute.Decision``).
-DECISION_WORDS = {"keep": "kept", "corrected": "corrected to", "void": "voided the match"}
+#: A director's ruling on a dispute, in words (``Dispute.Decision``), the score it
+#: leaves filled in (a void leaves none).
+RULINGS = {
+    "keep": N_("%(who)s ruled: kept %(score)s"),
+    "corrected": N_("%(who)s ruled: corrected to %(score)s"),
+    "void": N_("%(who)s ruled: voided the match"),
+}
+#: A reopening's reason as the service writes it: "reopened (was void): wrong match".
+REOPENED = re.compile(r"reopened \(was (?P<was>[^)]*)\)(?:: (?P<why>.*))?", re.DOTALL)
 
 #: Fields of a match or a game holding a player id: shown as the player's name. An app
 #: whose rows name players in other fields says so in its records' ``player_fields``.
@@ -49,13 +71,55 @@ GAME_DERIVED = ("number", "score1_before", "score2_before", "crawford", "post_cr
 #: Game fields a person enters.
 GAME_ENTERED = ("winner", "level", "cube", "cube_owner", "ending")
 
-LEVEL_WORDS = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}
+LEVEL_WORDS = {
+    "single": N_("a single game"),
+    "gammon": N_("a gammon"),
+    "backgammon": N_("a backgammon"),
+}
 STATUS_WORDS = {
-    "scheduled": "scheduled",
-    "in_progress": "in progress",
-    "finished": "finished",
-    "forfeit": "forfeited",
-    "void": "void",
+    "scheduled": N_("scheduled"),
+    "in_progress": N_("in progress"),
+    "finished": N_("finished"),
+    "forfeit": N_("forfeited"),
+    "void": N_("void"),
+}
+#: A match's state before a reopening, as ``state_name`` writes it into the reason.
+STATE_WORDS = {
+    "finished and confirmed": N_("finished and confirmed"),
+    "forfeited": N_("forfeited"),
+    "void": N_("void"),
+    "finished": N_("finished"),
+    "in progress": N_("in progress"),
+    "scheduled": N_("scheduled"),
+}
+
+#: The fields a correction names, in words: the models set no translated verbose name
+#: for them, and Django's derived one ("cube owner") would stay English in every language.
+FIELD_WORDS = {
+    "winner": N_("winner"),
+    "level": N_("level"),
+    "cube": N_("cube"),
+    "cube_owner": N_("cube owner"),
+    "ending": N_("ending"),
+    "number": N_("number"),
+    "points": N_("points"),
+    "crawford": N_("Crawford game"),
+    "label": N_("label"),
+    "length": N_("length"),
+    "status": N_("status"),
+    "confirmation": N_("confirmation"),
+    "awaiting": N_("awaiting"),
+}
+#: A choice's stored value in words, by field (a player's side is said as their name).
+CHOICE_WORDS = {
+    "level": {"single": N_("single"), "gammon": N_("gammon"), "backgammon": N_("backgammon")},
+    "ending": {
+        "played": N_("played out"),
+        "dropped": N_("double dropped"),
+        "resigned": N_("resigned"),
+        "match_resigned": N_("match resigned"),
+    },
+    "cube_owner": {"centre": N_("centre"), "unknown": N_("not recorded")},
 }
 
 
@@ -97,12 +161,18 @@ class ChangeRecord:
 # --- values -----------------------------------------------------------------------------------
 
 
+def by_link(name: str) -> Text:
+    """ "Fatima Khan (score link)": a player who wrote through their private link (no
+    account signed in), so the trail never says "someone" for a player's entry."""
+    return N_("%(name)s (score link)", name=name)
+
+
 def player(record: ChangeRecord, pk: Any) -> str:
     """A player id as a name ("not set" for none, "player 7" for an unknown id)."""
     if pk is None or pk == "":
-        return "not set"
+        return N_("not set")
     try:
-        return record.names.get(int(pk), f"player {pk}")
+        return record.names.get(int(pk)) or N_("player %(id)s", id=pk)
     except (TypeError, ValueError):
         return str(pk)
 
@@ -110,52 +180,66 @@ def player(record: ChangeRecord, pk: Any) -> str:
 def value_words(record: ChangeRecord, name: str, value: Any) -> str:
     """A field's value as a reader says it: names for players, "none" for nothing."""
     if value is None or value == "" or value == [] or value == {}:
-        return "not set" if name in record.player_fields else "none"
+        return N_("not set") if name in record.player_fields else N_("none")
     if name in record.player_fields:
         return player(record, value)
     if name in record.player_list_fields and isinstance(value, list):
-        return ", ".join(player(record, pk) for pk in value)
+        return listing(player(record, pk) for pk in value)
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return N_("yes") if value else N_("no")
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     if isinstance(value, dict):
-        return ", ".join(f"{player(record, k)} {v}" for k, v in value.items())
+        return listing(
+            N_("%(player)s %(value)s", player=player(record, k), value=v) for k, v in value.items()
+        )
     if name == "cube_owner" and value in ("player1", "player2"):
         players = record.context.get("players")
         if players:
             return player(record, players[0 if value == "player1" else 1])
     if isinstance(value, str) and name in ("status", "confirmation"):
-        return STATUS_WORDS.get(value, value.replace("_", " "))
+        return STATUS_WORDS.get(value) or value.replace("_", " ")
+    if isinstance(value, str) and value in CHOICE_WORDS.get(name, {}):
+        return CHOICE_WORDS[name][value]
     return str(value).replace("_", " ") if isinstance(value, str) and "_" in value else str(value)
 
 
 def label(record: ChangeRecord, name: str) -> str:
-    return record.labels.get(name) or name.replace("_", " ")
+    return FIELD_WORDS.get(name) or record.labels.get(name) or name.replace("_", " ")
 
 
 def field_changes(record: ChangeRecord, names: list[str]) -> str:
     """ "winner Ann → Bob, cube 2 → 4": each named field's before and after."""
-    return ", ".join(
-        f"{label(record, n)} {value_words(record, n, record.before.get(n))} → "
-        f"{value_words(record, n, record.after.get(n))}"
+    return listing(
+        N_(
+            "%(field)s %(before)s → %(after)s",
+            field=label(record, n),
+            before=value_words(record, n, record.before.get(n)),
+            after=value_words(record, n, record.after.get(n)),
+        )
         for n in names
     )
 
 
-def doer(record: ChangeRecord, fallback: str = "someone") -> str:
+def doer(record: ChangeRecord, fallback: str = SOMEONE) -> str:
     """Who made the change, as the audit module resolved it."""
     return record.who or fallback
 
 
-def _points(n: int) -> str:
-    return f"{n} point{'s' if n != 1 else ''}"
+def _points(n: int) -> Text:
+    # Two forms: German, French and Danish, like English, say one point and n points.
+    return N_("%(n)s point", n=n) if n == 1 else N_("%(n)s points", n=n)
 
 
-def _score(record: ChangeRecord, row: Mapping[str, Any]) -> str:
+def _score(record: ChangeRecord, row: Mapping[str, Any]) -> Text:
     one, two = record.context.get("players", (row.get("player1"), row.get("player2")))
-    first, second = player(record, one), player(record, two)
-    return f"{first} {row.get('score1', 0)} – {second} {row.get('score2', 0)}"
+    return N_(
+        "%(first)s %(score1)s – %(second)s %(score2)s",
+        first=player(record, one),
+        score1=row.get("score1", 0),
+        second=player(record, two),
+        score2=row.get("score2", 0),
+    )
 
 
 # --- matches ----------------------------------------------------------------------------------
@@ -166,97 +250,152 @@ def game_result(record: ChangeRecord, row: Mapping[str, Any]) -> str:
     winner = player(record, row.get("winner"))
     cube = row.get("cube") or 1
     ending = row.get("ending") or "played"
+    text: Text
     if ending == "dropped":
-        text = f"{winner} won: the {cube}-cube was dropped"
+        text = N_("%(winner)s won: the %(cube)s-cube was dropped", winner=winner, cube=cube)
     elif ending == "match_resigned":
-        text = f"{winner} won: the match was resigned"
+        text = N_("%(winner)s won: the match was resigned", winner=winner)
     else:
-        level = LEVEL_WORDS.get(row.get("level") or "single", str(row.get("level")))
-        text = f"{winner} won {level}"
-        if cube > 1:
-            text += f" on a {cube}-cube"
+        level = LEVEL_WORDS.get(row.get("level") or "single") or str(row.get("level"))
+        values = {"winner": winner, "level": level, "cube": cube}
         if ending == "resigned":
-            text += " (resigned)"
-    notes = []
+            text = (
+                N_("%(winner)s won %(level)s on a %(cube)s-cube (resigned)", **values)
+                if cube > 1
+                else N_("%(winner)s won %(level)s (resigned)", **values)
+            )
+        else:
+            text = (
+                N_("%(winner)s won %(level)s on a %(cube)s-cube", **values)
+                if cube > 1
+                else N_("%(winner)s won %(level)s", winner=winner, level=level)
+            )
+    notes: list[str] = []
     if row.get("points") is not None:
         notes.append(_points(int(row["points"])))
     if row.get("crawford"):
-        notes.append("the Crawford game")
-    return text + (f" ({', '.join(notes)})" if notes else "")
+        notes.append(N_("the Crawford game"))
+    return N_("%(result)s (%(notes)s)", result=text, notes=listing(notes)) if notes else text
 
 
 def _describe_game(record: ChangeRecord) -> str:
-    n = record.number
+    n, who = record.number, doer(record)
     if record.action == "created":
-        return f"{doer(record)} entered game {n}: {game_result(record, record.after)}"
+        return N_(
+            "%(who)s entered game %(number)s: %(result)s",
+            who=who,
+            number=n,
+            result=game_result(record, record.after),
+        )
     if record.action == "deleted":
-        verb = "undid" if record.context.get("last", True) else "removed"
-        tail = "" if record.context.get("last", True) else "; later games renumbered"
-        return (
-            f"{doer(record)} {verb} game {n}, which said {game_result(record, record.before)}{tail}"
+        said = game_result(record, record.before)
+        if record.context.get("last", True):
+            return N_(
+                "%(who)s undid game %(number)s, which said %(result)s",
+                who=who,
+                number=n,
+                result=said,
+            )
+        return N_(
+            "%(who)s removed game %(number)s, which said %(result)s; later games renumbered",
+            who=who,
+            number=n,
+            result=said,
         )
     changed = record.changed()
     entered = [f for f in GAME_ENTERED if f in changed]
     if entered:
-        return f"{doer(record)} corrected game {n}: {field_changes(record, entered)}"
+        return N_(
+            "%(who)s corrected game %(number)s: %(changes)s",
+            who=who,
+            number=n,
+            changes=field_changes(record, entered),
+        )
     old, new = record.before.get("number"), record.after.get("number")
     if "number" in changed and isinstance(new, int) and new >= RENUMBER_OFFSET:
-        return f"game {old} set aside while later games are renumbered"
+        return N_("game %(number)s set aside while later games are renumbered", number=old)
     if "number" in changed and isinstance(old, int):
         shown = old - RENUMBER_OFFSET if old >= RENUMBER_OFFSET else old
-        return f"game {shown} is now game {new} (an earlier game was removed)"
+        return N_(
+            "game %(old)s is now game %(new)s (an earlier game was removed)", old=shown, new=new
+        )
     derived = [f for f in GAME_DERIVED if f in changed]
     if derived:
-        return f"game {n} re-derived after a correction: {field_changes(record, derived)}"
+        return N_(
+            "game %(number)s re-derived after a correction: %(changes)s",
+            number=n,
+            changes=field_changes(record, derived),
+        )
     if changed == ["confirmed"] and record.after.get("confirmed"):
-        return f"{doer(record)} confirmed game {n}"
+        return N_("%(who)s confirmed game %(number)s", who=who, number=n)
     if not changed:
-        return f"{doer(record)} saved game {n} unchanged"
-    return f"{doer(record)} changed game {n}: {field_changes(record, changed)}"
+        return N_("%(who)s saved game %(number)s unchanged", who=who, number=n)
+    return N_(
+        "%(who)s changed game %(number)s: %(changes)s",
+        who=who,
+        number=n,
+        changes=field_changes(record, changed),
+    )
 
 
 def _describe_match(record: ChangeRecord) -> str:
     before, after = record.before, record.after
     if record.action == "created":
         length = after.get("length")
-        size = f"{length}-point match" if length else "unlimited session"
-        rated = "rated" if after.get("rated") else "unrated"
-        return (
-            f"{doer(record)} created the match: {player(record, after.get('player1'))} v "
-            f"{player(record, after.get('player2'))}, {size}, {rated}"
+        return N_(
+            "%(who)s created the match: %(player1)s v %(player2)s, %(size)s, %(rated)s",
+            who=doer(record),
+            player1=player(record, after.get("player1")),
+            player2=player(record, after.get("player2")),
+            size=N_("%(length)s-point match", length=length) if length else N_("unlimited session"),
+            rated=N_("rated") if after.get("rated") else N_("unrated"),
         )
     if record.action == "deleted":
-        return f"{doer(record)} deleted the match"
+        return N_("%(who)s deleted the match", who=doer(record))
     changed = [f for f in record.changed() if f not in MATCH_BOOKKEEPING]
     reason = (record.reason or "").strip()
     if reason.startswith(AUTOMATIC) and record.who is None:
         record = replace(record, who=SYSTEM)
     if reason.startswith("reopened"):
-        return f"{doer(record)} reopened the match{reason.removeprefix('reopened')}"
+        return _reopening(record, reason)
     status_from, status_to = before.get("status"), after.get("status")
     if status_to != status_from and status_to == "void":
         if reason.startswith(AUTOMATIC):
-            return f"{SYSTEM} voided the match because {reason.removeprefix(AUTOMATIC)}"
+            # the stored reason is English; the catalog may know it (gettext_noop)
+            because = Text(reason.removeprefix(AUTOMATIC))
+            return N_("the system voided the match because %(reason)s", reason=because)
         if record.context.get("decision"):
             return _ruling(record)
-        return f"{doer(record)} voided the match" + (f": {reason}" if reason else "")
+        if reason:
+            return N_("%(who)s voided the match: %(reason)s", who=doer(record), reason=reason)
+        return N_("%(who)s voided the match", who=doer(record))
     if status_to != status_from and status_to == "forfeit":
-        return (
-            f"{doer(record)} awarded the match to {player(record, after.get('winner'))} by forfeit"
+        return N_(
+            "%(who)s awarded the match to %(winner)s by forfeit",
+            who=doer(record),
+            winner=player(record, after.get("winner")),
         )
     conf_from, conf_to = before.get("confirmation"), after.get("confirmation")
     if conf_to == "disputed" and conf_from != "disputed":
         who = record.context.get("disputed_by") or doer(record)
         why = record.context.get("dispute_reason")
-        return f"{who} disputed" + (f": {why}" if why else " the entries")
+        if why:
+            return N_("%(who)s disputed: %(reason)s", who=who, reason=why)
+        return N_("%(who)s disputed the entries", who=who)
     score_moved = any(f in changed for f in ("score1", "score2"))
     if after.get("final_score_only") and not before.get("final_score_only"):
-        text = f"{doer(record)} entered the final score: {_score(record, after)}"
-        return text + _awaiting(record)
+        text = N_(
+            "%(who)s entered the final score: %(score)s",
+            who=doer(record),
+            score=_score(record, after),
+        )
+        return _awaiting(record, text)
     if after.get("final_score_only") and score_moved:
-        return (
-            f"{doer(record)} corrected the final score: {_score(record, before)} → "
-            f"{_score(record, after)}"
+        return N_(
+            "%(who)s corrected the final score: %(before)s → %(after)s",
+            who=doer(record),
+            before=_score(record, before),
+            after=_score(record, after),
         )
     if (conf_from == "disputed" and conf_to == "confirmed") or (
         not changed and record.context.get("decision")
@@ -264,55 +403,92 @@ def _describe_match(record: ChangeRecord) -> str:
         return _ruling(record)
     if conf_from == "pending" and conf_to == "confirmed" and not score_moved:
         who = record.who or player(record, before.get("awaiting"))
-        return f"{who} confirmed the entries ({_score(record, after)})"
+        return N_("%(who)s confirmed the entries (%(score)s)", who=who, score=_score(record, after))
     if "table" in changed:
         rest = [f for f in changed if f != "table"]
         text = (
-            f"{doer(record)} set the table: {value_words(record, 'table', after.get('table'))}"
+            N_(
+                "%(who)s set the table: %(table)s",
+                who=doer(record),
+                table=value_words(record, "table", after.get("table")),
+            )
             if after.get("table") not in (None, "")
-            else f"{doer(record)} cleared the table"
+            else N_("%(who)s cleared the table", who=doer(record))
         )
-        return text + (f"; {field_changes(record, rest)}" if rest else "")
+        return listing([text, field_changes(record, rest)], "; ") if rest else text
     if score_moved or status_to != status_from:
-        return _score_line(record) + _awaiting(record)
+        return _awaiting(record, _score_line(record))
     if not changed:
-        return "the match was saved unchanged"
-    words = {"confirmation", "awaiting"}
-    if set(changed) <= words:
-        return (
-            "the match "
-            + ("awaits no one" if not after.get("awaiting") else "awaits a confirmation")
-            + _awaiting(record)
+        return N_("the match was saved unchanged")
+    if set(changed) <= {"confirmation", "awaiting"}:
+        text = (
+            N_("the match awaits no one")
+            if not after.get("awaiting")
+            else N_("the match awaits a confirmation")
         )
-    return f"{doer(record)} changed the match: {field_changes(record, changed)}"
+        return _awaiting(record, text)
+    return N_(
+        "%(who)s changed the match: %(changes)s",
+        who=doer(record),
+        changes=field_changes(record, changed),
+    )
 
 
-def _ruling(record: ChangeRecord) -> str:
+def _reopening(record: ChangeRecord, reason: str) -> Text:
+    """ "Ann reopened the match (was void): wrong match", from the reason the service
+    wrote (``reopened (was <state>): <why>``)."""
+    found = REOPENED.fullmatch(reason)
+    if found is None:  # an older or unknown shape: told as it was written
+        return Text("%(who)s %(reason)s", who=doer(record), reason=reason)
+    was = STATE_WORDS.get(found["was"]) or found["was"]
+    if found["why"]:
+        return N_(
+            "%(who)s reopened the match (was %(was)s): %(reason)s",
+            who=doer(record),
+            was=was,
+            reason=found["why"],
+        )
+    return N_("%(who)s reopened the match (was %(was)s)", who=doer(record), was=was)
+
+
+def _ruling(record: ChangeRecord) -> Text:
     """ "Ann ruled: kept Alice 7 – Bob 3 (the sheet says so)": a director's decision on
     a dispute, with the score it leaves and the note the players were given."""
     decision = record.context.get("decision") or "keep"
-    words = DECISION_WORDS.get(decision, decision)
-    text = f"{doer(record)} ruled: {words}"
-    if decision != "void":
-        text += f" {_score(record, record.after)}"
+    template = RULINGS.get(decision)
+    values = {"who": doer(record), "score": _score(record, record.after)}
+    if template is None:  # a decision this module has no words for: its code
+        text = Text("%(who)s ruled: %(decision)s %(score)s", decision=decision, **values)
+    else:  # a void's words name no score (the extra value is left unused)
+        text = Text(template.template, **values)
     note = record.context.get("resolution")
-    return text + (f" ({note})" if note else "")
+    return N_("%(ruling)s (%(note)s)", ruling=text, note=note) if note else text
 
 
-def _score_line(record: ChangeRecord) -> str:
+def _score_line(record: ChangeRecord) -> Text:
     after = record.after
     if after.get("status") == "finished" and after.get("winner"):
-        return f"{player(record, after['winner'])} won the match ({_score(record, after)})"
+        return N_(
+            "%(winner)s won the match (%(score)s)",
+            winner=player(record, after["winner"]),
+            score=_score(record, after),
+        )
     if record.before.get("status") == "finished":
-        return f"the match is open again: {_score(record, after)}"
-    return f"score now {_score(record, after)}"
+        return N_("the match is open again: %(score)s", score=_score(record, after))
+    return N_("score now %(score)s", score=_score(record, after))
 
 
-def _awaiting(record: ChangeRecord) -> str:
+def _awaiting(record: ChangeRecord, text: Text) -> Text:
+    """``text``, then "; waiting for Bob to confirm" when the change made Bob the one
+    the match awaits."""
     waiting = record.after.get("awaiting")
     if waiting and waiting != record.before.get("awaiting"):
-        return f"; waiting for {player(record, waiting)} to confirm"
-    return ""
+        return N_(
+            "%(change)s; waiting for %(player)s to confirm",
+            change=text,
+            player=player(record, waiting),
+        )
+    return text
 
 
 Describer = Callable[[ChangeRecord], str]
@@ -329,7 +505,11 @@ def describe(record: ChangeRecord, describers: Mapping[str, Describer] = DESCRIB
     """
     describer = describers.get(record.kind)
     if describer is None:
-        return f"{doer(record)} {record.action} {record.kind}: " + field_changes(
-            record, record.changed()
+        return N_(
+            "%(who)s %(action)s %(kind)s: %(changes)s",
+            who=doer(record),
+            action=record.action,
+            kind=record.kind,
+            changes=field_changes(record, record.changed()),
         )
     return describer(record)

@@ -254,7 +254,7 @@
       half.querySelector('[data-role="delay"]').textContent = fmt(text.delay, { s: Math.ceil(delay / 1000) });
       let note = "";
       if (st.status === "flagged" && st.flagged === side) note = fmt(text.flagged, { name: names[side] });
-      else if (st.overtimeUsed[side]) note = "OT";
+      else if (st.overtimeUsed[side]) note = text.overtime_used;
       half.querySelector('[data-role="note"]').textContent = note;
       half.classList.toggle("running", mine && st.status === "running");
       half.classList.toggle("low", mine && st.status === "running" && reserve < 30000);

@@ -23,7 +23,9 @@
   var root = document.documentElement;
   var RELEASE = root.getAttribute("data-release") || "";
 
-  function say(fmt, values) { return interpolate(gettext(fmt), values || {}, true); }
+  // ``fmt`` is already translated: every call writes say(gettext("..."), values), so
+  // makemessages finds the string (it knows gettext, not say).
+  function say(fmt, values) { return interpolate(fmt, values || {}, true); }
 
   function clock(ms) {
     var d = new Date(ms);
@@ -85,7 +87,7 @@
     var rendered = Date.parse(root.getAttribute("data-rendered-at") || "");
     node.textContent = isNaN(rendered)
       ? gettext("Offline")
-      : say("Offline, last updated %(time)s", { time: clock(rendered) });
+      : say(gettext("Offline, last updated %(time)s"), { time: clock(rendered) });
     node.hidden = navigator.onLine;
   }
 
@@ -109,50 +111,52 @@
   function gameWords(game, names) {
     var winner = names[String(game.winner)] || "?";
     if (game.ending === "dropped") {
-      return say("%(winner)s wins %(points)s (double dropped)",
+      return say(gettext("%(winner)s wins %(points)s (double dropped)"),
         { winner: winner, points: points(gameWorth(game)) });
     }
     var values = { winner: winner, points: points(gameWorth(game)), cube: game.cube,
       level: levelName(game.level || "single") };
     return game.cube > 1
-      ? say("%(winner)s wins %(points)s (cube %(cube)s × %(level)s)", values)
-      : say("%(winner)s wins %(points)s (%(level)s)", values);
+      ? say(gettext("%(winner)s wins %(points)s (cube %(cube)s × %(level)s)"), values)
+      : say(gettext("%(winner)s wins %(points)s (%(level)s)"), values);
   }
 
   function entryWords(record) {
     var body = record.body || {};
     if (record.kind === "game") {
-      return say("Game %(number)s: %(game)s.", { number: record.number, game: gameWords(body, record.names || {}) });
+      return say(gettext("Game %(number)s: %(game)s."), { number: record.number, game: gameWords(body, record.names || {}) });
     }
     if (record.kind === "final") {
-      return say("Final score %(score1)s–%(score2)s", { score1: body.score[0], score2: body.score[1] });
+      return say(gettext("Final score %(score1)s–%(score2)s"), { score1: body.score[0], score2: body.score[1] });
     }
     if (record.kind === "confirm") return gettext("Confirmation of the score");
-    return say("Dispute: %(reason)s", { reason: body.reason || "" });
+    return say(gettext("Dispute: %(reason)s"), { reason: body.reason || "" });
   }
 
+  // Whole sentences, each through gettext (makemessages finds them; a translation may
+  // order "Refused" and the reason as its grammar wants).
   var REFUSALS = {
-    result_confirmed: "the result was confirmed before this entry reached the server; nothing was recorded.",
-    link_expired: "this score link has expired (the result is final); nothing was recorded.",
-    match_closed: "the match was closed (void or forfeit) before this entry reached the server.",
-    match_gone: "this match no longer exists.",
+    result_confirmed: gettext("Refused: the result was confirmed before this entry reached the server; nothing was recorded."),
+    link_expired: gettext("Refused: this score link has expired (the result is final); nothing was recorded."),
+    match_closed: gettext("Refused: the match was closed (void or forfeit) before this entry reached the server."),
+    match_gone: gettext("Refused: this match no longer exists."),
   };
 
   function refusalWords(record) {
-    if (REFUSALS[record.code]) return gettext("Refused: ") + gettext(REFUSALS[record.code]);
+    if (REFUSALS[record.code]) return REFUSALS[record.code];
     if (record.code === "match_over_on_server") {
       var over = (record.server && record.server.score) || [0, 0];
-      return say("Not sent: the match ended on the server at %(score1)s–%(score2)s before this game.",
+      return say(gettext("Not sent: the match ended on the server at %(score1)s–%(score2)s before this game."),
         { score1: over[0], score2: over[1] });
     }
     if (record.code === "made_on_replaced_score") {
       return gettext("Not sent: it was made for a score that changed when you settled the entry before it. Make it again if it still holds.");
     }
     if (record.code === "after_refused_entry") {
-      return say("Refused: it came after an entry that was not recorded (%(reason)s).",
+      return say(gettext("Refused: it came after an entry that was not recorded (%(reason)s)."),
         { reason: record.detail });
     }
-    return say("Refused: %(detail)s (%(code)s)", { detail: record.detail || "", code: record.code });
+    return say(gettext("Refused: %(detail)s (%(code)s)"), { detail: record.detail || "", code: record.code });
   }
 
   // A game re-based on the server's record after the player settled a conflict.
@@ -160,8 +164,8 @@
     var values = { number: rebased.number, was: rebased.was,
       score1: rebased.score[0], score2: rebased.score[1] };
     return rebased.was !== rebased.number
-      ? say("re-based on the server's games: now game %(number)s from %(score1)s–%(score2)s (it was game %(was)s)", values)
-      : say("re-based on the server's games: game %(number)s from %(score1)s–%(score2)s", values);
+      ? say(gettext("re-based on the server's games: now game %(number)s from %(score1)s–%(score2)s (it was game %(was)s)"), values)
+      : say(gettext("re-based on the server's games: game %(number)s from %(score1)s–%(score2)s"), values);
   }
 
   // --- the match entry page -----------------------------------------------------------------
@@ -330,13 +334,13 @@
       if (finalOnly && finalOnly.closest("section")) finalOnly.closest("section").hidden = queuedGames;
       if (heading) {
         heading.textContent = where.over ? gettext("Match over")
-          : say("Game %(next_game_number)s", { next_game_number: where.number });
+          : say(gettext("Game %(next_game_number)s"), { next_game_number: where.number });
         if (where.crawford && data.length && !where.over) {
           heading.appendChild(document.createTextNode(" "));
           heading.appendChild(el("span", { "class": "tag" }, gettext("Crawford game: no doubling")));
         }
       }
-      if (button) button.textContent = say("Record game %(next_game_number)s", { next_game_number: where.number });
+      if (button) button.textContent = say(gettext("Record game %(next_game_number)s"), { next_game_number: where.number });
       form.hidden = where.over;
       var over = section.querySelector(".offline-over");
       if (where.over && !over) {
@@ -359,17 +363,17 @@
       var theirs = record.kind === "game" ? BoxcarsQueue.serverGame(server, record.number) : null;
       var names = record.names || {};
       box.appendChild(el("p", { "class": "offline-head" }, theirs
-        ? say("Game %(number)s was recorded differently while you were offline.", { number: record.number })
+        ? say(gettext("Game %(number)s was recorded differently while you were offline."), { number: record.number })
         : gettext("The match changed while you were offline.")));
       var theirsText = theirs
         ? gameWords(theirs, names)
-        : say("score %(score1)s–%(score2)s", { score1: server.score[0], score2: server.score[1] });
+        : say(gettext("score %(score1)s–%(score2)s"), { score1: server.score[0], score2: server.score[1] });
       var who = theirs && theirs.entered_by != null ? names[String(theirs.entered_by)] : null;
       box.appendChild(el("p", {}, who
-        ? say("The server has: %(theirs)s, entered by %(who)s.", { theirs: theirsText, who: who })
-        : say("The server has: %(theirs)s.", { theirs: theirsText })));
+        ? say(gettext("The server has: %(theirs)s, entered by %(who)s."), { theirs: theirsText, who: who })
+        : say(gettext("The server has: %(theirs)s."), { theirs: theirsText })));
       var mineText = record.kind === "game" ? gameWords(record.body, names) : entryWords(record);
-      box.appendChild(el("p", {}, say("Your phone had: %(mine)s.", { mine: mineText })));
+      box.appendChild(el("p", {}, say(gettext("Your phone had: %(mine)s."), { mine: mineText })));
       var row = el("p", { "class": "row" });
       // The safe choice is the main button: the server's record stands and nothing new
       // is invented; "enter mine" adds a game, so it is offered beside it, never first.
@@ -378,7 +382,7 @@
       }, true));
       var nextOpen = server.next_game && (server.status === "scheduled" || server.status === "in_progress");
       if (record.kind === "game" && nextOpen) {
-        row.appendChild(choice(say("Enter mine as game %(number)s", { number: server.next_game }), function () {
+        row.appendChild(choice(say(gettext("Enter mine as game %(number)s"), { number: server.next_game }), function () {
           var body = Object.assign({}, record.body, { number: server.next_game });
           replace(record, "game", "games/", body, server.next_game);
         }));
@@ -388,8 +392,8 @@
         var id = "offline-dispute-" + record.id;
         form.appendChild(el("label", { "for": id }, gettext("What is wrong with the entry?")));
         var text = el("textarea", { id: id, rows: "4" });
-        var what = theirs ? say("Game %(number)s", { number: record.number }) : gettext("The match");
-        text.value = say("%(what)s: the server has %(theirs)s; my phone had %(mine)s.", {
+        var what = theirs ? say(gettext("Game %(number)s"), { number: record.number }) : gettext("The match");
+        text.value = say(gettext("%(what)s: the server has %(theirs)s; my phone had %(mine)s."), {
           what: what, theirs: theirsText, mine: mineText });
         form.appendChild(text);
         form.appendChild(choice(gettext("Send dispute"), function () {
@@ -473,7 +477,7 @@
           var label;
           if (r.status === "waiting") {
             label = r.chained ? gettext("waiting to send (after the one above)") : gettext("waiting to send");
-            label += " · " + say("made at %(time)s", { time: clock(r.madeAt) });
+            label += " · " + say(gettext("made at %(time)s"), { time: clock(r.madeAt) });
             if (r.rebased) label += " · " + rebasedWords(r.rebased);
           } else if (r.status === "sent") {
             label = r.same ? gettext("sent: your opponent had recorded the same")

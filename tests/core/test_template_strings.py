@@ -41,7 +41,18 @@ SKIPPED_BLOCKS = {
 HOOK_BLOCKS = {"body_class", "offline_page"}
 """Blocks whose content base.html puts inside the ``<body>`` tag: classes and attribute
 names, never text (``tests/core/test_template_identifiers.py`` keeps them untranslated)."""
-SEEN_ATTRIBUTES = {"title", "alt", "placeholder", "aria-label", "hx-confirm"}
+SHOWN_DATA_ATTRIBUTES = {"data-done", "data-failed", "data-blocked", "data-label"}
+"""Data attributes whose value people read: a script puts it on the page (push-subscribe.js:
+``data-done``, ``data-failed``, ``data-blocked``; ``tests/core/test_script_strings.py``
+fails when a script shows another one not listed here) or the stylesheet does
+(``content: attr(data-label)``, a narrow table's column name)."""
+SEEN_ATTRIBUTES = {
+    "title",
+    "alt",
+    "placeholder",
+    "aria-label",
+    "hx-confirm",
+} | SHOWN_DATA_ATTRIBUTES
 LETTER = re.compile(r"[^\W\d_]")
 ALLOWED_WORDS = {"Boxcars"}
 ATTRIBUTE_NAME = re.compile(r"[a-z]+(?:-[a-z]+)+")
@@ -177,6 +188,9 @@ def test_the_fallback_scan_flags_words_only() -> None:
         ("<title>{% block title %}Boxcars{% endblock %} · Boxcars</title>", []),
         ("{% block offline_page %} data-offline-page{% endblock %}", []),
         ("{% block body_class %}screen{% endblock %}", []),
+        # a data attribute a script or the stylesheet shows is words; another is data
+        ('<button data-done="Saved" data-api="/api/">', ['data-done="Saved"']),
+        ('<button data-done="{% translate \'Saved\' %}" data-key="Abc">', []),
     ],
 )
 def test_the_finder_flags_untranslated_text_only(source: str, flagged: list[str]) -> None:

@@ -483,3 +483,28 @@ def test_the_home_page_visited_before_a_new_release_still_opens_offline(
     phone.get_by_text("Offline, last updated").wait_for()
     assert phone.get_by_role("heading", name="Clubs").is_visible()
     assert phone.evaluate("document.documentElement.dataset.release") == "r2"
+
+
+def test_the_offline_queue_speaks_german_on_a_german_phone(
+    page_for, login, make_match, alice, live_server
+):
+    """offline.js wrote say("..."), which makemessages never extracted: its messages
+    were English on a German page (issue #41). Offline, the badge, the button and the
+    entry waiting to send are German."""
+    match = make_match(3)
+    phone = page_for(PHONE_360, name="offline-german")
+    login(phone, "alice")
+    phone.context.add_cookies([{"name": "django_language", "value": "de", "url": live_server.url}])
+    phone.goto(f"/matches/{match.pk}/enter/")
+    phone.wait_for_selector("html[lang=de]")
+    controlled(phone)
+
+    phone.context.set_offline(True)
+    phone.get_by_text("Offline, zuletzt aktualisiert").wait_for()
+    phone.locator("fieldset[data-field=winner] label.chip").first.click()
+    phone.get_by_role("button", name="Spiel 1 eintragen").click()
+    phone.get_by_text("Spiel 1: Alice gewinnt 1 Punkt (einfach).").wait_for()
+    phone.get_by_role("button", name="Spiel 2 eintragen").wait_for()
+    text = phone.locator("main").inner_text()
+    assert "wartet auf Versand" in text
+    assert "Record game" not in text and "Offline, last updated" not in text

@@ -26,7 +26,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from core.errors import N_
+from core.errors import N_, listing
 
 from .bracket_engine import BracketState, MatchState, MatchStatus
 from .bracket_graph import BracketGraph, Stage, playable_matches
@@ -113,16 +113,18 @@ def parse_prize_order(tokens: Sequence[str]) -> list[PrizeToken]:
 
 
 def describe_prize_order(tokens: Sequence[str]) -> str:
-    """The prize order in words, for pages: "main places, consolation 1–2, ..."."""
-    names = {MAIN: "main", CONSOLATION: "consolation", LAST_CHANCE: "last chance"}
+    """The prize order in words, for pages: "main places, consolation 1–2, ...", a
+    ``Text`` the page shows in its language (it was English inside German sentences)."""
+    names = {MAIN: N_("main"), CONSOLATION: N_("consolation"), LAST_CHANCE: N_("last chance")}
     words = []
     for token in parse_prize_order(tokens or DEFAULT_PRIZE_ORDER):
         name = names[token.block]
         if token.places is None:
-            words.append(f"{name} places")
+            words.append(N_("%(stage)s places", stage=name))
         else:
-            words.append(f"{name} {'1' if token.places == 1 else f'1–{token.places}'}")
-    return ", ".join(words) + ", then the other places"
+            places = "1" if token.places == 1 else f"1–{token.places}"
+            words.append(N_("%(stage)s %(places)s", stage=name, places=places))
+    return N_("%(order)s, then the other places", order=listing(words))
 
 
 @dataclass(frozen=True)

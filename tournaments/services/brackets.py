@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from core.locking import try_lock_row
 from games.models import Match, MatchStatus
@@ -62,9 +62,10 @@ BRACKET_STAGES = (
     StageKind.PLAYOFF,
 )
 
-#: The audit trail's reason for a match the bracket voids and replaces (in English, as
-#: every history reason: the audit tells it in words).
-REPLACED_BECAUSE = "the players of its bracket slot changed (a new match replaces it)"
+#: The audit trail's reason for a match the bracket voids and replaces: stored in English,
+#: as every history reason, and marked for the catalog (``gettext_noop``: the English is
+#: what is stored) so the trail tells it in the reader's language.
+REPLACED_BECAUSE = gettext_noop("the players of its bracket slot changed (a new match replaces it)")
 
 SLOT_TO_PAIRING = {
     SlotStatus.WAITING: PairingStatus.WAITING,

@@ -102,7 +102,7 @@ def game(before=None, after=None, action="changed", **kw):
         ),
         (
             game(after={"points": 2, "crawford": True}),
-            "game 3 re-derived after a correction: crawford no → yes, points 4 → 2",
+            "game 3 re-derived after a correction: Crawford game no → yes, points 4 → 2",
         ),
         (
             match(before={}, action="created"),

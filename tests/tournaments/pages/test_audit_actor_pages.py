@@ -107,3 +107,72 @@ def test_a_match_the_bracket_replaces_is_voided_by_the_system_with_the_reason(
     )
     assert "the system set the table: 1" in audit  # drawn from the room, by no one
     assert "director voided the match" not in audit and "someone" not in audit
+
+
+def _audit_in(client, match_id: int, language: str) -> str:
+    page = client.get(f"/matches/{match_id}/", HTTP_ACCEPT_LANGUAGE=language)
+    assert page.status_code == 200
+    return html_lib.unescape(page.content.decode().split('<ol class="audit">', 1)[1])
+
+
+def test_the_trail_reads_in_the_readers_language_with_its_actor(
+    make_match, alice, bob, client, director
+):
+    """The sentences are told from the history rows when the page is read, so the same
+    rows read in German for a German reader and in English for an English one."""
+    match = make_match(7)
+    _by_link(match, alice, "result", {"score": [7, 3]})
+    _by_link(match, bob, "dispute", {"reason": "I won game 4"})
+    client.force_login(director)
+    ruled = client.post(
+        f"/api/v1/matches/{match.pk}/resolve/",
+        {"resolution": "The score sheet says 7-3", "decision": "keep"},
+        "application/json",
+    )
+    assert ruled.status_code == 200, ruled.json()
+
+    german = _audit_in(client, match.pk, "de")
+    assert "Alice (Ergebnislink) hat den Endstand eingetragen: Alice 7 – Bob 3" in german
+    assert "Bob (Ergebnislink) hat Einspruch erhoben: I won game 4" in german
+    assert (
+        "director hat entschieden: Alice 7 – Bob 3 bleibt bestehen (The score sheet says 7-3)"
+        in german
+    )
+    assert "entered" not in german and "ruled" not in german and "score link" not in german
+    assert "Alice (score link) entered the final score" in _audit_in(client, match.pk, "en")
+
+    api = client.get(f"/api/v1/matches/{match.pk}/audit/", HTTP_ACCEPT_LANGUAGE="fr").json()
+    said = [e["summary"] for e in api]
+    assert any(
+        s.startswith("Alice (lien de score) a saisi le score final : Alice 7 – Bob 3") for s in said
+    )
+
+
+def test_a_match_the_bracket_replaces_reads_in_german(make_event, win, client, director):
+    event = make_event(4)
+    win(event, "main-r1-m1", 1)
+    win(event, "main-r1-m2", 2)
+    final = Pairing.objects.get(tournament=event, key="main-r2-m1")
+    replaced = final.match_id
+    semi = Pairing.objects.select_related("match", "entry1", "entry2").get(
+        tournament=event, key="main-r1-m1"
+    )
+    four = semi.entry1 if semi.entry1.seed == 4 else semi.entry2
+    length = semi.match.length
+    score = [length, 0] if semi.match.player1_id == four.player_id else [0, length]
+    client.force_login(director)
+    corrected = client.post(
+        f"/api/v1/matches/{semi.match_id}/result/",
+        {"score": score},
+        "application/json",
+        HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
+    )
+    assert corrected.status_code == 200, corrected.json()
+
+    german = _audit_in(client, replaced, "de")
+    assert (
+        "das System hat das Match annulliert, weil sich die Spieler seines Platzes im "
+        "Turnierbaum geändert haben (ein neues Match ersetzt es)" in german
+    )
+    assert "das System hat den Tisch festgelegt: 1" in german
+    assert "the system" not in german and "jemand" not in german

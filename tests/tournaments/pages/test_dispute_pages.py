@@ -77,6 +77,20 @@ def test_bracket_flags_the_disputed_match_and_the_match_it_fed(make_event):
     assert 'aria-label="fed by a disputed result">⚑</text>' in html
 
 
+def test_the_brackets_flags_and_byes_read_in_german(make_event):
+    """The boxes' words were English strings of the layout ("bye", "disputed: the result
+    may change") on every page; they are the page's language now."""
+    event = make_event(6)  # two byes in round 1
+    _dispute(event, "main-r1-m2")
+    html = Client().get(f"/tournaments/{event.slug}/bracket/", HTTP_ACCEPT_LANGUAGE="de")
+    page = html.content.decode()
+    titles = re.findall(r"<title>([^<]*)</title>", page)
+    assert any("(angefochten: Das Ergebnis kann sich noch ändern)" in t for t in titles)
+    assert any("Freilos" in t for t in titles)
+    assert not any("bye" in t or "disputed" in t for t in titles)
+    assert re.search(r'class="lbl"[^>]*>angefochten</text>', page)
+
+
 def test_a_resolved_dispute_is_no_longer_flagged(make_event, actor):
     event = make_event(4)
     match = _dispute(event, "main-r1-m1")

@@ -83,3 +83,17 @@ def test_the_odds_sentence_groups_and_marks_decimals_as_the_language_does(make_e
     assert "50.000" in german and "±0,4" in german and "50,000" not in german
     french = page(f"/tournaments/{event.slug}/odds/", "fr")
     assert "50\u00a0000" in french and "±0,4" in french
+
+
+def test_the_prize_order_reads_in_the_readers_language(make_event, win):
+    """The standings' sentence took the prize order in English words ("main places,
+    consolation 1–2, ..., then the other places") inside its German sentence."""
+    event = make_event(4, consolation_from=[1])
+    for key, seed in (("main-r1-m1", 1), ("main-r1-m2", 2)):
+        win(event, key, seed)
+    german = page(f"/tournaments/{event.slug}/standings/", "de")
+    english = page(f"/tournaments/{event.slug}/standings/", "en")
+    assert "main places, consolation 1–2" in english
+    assert "alle Plätze der Hauptrunde, Trostrunde 1–2" in german
+    assert "dann die übrigen Plätze" in german
+    assert "main places" not in german and "then the other places" not in german
