@@ -18,13 +18,16 @@ from core.events import register_event_handler
 from core.jobs import register_job_handler
 from core.listeners import register_result_listener
 from games.clock_policies import register_clock_policy
-from tournaments import club_zones, event_kinds, job_kinds, jobs, live, panels
+from tournaments import club_zones, event_kinds, job_kinds, jobs, live, option_catalog, panels
+from tournaments import options as tournament_options
 from tournaments.api import job_shapes
 from tournaments.clocks import tournament_clock_policy
 from tournaments.services.results import follow_up_result, record_match_result, settle_deferred
 
 
 def register() -> None:
+    # The options of an event (the services, the API and the pages read them).
+    tournament_options.register(option_catalog.GROUPS, option_catalog.OPTIONS)
     # Inside a result's transaction: the bracket first, then what the event shares (the
     # version, tables, round statuses, calls, odds) as the transaction's last work.
     register_result_listener("tournaments.bracket", record_match_result)
