@@ -21,12 +21,16 @@ from games.clock_policies import register_clock_policy
 from tournaments import club_zones, event_kinds, job_catalog, live, option_catalog, panels
 from tournaments import options as tournament_options
 from tournaments.clocks import tournament_clock_policy
+from tournaments.federation import bodies as federation_bodies
+from tournaments.federation import catalog as federation_catalog
 from tournaments.services.results import follow_up_result, record_match_result, settle_deferred
 
 
 def register() -> None:
     # The options of an event (the services, the API and the pages read them).
     tournament_options.register(option_catalog.GROUPS, option_catalog.OPTIONS)
+    # The federation exports (their builds, checks and mails).
+    federation_bodies.register(federation_catalog.BODIES)
     # Inside a result's transaction: the bracket first, then what the event shares (the
     # version, tables, round statuses, calls, odds) as the transaction's last work.
     register_result_listener("tournaments.bracket", record_match_result)
