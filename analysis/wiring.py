@@ -9,12 +9,11 @@ lists every registration.
 
 from __future__ import annotations
 
-from core.api_jobs import register_job_shape
 from core.events import register_event_handler
-from core.jobs import register_job_handler
+from core.job_kinds import register_job_kinds
 from games import events
 
-from . import api_shapes, club_zones, job_kinds, jobs, panels
+from . import club_zones, job_catalog, jobs, panels
 
 
 def register() -> None:
@@ -22,12 +21,6 @@ def register() -> None:
     register_event_handler(
         events.MATCH_FINISHED, jobs.analyse_imported_match, wants=jobs.with_transcript
     )
-    register_job_handler(job_kinds.ANALYSE_MATCH, jobs.analyse_match_job)
-    register_job_shape(  # its params and result, for the schema
-        job_kinds.ANALYSE_MATCH,
-        name="Analysis",
-        params=api_shapes.AnalysisJobParamsSerializer,
-        result=api_shapes.AnalysisJobResultSerializer,
-    )
+    register_job_kinds(job_catalog.JOB_KINDS)  # its handler, queue and shapes
     panels.register()  # the match's analysis and the player's PR history
     club_zones.register()

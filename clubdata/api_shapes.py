@@ -1,8 +1,9 @@
 """The shapes of the club archive's jobs' ``params`` and ``result``, for the schema.
 
-``clubdata/wiring.py`` declares ``clubdata.export`` and ``clubdata.import`` with them
-(``core.api_jobs.register_job_shapes``), so a generated client reads where the export's
-download is, or what an import created, as typed objects. They describe what
+The declarations of ``clubdata.export`` and ``clubdata.import``
+(``clubdata.job_catalog``, registered by ``clubdata/wiring.py``) name them, so a
+generated client reads where the export's download is, or what an import created, as
+typed objects. They describe what
 ``clubdata.services`` puts in ``params`` (the uploaded file stays hidden) and what its
 jobs return; ``tests/clubdata/test_job_shapes.py`` holds real job answers to them.
 """
@@ -12,10 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import serializers
-
-from core.api_jobs import ShapeTable
-
-from .services import EXPORT, IMPORT
 
 
 class ClubExportResultSerializer(serializers.Serializer[Any]):
@@ -50,10 +47,3 @@ class ClubImportResultSerializer(serializers.Serializer[Any]):
     )
     total = serializers.IntegerField()
     url = serializers.CharField(help_text="The new club's page.")
-
-
-SHAPES: ShapeTable = {
-    EXPORT: ("ClubExport", None, ClubExportResultSerializer),  # its club's archive
-    IMPORT: ("ClubImport", ClubImportParamsSerializer, ClubImportResultSerializer),
-}
-"""Each kind's component name, and its params' and its result's serializers."""

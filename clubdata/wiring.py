@@ -5,14 +5,11 @@ club's data. ``tests/core/wiring.txt`` lists every registration.
 
 from __future__ import annotations
 
-from core.api_jobs import register_job_shapes
-from core.jobs import register_job_handler
+from core.job_kinds import register_job_kinds
 
-from . import api_shapes, panels, services
+from . import job_catalog, panels
 
 
 def register() -> None:
-    register_job_handler(services.EXPORT, services.export_job)
-    register_job_handler(services.IMPORT, services.import_job)
-    register_job_shapes(api_shapes.SHAPES)  # their params and results, for the schema
+    register_job_kinds(job_catalog.JOB_KINDS)  # their handlers, queues and shapes
     panels.register()  # the club settings page's link to the club's data

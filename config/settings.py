@@ -432,7 +432,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # started without -Q consumes them all (and the old default queue, drained once).
 CELERY_TASK_QUEUES = [Queue(name) for name in (*task_queues.QUEUES, task_queues.LEGACY)]
 CELERY_TASK_DEFAULT_QUEUE = task_queues.NOTIFY
-CELERY_TASK_ROUTES = task_queues.TASK_ROUTES
+CELERY_TASK_ROUTES = (task_queues.TASK_ROUTES, task_queues.route_app_task)
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

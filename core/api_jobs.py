@@ -5,8 +5,9 @@ What a job's ``params`` and ``result`` hold depends on its kind, so the schema
 describes a job as one component per kind (``PairRoundJob``, ``ClubExportJob``...),
 each with typed ``params`` and ``result`` (null until the job succeeds), joined in
 ``Job``: a ``oneOf`` with a discriminator on ``kind`` (issue #30; docs/api.md, "Every
-answer is typed"). The apps declare each kind's shapes from their ``wiring.py``
-(:func:`register_job_shapes`; ``core`` imports no app); every door that answers a job
+answer is typed"). The apps declare each kind's shapes in its declaration
+(``core.job_kinds.JobKind``, registered from their ``wiring.py``; ``core`` imports no
+app); every door that answers a job
 declares :func:`job_answer`. The answer itself is :class:`JobSerializer`'s, whatever
 the kind: the per-kind components only describe it.
 """
@@ -115,12 +116,6 @@ class JobShape:
 
 _shapes: dict[str, JobShape] = {}
 
-ShapeTable = dict[
-    str, tuple[str, type[serializers.Serializer[Any]] | None, type[serializers.Serializer[Any]]]
-]
-"""An app's kinds, each with its component name, its params' serializer (None: it takes
-no parameters) and its result's serializer."""
-
 
 def register_job_shape(
     kind: str,
@@ -130,14 +125,8 @@ def register_job_shape(
     result: type[serializers.Serializer[Any]],
 ) -> None:
     """Declare the shape of a job kind's ``params`` (None: it takes none) and
-    ``result`` (an app's ``wiring.py``, beside the kind's handler)."""
+    ``result`` (``core.job_kinds.register_job_kinds``, from the kind's declaration)."""
     _shapes[kind] = JobShape(name=name, params=params, result=result)
-
-
-def register_job_shapes(table: ShapeTable) -> None:
-    """:func:`register_job_shape` for every kind of an app's table."""
-    for kind, (name, params, result) in table.items():
-        register_job_shape(kind, name=name, params=params, result=result)
 
 
 def job_shapes() -> dict[str, JobShape]:

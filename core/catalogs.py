@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.checks import CheckMessage, Warning, register
+from django.core.checks import CheckMessage, Warning
 
 
 def catalogs() -> list[Path]:
@@ -68,7 +68,6 @@ def compile_stale(**_: Any) -> list[Path]:
     return todo
 
 
-@register()
 def check_catalogs_compiled(app_configs: Any = None, **_: Any) -> list[CheckMessage]:
     """Say at start-up that pages will be in English until the catalogs are compiled."""
     todo = stale(catalogs())

@@ -14,11 +14,14 @@ order of priority:
 A worker consuming several queues reads them in this order (the Redis transport's
 ``queue_order_strategy: priority`` in ``config/settings.py``); ``docker-compose.yml``
 runs one worker for ``results`` and ``notify``, one a step lower in CPU priority for
-``odds`` and one lower still for ``bulk`` (``docs/operations.md``). Kinds are plain
-strings here: ``core`` imports no app.
+``odds`` and one lower still for ``bulk`` (``docs/operations.md``). The queue is a
+kind's priority. Each app routes its own kinds from its ``wiring.py`` (a job kind's
+queue is part of its declaration, ``core.job_kinds``): ``core`` names no app.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 RESULTS = "results"
 NOTIFY = "notify"
@@ -31,45 +34,69 @@ so that a message queued before the upgrade runs."""
 QUEUES = (RESULTS, NOTIFY, ODDS, BULK)
 """Every queue, most urgent first."""
 
-JOB_QUEUES: dict[str, str] = {
-    "ratings.recompute_from": RESULTS,
-    "ratings.recompute": RESULTS,
-    "tournaments.pair_round": RESULTS,
-    "tournaments.redraw": RESULTS,
-    "tournaments.drop_map": RESULTS,
-    "tournaments.notify_call": NOTIFY,
-    "tournaments.odds": ODDS,
-    "matches.import": BULK,
-    "analysis.match": BULK,
-    "ratings.recompute_all": BULK,
-    "clubdata.export": BULK,
-    "clubdata.import": BULK,
-}
-
-EVENT_QUEUES: dict[str, str] = {
-    "match.finished": RESULTS,  # ratings (the analysis it may start is a bulk job)
-    "match.result_changed": RESULTS,
-    "match.disputed": NOTIFY,
-    "match.transcript_attached": BULK,
-    "tournament.settle": RESULTS,  # a result's follow-up turn, left to the worker
-}
+#: The queue of each job kind, outbox event kind and app task, filled by the apps'
+#: ``wiring.py`` (a job kind's from its declaration, ``core.job_kinds.JobKind``):
+#: ``core`` names no app's kind.
+_job_queues: dict[str, str] = {}
+_event_queues: dict[str, str] = {}
+_task_queues: dict[str, str] = {}
 
 TASK_ROUTES: dict[str, dict[str, str]] = {
-    # Tasks whose queue does not depend on their argument; run_job and handle_event
-    # are sent with the queue of their job or event kind (below).
+    # core's own tasks whose queue does not depend on their argument; run_job and
+    # handle_event are sent with the queue of their job or event kind (below), an app's
+    # task by route_app_task.
     "core.tasks.sweep_events": {"queue": RESULTS},
     "core.tasks.sweep_queued_jobs": {"queue": RESULTS},
     "core.tasks.sweep_stalled_jobs": {"queue": RESULTS},
-    "games.rating_jobs.nightly_recompute": {"queue": BULK},
 }
+
+
+def _route(table: dict[str, str], key: str, queue: str) -> None:
+    if queue not in QUEUES:
+        raise ValueError(f"{key}: {queue!r} is not a queue ({', '.join(QUEUES)})")
+    table[key] = queue
+
+
+def route_job(kind: str, queue: str) -> None:
+    """Send the jobs of ``kind`` on ``queue`` (``core.job_kinds.register_job_kinds``)."""
+    _route(_job_queues, kind, queue)
+
+
+def route_event(kind: str, queue: str) -> None:
+    """Send the outbox events of ``kind`` on ``queue`` (the emitting app's ``wiring.py``)."""
+    _route(_event_queues, kind, queue)
+
+
+def route_task(name: str, queue: str) -> None:
+    """Send an app's Celery task ``name`` on ``queue`` (its ``wiring.py``)."""
+    _route(_task_queues, name, queue)
+
+
+def route_app_task(name: str, *args: Any, **kwargs: Any) -> dict[str, str] | None:
+    """Celery's router (``CELERY_TASK_ROUTES``) for the apps' routed tasks."""
+    queue = _task_queues.get(name)
+    return {"queue": queue} if queue else None
+
+
+def job_queues() -> dict[str, str]:
+    """Every routed job kind's queue."""
+    return dict(_job_queues)
+
+
+def event_queues() -> dict[str, str]:
+    return dict(_event_queues)
+
+
+def task_queues() -> dict[str, str]:
+    return dict(_task_queues)
 
 
 def for_job(kind: str) -> str:
     """The queue of a job kind; an unknown kind goes with the notifications (neither
     ahead of results nor behind the bulk work)."""
-    return JOB_QUEUES.get(kind, NOTIFY)
+    return _job_queues.get(kind, NOTIFY)
 
 
 def for_event(kind: str) -> str:
     """The queue of an outbox event kind."""
-    return EVENT_QUEUES.get(kind, NOTIFY)
+    return _event_queues.get(kind, NOTIFY)

@@ -8,6 +8,7 @@ into the core; ``tests/core/wiring.txt`` lists every registration.
 
 from __future__ import annotations
 
+from django.core import checks
 from django.core.signals import request_started
 from django.db.models.signals import post_migrate
 from django.utils.translation import gettext
@@ -22,5 +23,6 @@ def register(config: object) -> None:
     # Compiling the catalogs is set-up, not business logic: every start path that
     # migrates (make run, compose's migrate, a bare checkout) serves translated pages.
     post_migrate.connect(catalogs.compile_stale, sender=config, dispatch_uid="catalogs")
+    checks.register(catalogs.check_catalogs_compiled)  # pages in English until compiled
     followups.register()  # the club page's panel of follow-ups that gave up
     request_started.connect(embedded.start_if_embedded, dispatch_uid="embedded-sweep")

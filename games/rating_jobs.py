@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from celery import shared_task
 from django.utils import timezone
 
 from core import jobs
@@ -66,7 +65,10 @@ def recompute_all_job(job: Job, progress: jobs.Progress) -> dict[str, Any]:
     }
 
 
-@shared_task(acks_late=True, name="games.rating_jobs.nightly_recompute")
+#: The beat's task (``config/settings.py``), registered and routed by ``games/wiring.py``.
+NIGHTLY_TASK = "games.rating_jobs.nightly_recompute"
+
+
 def nightly_recompute() -> int:
     """Beat entry point: one ``ratings.recompute_all`` job per night (deduplicated)."""
     job, _ = jobs.start_job(

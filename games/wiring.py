@@ -12,22 +12,22 @@ registration of every app, so a new hook is a reviewed change.
 
 from __future__ import annotations
 
-from core.api_jobs import register_job_shapes
+from celery import shared_task
+
 from core.demo import register_demo_seeder
 from core.events import register_event_handler
 from core.idempotency import register_scope
-from core.jobs import register_job_handler
+from core.job_kinds import register_job_kinds
+from core.queues import BULK, NOTIFY, RESULTS, route_event, route_task
 from games import (
     club_zones,
     dispute_notices,
     events,
-    job_kinds,
+    job_catalog,
     live,
     rating_jobs,
     score_links,
-    transcript_jobs,
 )
-from games.api import job_shapes
 
 
 def register() -> None:
@@ -37,12 +37,15 @@ def register() -> None:
     )
     register_event_handler(events.MATCH_RESULT_CHANGED, rating_jobs.recompute_after_result_change)
     register_event_handler(events.MATCH_DISPUTED, dispute_notices.tell_directors)
-    # Long jobs (rating_jobs also defines the nightly beat task, registered by its import).
-    register_job_handler(job_kinds.RECOMPUTE_FROM, rating_jobs.recompute_from_job)
-    register_job_handler(job_kinds.RECOMPUTE_LIST, rating_jobs.recompute_list_job)
-    register_job_handler(job_kinds.RECOMPUTE_ALL, rating_jobs.recompute_all_job)
-    register_job_handler(job_kinds.IMPORT_TRANSCRIPTS, transcript_jobs.import_transcripts_job)
-    register_job_shapes(job_shapes.SHAPES)  # their params and results, for the schema
+    route_event(events.MATCH_FINISHED, RESULTS)  # ratings (an analysis it starts is bulk)
+    route_event(events.MATCH_RESULT_CHANGED, RESULTS)
+    route_event(events.MATCH_DISPUTED, NOTIFY)
+    route_event(events.MATCH_TRANSCRIPT_ATTACHED, BULK)  # heard by analysis only
+    # Long jobs: each kind's handler, queue and shapes (games.job_catalog), and the
+    # nightly beat task that starts one.
+    register_job_kinds(job_catalog.JOB_KINDS)
+    shared_task(acks_late=True, name=rating_jobs.NIGHTLY_TASK)(rating_jobs.nightly_recompute)
+    route_task(rating_jobs.NIGHTLY_TASK, BULK)
     # Pages and writes.
     register_scope("games.score_link", score_links.idempotency_scope)
     live.register()  # match:, player:, club: channels; a match's write touches them

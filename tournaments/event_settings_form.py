@@ -16,8 +16,10 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
 from core.wording import mid_sentence
-from games.rules import limits
+from tournaments import options as tournament_options
 from tournaments.models import ClockPolicy, StageKind, Tournament
+from tournaments.option_catalog import POLICY_CHOICES
+from tournaments.option_fields import add_page_fields
 
 #: The rounds a clock plan item can start from: a number, or counted from the end.
 FROM_ROUNDS = (
@@ -29,44 +31,11 @@ FROM_ROUNDS = (
     ("-2", gettext_lazy("Semi-finals (2nd round from the end)")),
     ("-1", gettext_lazy("Final (last round)")),
 )
-POLICY_CHOICES = (
-    (ClockPolicy.REQUIRED.value, gettext_lazy("Clocks required")),
-    (ClockPolicy.ALLOWED.value, gettext_lazy("Clocks allowed")),
-    (ClockPolicy.NONE.value, gettext_lazy("No clocks")),
-)
 #: The names the service's errors use, and the field each is shown next to.
 SERVICE_FIELDS = {"clock_rounds": "clock_from_round"}
 
 
 class EventSettingsForm(forms.Form):
-    capacity = forms.IntegerField(
-        label=gettext_lazy("Capacity"),
-        required=False,
-        min_value=2,
-        max_value=limits.MAX_INT16,
-        help_text=gettext_lazy(
-            "The most players in the field; those who register beyond it join the "
-            "waitlist and move up when a place frees. Blank: no cap, no waitlist."
-        ),
-    )
-    check_in_required = forms.BooleanField(
-        label=gettext_lazy("Players check in before the draw"),
-        required=False,
-        help_text=gettext_lazy(
-            "Players tick in from their phone or at your desk; the no-shows are dropped "
-            "before the draw and the waitlist moves up."
-        ),
-    )
-    clock_policy = forms.ChoiceField(
-        label=gettext_lazy("Clocks in this event"),
-        choices=POLICY_CHOICES,
-        required=False,  # blank (a form without this block): clocks allowed
-        initial=ClockPolicy.ALLOWED.value,
-        help_text=gettext_lazy(
-            "Required: a final result without a clock is refused for players; a "
-            "director may enter it with a reason."
-        ),
-    )
     clock_from_stage = forms.ChoiceField(
         label=gettext_lazy("Per round: stage"),
         required=False,
@@ -82,6 +51,15 @@ class EventSettingsForm(forms.Form):
         required=False,
         choices=[("", "—"), *POLICY_CHOICES],
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # capacity, check_in_required, clock_policy: declared in tournaments.option_catalog
+        # (clock_policy blank, a form without this block: clocks allowed)
+        fields = dict(self.fields)
+        self.fields.clear()
+        add_page_fields(self, tournament_options.on_page("settings"))
+        self.fields.update(fields)
 
     @classmethod
     def for_event(cls, tournament: Tournament, data: Any = None) -> EventSettingsForm:

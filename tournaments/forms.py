@@ -12,16 +12,17 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext, gettext_lazy
 
-from core.validators import single_line
-from games import variant_names
 from games.models import Player
 from games.rules import limits
 from games.rules.names import name_key
+from tournaments import options as tournament_options
 from tournaments.formats import registry as format_registry
 from tournaments.formats.elimination import FeedOrder
 from tournaments.formats.schedule import MAX_LENGTH
 from tournaments.formats.standings import TieBreak
 from tournaments.models import SeedingMethod, StageKind, TournamentFormat
+from tournaments.option_fields import add_page_fields
+from tournaments.options import OptionKind
 from tournaments.services.draws import LARGE_EVENT
 
 
@@ -122,21 +123,6 @@ LENGTHS_HELP = {f.key: f.lengths_help for f in format_registry.specs()}
 
 #: The options of each format (beyond those every event has); the rest are ignored.
 FORMAT_OPTIONS: dict[str, tuple[str, ...]] = {f.key: f.options for f in format_registry.specs()}
-#: The create page's groups of format options, by the fields they hold (the template
-#: shows a group for the formats that read one of its fields).
-OPTION_FIELDSETS: dict[str, tuple[str, ...]] = {
-    "consolation": (
-        "consolation_from",
-        "last_chance_from",
-        "prize_order",
-        "forfeit_feeds_consolation",
-    ),
-    "grand_final": ("grand_final_reset",),
-    "drop_ins": ("feed_orders",),
-    "rounds": ("swiss_rounds", "max_losses"),
-    "groups": ("groups", "playoff_qualifiers"),
-    "tie_breaks": ("tie_breaks", "bye_is_win"),
-}
 TIE_BREAK_NAMES = {
     TieBreak.MATCH_WINS: "Match wins",
     TieBreak.BUCHHOLZ: "Buchholz",
@@ -184,42 +170,11 @@ class NewTournamentForm(forms.Form):
     only reads the text, and :meth:`options` builds the service's keyword arguments.
     """
 
-    name = forms.CharField(
-        label=gettext_lazy("Name"), max_length=limits.MAX_LABEL, validators=[single_line]
-    )
-    format = forms.ChoiceField(label=gettext_lazy("Format"), choices=TournamentFormat.choices)
-    starts_on = forms.DateField(
-        label=gettext_lazy("Starts on"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
-    )
-    ends_on = forms.DateField(
-        label=gettext_lazy("Ends on"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
-    )
     slug = forms.SlugField(
         label=gettext_lazy("Web address"),
         required=False,
         max_length=limits.MAX_TOURNAMENT_SLUG,
         help_text=gettext_lazy("Letters, digits and hyphens; blank: made from the name."),
-    )
-    seeding = forms.ChoiceField(
-        label=gettext_lazy("Seed by"),
-        choices=SeedingMethod.choices,
-        initial=SeedingMethod.RATING,
-        required=False,
-        help_text=gettext_lazy(
-            "By rating: the club's rating list. Seed again on the dashboard once "
-            "the players are in."
-        ),
-    )
-    random_seed = forms.IntegerField(
-        label=gettext_lazy("Random seed"),
-        required=False,
-        min_value=0,
-        max_value=limits.MAX_SEED,
-        help_text=gettext_lazy("For a random draw: the same number gives the same draw."),
     )
     length = forms.IntegerField(
         label=gettext_lazy("Match length"),
@@ -231,89 +186,6 @@ class NewTournamentForm(forms.Form):
             "Points, for every round not given its own length below (blank: 5)."
         ),
     )
-    crawford = forms.BooleanField(label=gettext_lazy("Crawford rule"), required=False, initial=True)
-    rated = forms.BooleanField(label=gettext_lazy("Rated"), required=False, initial=True)
-    # The variants block (its own fieldset on the page): the game the event plays.
-    variant = forms.ChoiceField(
-        label=gettext_lazy("Game played"),
-        choices=variant_names.choices,
-        initial="standard",
-        required=False,
-        help_text=gettext_lazy(
-            "Every match of the event is played as this game. Tavli plays portes, "
-            "plakoto and fevga in rotation. A variant is rated only on its own list, if "
-            "the club keeps one."
-        ),
-    )
-
-    consolation_from = forms.CharField(
-        label=gettext_lazy("Consolation: losers of main rounds"),
-        required=False,
-        max_length=200,
-        help_text=gettext_lazy(
-            "1 = first-round losers (Milwaukee); 1, 2 = a progressive consolation; "
-            "blank = no consolation."
-        ),
-    )
-    last_chance_from = forms.CharField(
-        label=gettext_lazy("Last chance: losers of consolation rounds"),
-        required=False,
-        max_length=200,
-        help_text=gettext_lazy(
-            "1 = the first consolation round that holds matches; blank = no last chance."
-        ),
-    )
-    feed_orders = forms.CharField(
-        label=gettext_lazy("Drop-in orders"),
-        required=False,
-        max_length=200,
-        help_text="How losers drop in, round after round: "
-        + ", ".join(o.value for o in FeedOrder)
-        + "; blank = reversed, half_swapped (avoids early rematches).",
-    )
-    prize_order = forms.CharField(
-        label=gettext_lazy("Prize order"),
-        required=False,
-        max_length=200,
-        help_text=gettext_lazy(
-            "For example main, consolation:2, last_chance:2 (the default when blank)."
-        ),
-    )
-    grand_final_reset = forms.BooleanField(
-        label=gettext_lazy("Grand-final reset (a deciding match if the losers' champion wins)"),
-        required=False,
-        initial=True,
-    )
-    swiss_rounds = forms.IntegerField(
-        label=gettext_lazy("Swiss rounds"), required=False, min_value=1, max_value=50, initial=5
-    )
-    max_losses = forms.IntegerField(
-        label=gettext_lazy("Out after losses"),
-        required=False,
-        min_value=1,
-        max_value=10,
-        help_text=gettext_lazy("Blank: nobody is put out; the Swiss ends after its rounds."),
-    )
-    groups = forms.IntegerField(
-        label=gettext_lazy("Groups"), required=False, min_value=1, max_value=64, initial=1
-    )
-    playoff_qualifiers = forms.IntegerField(
-        label=gettext_lazy("Playoff: qualifiers per group"),
-        required=False,
-        min_value=0,
-        max_value=16,
-        initial=0,
-        help_text=gettext_lazy("0 = no playoff."),
-    )
-    forfeit_feeds_consolation = forms.BooleanField(
-        label=gettext_lazy("A player who forfeits a main match still plays the consolation"),
-        required=False,
-        initial=False,
-        help_text=gettext_lazy("Off: a no-show who forfeits is out of the event."),
-    )
-    bye_is_win = forms.BooleanField(
-        label=gettext_lazy("A bye counts as a win"), required=False, initial=True
-    )
     preview_entries = forms.IntegerField(
         label=gettext_lazy("Players, for the preview"),
         required=False,
@@ -324,6 +196,13 @@ class NewTournamentForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # The options' own fields, from their declarations (tournaments.option_catalog):
+        # the event's, then each group's of format options.
+        add_page_fields(self, tournament_options.on_page("event"))
+        for group in tournament_options.groups():
+            add_page_fields(
+                self, tuple(o for o in tournament_options.in_group(group.key) if o.label)
+            )
         tie_choices = [("", "—")] + [(t.value, TIE_BREAK_NAMES[t]) for t in TieBreak]
         for n in range(1, TIE_BREAK_SLOTS + 1):
             self.fields[f"tie_break_{n}"] = forms.ChoiceField(
@@ -459,13 +338,42 @@ class NewTournamentForm(forms.Form):
         """For each group of options (and the preview), the formats it serves, as the
         template's ``data-formats`` (the page's script shows the chosen format's)."""
         served = {
-            name: " ".join(f for f, options in FORMAT_OPTIONS.items() if set(fields) & set(options))
-            for name, fields in OPTION_FIELDSETS.items()
+            group.key: " ".join(
+                f
+                for f, options in FORMAT_OPTIONS.items()
+                if {o.name for o in tournament_options.in_group(group.key)} & set(options)
+            )
+            for group in tournament_options.groups()
         }
         served["preview"] = " ".join(
             f.key for f in format_registry.specs() if f.preview is not None
         )
         return served
+
+    def option_groups(self) -> list[dict[str, Any]]:
+        """The create page's groups of format options, for the template: the legend,
+        the formats served, the fields (check boxes last, below the others) and whether
+        this is the tie-breaks' group (which shows the tie-break slots first)."""
+        served = self.fieldset_formats()
+        out = []
+        for group in tournament_options.groups():
+            shown = [o for o in tournament_options.in_group(group.key) if o.label]
+            shown.sort(key=lambda o: o.kind == OptionKind.BOOL)
+            out.append(
+                {
+                    "key": group.key,
+                    "legend": group.legend,
+                    "serves": group.serves,
+                    "formats": served[group.key],
+                    "pair": group.pair,
+                    "fields": [self[o.name] for o in shown if o.kind != OptionKind.BOOL],
+                    "checks": [self[o.name] for o in shown if o.kind == OptionKind.BOOL],
+                    "tie_breaks": any(
+                        o.name == "tie_breaks" for o in tournament_options.in_group(group.key)
+                    ),
+                }
+            )
+        return out
 
     def preview_params(self) -> dict[str, Any] | None:
         """The arguments of ``draws.event_preview``; None while a field it reads is

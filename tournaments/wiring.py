@@ -12,32 +12,34 @@ every registration.
 
 from __future__ import annotations
 
-from core.api_jobs import register_job_shapes
 from core.demo import register_demo_seeder
 from core.events import register_event_handler
-from core.jobs import register_job_handler
+from core.job_kinds import register_job_kinds
 from core.listeners import register_result_listener
+from core.queues import RESULTS, route_event
 from games.clock_policies import register_clock_policy
-from tournaments import club_zones, event_kinds, job_kinds, jobs, live, panels
-from tournaments.api import job_shapes
+from tournaments import club_zones, event_kinds, job_catalog, live, option_catalog, panels
+from tournaments import options as tournament_options
 from tournaments.clocks import tournament_clock_policy
+from tournaments.federation import bodies as federation_bodies
+from tournaments.federation import catalog as federation_catalog
 from tournaments.services.results import follow_up_result, record_match_result, settle_deferred
 
 
 def register() -> None:
+    # The options of an event (the services, the API and the pages read them).
+    tournament_options.register(option_catalog.GROUPS, option_catalog.OPTIONS)
+    # The federation exports (their builds, checks and mails).
+    federation_bodies.register(federation_catalog.BODIES)
     # Inside a result's transaction: the bracket first, then what the event shares (the
     # version, tables, round statuses, calls, odds) as the transaction's last work.
     register_result_listener("tournaments.bracket", record_match_result)
     register_result_listener("tournaments.follow_up", follow_up_result)
     # After it, in the worker: a follow-up whose turn was taken when its result committed.
     register_event_handler(event_kinds.SETTLE, settle_deferred)
-    # Long jobs.
-    register_job_handler(job_kinds.PAIR_ROUND, jobs.pair_round)
-    register_job_handler(job_kinds.REDRAW, jobs.redraw)
-    register_job_handler(job_kinds.DROP_MAP, jobs.drop_map)
-    register_job_handler(job_kinds.ODDS, jobs.odds)
-    register_job_handler(job_kinds.NOTIFY_CALL, jobs.notify_call)
-    register_job_shapes(job_shapes.SHAPES)  # their params and results, for the schema
+    route_event(event_kinds.SETTLE, RESULTS)  # a result's follow-up turn, left to the worker
+    # Long jobs: each kind's handler, queue and shapes (tournaments.job_catalog).
+    register_job_kinds(job_catalog.JOB_KINDS)
     # Pages.
     panels.register()  # the club, match, home and player pages' event panels
     live.register()  # tournament: channels; an event hears its matches

@@ -1,7 +1,7 @@
 """The shapes of the games app's jobs' ``params`` and ``result``, for the schema.
 
-``games/wiring.py`` declares each kind (``games.job_kinds``) with them
-(``core.api_jobs.register_job_shapes``): a recomputation's report and a large
+Each kind's declaration (``games.job_catalog``, registered by ``games/wiring.py``)
+names them: a recomputation's report and a large
 transcript upload's outcome reach a generated client as typed objects. They describe
 what the starters put in ``params`` (the packed files stay hidden) and what
 ``games.rating_jobs`` and ``games.transcript_jobs`` return;
@@ -13,11 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import serializers
-
-from core.api_jobs import ShapeTable
-from games import job_kinds
-
-from .import_shapes import TranscriptsImportedSerializer
 
 
 class RecomputeReportSerializer(serializers.Serializer[Any]):
@@ -59,24 +54,3 @@ class TranscriptImportParamsSerializer(serializers.Serializer[Any]):
     lenient = serializers.BooleanField()
     money = serializers.BooleanField(allow_null=True)
     names = serializers.ListField(child=serializers.CharField())
-
-
-SHAPES: ShapeTable = {
-    job_kinds.RECOMPUTE_FROM: (
-        "RecomputeFrom",
-        RecomputeFromParamsSerializer,
-        RecomputeFromResultSerializer,
-    ),
-    job_kinds.RECOMPUTE_LIST: (
-        "RecomputeList",
-        RecomputeListParamsSerializer,
-        RecomputeReportSerializer,
-    ),
-    job_kinds.RECOMPUTE_ALL: ("RecomputeAll", None, RecomputeAllResultSerializer),
-    job_kinds.IMPORT_TRANSCRIPTS: (
-        "TranscriptImport",
-        TranscriptImportParamsSerializer,
-        TranscriptsImportedSerializer,
-    ),
-}
-"""Each kind's component name, and its params' and its result's serializers."""

@@ -16,7 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core import club_zones, demo, events, idempotency, jobs, listeners, live, panels
+import pytest
+
+from core import club_zones, demo, events, idempotency, jobs, listeners, live, panels, queues
+from core.api_jobs import job_shapes
+from core.job_kinds import JobKind
 from games import clock_policies
 
 SNAPSHOT = Path(__file__).with_name("wiring.txt")
@@ -47,6 +51,9 @@ def registrations() -> list[str]:
             for fn in ours(handlers).values()
         ]
     lines += [f"job {kind} {name(fn)}" for kind, fn in sorted(ours(jobs._handlers).items())]
+    lines += [f"queue job {kind} {queue}" for kind, queue in sorted(queues.job_queues().items())]
+    lines += [f"queue event {k} {queue}" for k, queue in sorted(queues.event_queues().items())]
+    lines += [f"queue task {n} {queue}" for n, queue in sorted(queues.task_queues().items())]
     for slot in sorted(panels._slots):
         lines += [
             f"panel {slot} {p.name} {p.template} {name(p.provider)}"
@@ -82,8 +89,37 @@ def test_the_registrations_are_the_reviewed_list():
     )
 
 
-def test_every_job_kind_has_its_queue():
-    """A kind missing from ``core.queues.JOB_QUEUES`` would run with the notifications."""
-    from core import queues
+def test_every_job_kind_has_its_queue_and_its_shape():
+    """A job kind registered without its declaration (``core.job_kinds.JobKind``) would
+    run with the notifications and be missing from the schema's ``Job``."""
+    kinds = set(ours(jobs._handlers))
+    assert kinds <= set(queues.job_queues())
+    assert kinds <= set(job_shapes())
+    assert set(queues.job_queues()) == set(job_shapes())
 
-    assert set(ours(jobs._handlers)) <= set(queues.JOB_QUEUES)
+
+def test_every_outbox_event_kind_heard_has_its_queue():
+    heard = {
+        kind
+        for kind in events._handlers
+        if ours({str(i): fn for i, fn in enumerate(events.handlers_for(kind))})
+    }  # the apps' kinds (tests hear their own too)
+    assert heard and heard <= set(queues.event_queues())
+
+
+def test_core_names_no_apps_kind():
+    """The queues of the apps' kinds are the apps' (their wiring.py): core names none."""
+    source = Path(queues.__file__).read_text()
+    for app in ("games", "tournaments", "chouette", "analysis", "money", "clubdata"):
+        assert f'"{app}.' not in source, app
+    for kind in (*queues.job_queues(), *queues.event_queues(), *queues.task_queues()):
+        assert f'"{kind}"' not in source, kind
+
+
+def test_a_job_kind_lacking_a_part_is_refused():
+    with pytest.raises(ValueError, match="queue"):
+        JobKind("games.x", "fast", lambda job, progress: {}, "X", None, object)
+    with pytest.raises(ValueError, match="shape"):
+        JobKind("games.x", queues.BULK, lambda job, progress: {}, "", None, object)
+    with pytest.raises(ValueError, match="queue"):
+        queues.route_event("games.x", "fast")

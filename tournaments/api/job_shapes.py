@@ -1,7 +1,7 @@
 """The shapes of the tournaments' jobs' ``params`` and ``result``, for the schema.
 
-Each job kind (``tournaments.job_kinds``) is declared with them by
-``tournaments/wiring.py`` (``core.api_jobs.register_job_shape``), so that a generated
+Each job kind's declaration (``tournaments.job_catalog``, registered by
+``tournaments/wiring.py``) names them, so that a generated
 client reads a paired round or a redraw as a typed object, not a dict. They only
 *describe* what the starters put in ``params`` and what the handlers in
 ``tournaments.jobs`` return; ``tests/tournaments/api/test_job_shapes.py`` holds real
@@ -11,11 +11,6 @@ job answers to them.
 from __future__ import annotations
 
 from rest_framework import serializers
-
-from core.api_jobs import ShapeTable
-from tournaments import job_kinds
-
-from .shapes import DropMapSerializer
 
 
 class TournamentParamsSerializer(serializers.Serializer):
@@ -82,13 +77,3 @@ class NotifyCallResultSerializer(serializers.Serializer):
     failed = serializers.IntegerField()
     no_address = serializers.IntegerField()
     pushed = serializers.IntegerField()
-
-
-SHAPES: ShapeTable = {
-    job_kinds.PAIR_ROUND: ("PairRound", PairRoundParamsSerializer, PairRoundResultSerializer),
-    job_kinds.REDRAW: ("Redraw", RedrawParamsSerializer, RedrawResultSerializer),
-    job_kinds.DROP_MAP: ("DropMap", DropMapParamsSerializer, DropMapSerializer),
-    job_kinds.ODDS: ("Odds", TournamentParamsSerializer, OddsResultSerializer),
-    job_kinds.NOTIFY_CALL: ("NotifyCall", NotifyCallParamsSerializer, NotifyCallResultSerializer),
-}
-"""Each kind's component name, and its params' and its result's serializers."""

@@ -10,16 +10,15 @@ from rest_framework import serializers
 from core.api_jobs import job_answer
 from games.api.inputs import ClubRef
 from games.models import Club
-from games.rules import limits, variants
-from games.rules.clock import FlagRule, Preset
+from games.rules import limits
+from tournaments import options as tournament_options
 from tournaments.api import config_shapes, shapes
 from tournaments.models import (
-    ClockPolicy,
     Entry,
     SeedingMethod,
     Tournament,
-    TournamentFormat,
 )
+from tournaments.options import OptionKind, TournamentOption
 from tournaments.selectors import BracketView, EntryRow, PairingRow, Standing, StandingsTable
 
 
@@ -84,71 +83,40 @@ class TournamentSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+def option_input(option: TournamentOption) -> serializers.Field:
+    """The API's input field of a declared option (``tournaments.option_catalog``)."""
+    common: dict[str, Any] = {"required": option.required}
+    if option.api_help:
+        common["help_text"] = option.api_help
+    kind = option.kind
+    if kind == OptionKind.TEXT:
+        assert option.max_length is not None  # TournamentOption checks it
+        return serializers.CharField(max_length=option.max_length, **common)
+    if kind == OptionKind.DATE:
+        return serializers.DateField(allow_null=option.nullable, **common)
+    if kind == OptionKind.BOOL:
+        return serializers.BooleanField(**common)
+    if kind == OptionKind.INT:
+        if option.nullable:
+            common["allow_null"] = True
+        assert option.minimum is not None and option.maximum is not None  # checked
+        return serializers.IntegerField(
+            min_value=option.minimum, max_value=option.maximum, **common
+        )
+    if kind == OptionKind.CHOICE:
+        assert option.choices is not None  # TournamentOption checks it
+        return serializers.ChoiceField(choices=list(option.choices()), **common)
+    return getattr(config_shapes, option.shape)(**common)  # lists and JSON columns
+
+
 class ConfigSerializer(serializers.Serializer):
     """Every option of an event; on PATCH only those given change."""
 
-    name = serializers.CharField(max_length=limits.MAX_LABEL)
-    starts_on = serializers.DateField(required=False, allow_null=True)
-    ends_on = serializers.DateField(required=False, allow_null=True)
-    format = serializers.ChoiceField(choices=TournamentFormat.choices)
-    consolation_from = config_shapes.feeding_rounds(required=False)
-    last_chance_from = config_shapes.feeding_rounds(required=False)
-    grand_final_reset = serializers.BooleanField(required=False)
-    feed_orders = config_shapes.feed_orders(required=False)
-    seeding = serializers.ChoiceField(choices=SeedingMethod.choices, required=False)
-    random_seed = serializers.IntegerField(min_value=0, max_value=limits.MAX_SEED, required=False)
-    tie_breaks = config_shapes.tie_breaks(required=False)
-    swiss_rounds = serializers.IntegerField(
-        min_value=1, max_value=50, required=False, allow_null=True
-    )
-    max_losses = serializers.IntegerField(
-        min_value=1, max_value=10, required=False, allow_null=True
-    )
-    groups = serializers.IntegerField(min_value=1, max_value=64, required=False)
-    playoff_qualifiers = serializers.IntegerField(min_value=0, max_value=16, required=False)
-    match_lengths = config_shapes.match_lengths(required=False)
-    crawford = serializers.BooleanField(required=False)
-    rated = serializers.BooleanField(required=False)
-    variant = serializers.ChoiceField(
-        choices=variants.match_choices(),
-        required=False,
-        help_text="The game every match of the event is played as (GET /api/v1/variants/, "
-        "or tavli: portes, plakoto and fevga in rotation); standard by default.",
-    )
-    bye_is_win = serializers.BooleanField(required=False)
-    forfeit_feeds_consolation = serializers.BooleanField(
-        required=False,
-        help_text="A main match lost by forfeit still sends its loser to the consolation "
-        "and last chance (default false: the forfeiting player is out).",
-    )
-    prize_order = config_shapes.prize_order(required=False)
-    capacity = serializers.IntegerField(
-        min_value=2,
-        max_value=limits.MAX_INT16,
-        required=False,
-        allow_null=True,
-        help_text="A capped field: registrations beyond it join the waitlist (null: no cap).",
-    )
-    check_in_required = serializers.BooleanField(
-        required=False, help_text="Players check in before the draw; no-shows are dropped."
-    )
-    auto_call_rounds = serializers.BooleanField(
-        required=False, help_text="Call each round (emails, push) when the one before ends."
-    )
-
-    clock_policy = serializers.ChoiceField(
-        choices=ClockPolicy.choices, required=False, help_text="Clocks required, allowed or none."
-    )
-    clock_rounds = config_shapes.clock_rounds(required=False)
-    clock_preset = serializers.ChoiceField(
-        choices=[(p.value, p.name) for p in Preset], required=False
-    )
-    clock_flag_rule = serializers.ChoiceField(
-        choices=[(r.value, r.name) for r in FlagRule],
-        required=False,
-        help_text="What a flag fall does: loss, or overtime first.",
-    )
-    clock_overtime_ms = serializers.IntegerField(min_value=1000, max_value=600_000, required=False)
+    # A field per declared option (tournaments.option_catalog), added by get_fields, in
+    # the declaration's order, before a subclass's own fields.
+    def get_fields(self) -> dict[str, serializers.Field]:
+        declared = {o.name: option_input(o) for o in tournament_options.options()}
+        return {**declared, **super().get_fields()}
 
 
 class CreateSerializer(ConfigSerializer):

@@ -1,8 +1,8 @@
 """The shape of an export's summary (``GET .../federation/{export}/``), for the schema.
 
 ``services.build_export`` writes the summary as a plain dict, one layout per export
-(``_wbgf``, ``_abt``, ``_ukbgf``, ``_bundle``); these serializers only *describe* it,
-so a generated client gets a typed model instead of a free-form object (issue #30).
+(each export's ``build`` in ``federation.catalog``); these serializers only *describe*
+it, so a generated client gets a typed model instead of a free-form object (issue #30).
 One model holds every export's keys, each saying which export fills it: the export is
 the answer's ``export``, and a generator cannot pick a ``oneOf`` branch by a sibling
 key. ``tests/tournaments/federation/test_finished_event.py`` holds each export's real answer to it,

@@ -31,7 +31,7 @@ from games.services import addresses as address_services
 from games.services.transcripts import score_sheet_transcript
 
 from ..models import Tournament, TournamentStatus
-from . import selectors
+from . import bodies, selectors
 from .models import FederationAddress, FederationExport
 from .rules import abt, files, matches, wbgf
 
@@ -103,7 +103,7 @@ def _player(person: object) -> str:
     return getattr(person, "name", str(person))
 
 
-def _wbgf(tournament: Tournament, info: files.EventInfo) -> Export:
+def build_wbgf(tournament: Tournament, info: files.EventInfo, options: Options) -> Export:
     places = selectors.places(tournament)
     facts = selectors.wbgf_facts(tournament, sum(len(group) for group in places))
     checks = wbgf.checks(facts)
@@ -122,7 +122,7 @@ def _wbgf(tournament: Tournament, info: files.EventInfo) -> Export:
     return Export("wbgf", f"wbgf-{info.slug}.csv", CSV, content, summary)
 
 
-def _abt(tournament: Tournament, info: files.EventInfo, options: Options) -> Export:
+def build_abt(tournament: Tournament, info: files.EventInfo, options: Options) -> Export:
     factor = abt.division_factor(options.division)
     places = selectors.places(tournament)
     attendance = abt.attendance(person.id for group in places for person in group)
@@ -157,7 +157,7 @@ def _excluded(facts: matches.MatchFacts, reason: str) -> dict[str, Any]:
     }
 
 
-def _ukbgf(tournament: Tournament, info: files.EventInfo) -> Export:
+def build_ukbgf(tournament: Tournament, info: files.EventInfo, options: Options) -> Export:
     kept: list[matches.MatchFacts] = []
     excluded = []
     for facts, _match in selectors.event_matches(tournament):
@@ -183,6 +183,14 @@ def _ukbgf(tournament: Tournament, info: files.EventInfo) -> Export:
         "excluded": excluded,
     }
     return Export("ukbgf", f"ukbgf-{info.slug}.csv", CSV, files.ukbgf_csv(info, kept), summary)
+
+
+def build_bmab(tournament: Tournament, info: files.EventInfo, options: Options) -> Export:
+    return _bundle(tournament, info, FederationExport.BMAB.value)
+
+
+def build_wbif(tournament: Tournament, info: files.EventInfo, options: Options) -> Export:
+    return _bundle(tournament, info, FederationExport.WBIF.value)
 
 
 def _bundle(tournament: Tournament, info: files.EventInfo, body: str) -> Export:
@@ -221,20 +229,11 @@ def build_export(
 ) -> Export:
     """The export ``export`` of a finished event, built from what is stored now."""
     _require(actor, tournament.club)
-    key = export_key(export)
+    declared = bodies.body(export_key(export))  # tournaments.federation.catalog
     options = options or Options()
-    if key == FederationExport.ABT:
-        abt.division_factor(options.division)
-        abt.standardized_factors(options.places)
+    declared.check_options(options)
     _require_finished(tournament)
-    info = selectors.event_info(tournament)
-    if key == FederationExport.WBGF:
-        return _wbgf(tournament, info)
-    if key == FederationExport.ABT:
-        return _abt(tournament, info, options)
-    if key == FederationExport.UKBGF:
-        return _ukbgf(tournament, info)
-    return _bundle(tournament, info, key.value)
+    return declared.build(tournament, selectors.event_info(tournament), options)
 
 
 def addresses_of(club: Club) -> dict[str, str]:
@@ -374,10 +373,21 @@ def _body(tournament: Tournament, built: Export) -> str:
         f"{tournament.club.name} sends the results of {tournament.name}.",
         f"Attached: {built.filename}.",
     ]
-    if built.key == FederationExport.WBGF:
-        verdict = "qualifies" if built.summary["qualifies"] else "does not qualify"
-        lines.append(f"The event {verdict} for the WBGF world ranking:")
-        for check in built.summary["checks"]:
-            mark = "yes" if check["passed"] else "no"
-            lines.append(f"- {check['rule']}: {check['found']} ({mark})")
+    lines += bodies.body(built.key).mail_lines(built)
     return "\n".join(lines) + "\n"
+
+
+def check_abt_options(options: Options) -> None:
+    """The ABT's division and places, refused naming the field before anything is read."""
+    abt.division_factor(options.division)
+    abt.standardized_factors(options.places)
+
+
+def wbgf_mail_lines(built: Export) -> list[str]:
+    """The WBGF's verdict and each condition, in the mail."""
+    verdict = "qualifies" if built.summary["qualifies"] else "does not qualify"
+    lines = [f"The event {verdict} for the WBGF world ranking:"]
+    for check in built.summary["checks"]:
+        mark = "yes" if check["passed"] else "no"
+        lines.append(f"- {check['rule']}: {check['found']} ({mark})")
+    return lines

@@ -19,7 +19,9 @@ What the declaration holds, part by part:
   ``tie_breaks``, whether it takes late entries;
 * what people see: its ``label``, the ``stages`` whose rounds get their own match length
   (with the create page's legends and help), whether the create page has a ``preview``
-  and the dashboard a drop map, its ``odds`` model;
+  (and how many rounds it shows, ``preview_rounds``) and the dashboard a drop map, its
+  ``odds`` model;
+* how its field is split: ``group_count`` (round robin's groups; one for the others);
 * an ``example`` configuration (the simulator's and the registry test's).
 """
 
@@ -96,6 +98,11 @@ def _no_check(config: Mapping[str, Any]) -> None:
     """Nothing beyond the common checks."""
 
 
+def _one_group(entries: int, options: Mapping[str, Any]) -> int:
+    """Everyone in one field."""
+    return 1
+
+
 @dataclass(frozen=True)
 class FormatSpec:
     """One tournament format: every part the rest of the code asks for."""
@@ -135,8 +142,15 @@ class FormatSpec:
     simulate: Simulator | None = None
     #: why the odds cannot be computed for this configuration (None: they can)
     odds_unsupported: Callable[[Mapping[str, Any]], str | None] = lambda config: None
+    #: how many groups a rounds format plays in, from the number of entries and its
+    #: options (round robin: its ``groups``); the services ask this, never the option
+    group_count: Callable[[int, Mapping[str, Any]], int] = _one_group
     #: the create page's preview: the options it reads, with their defaults; None: none
     preview: Mapping[str, Any] | None = None
+    #: a rounds format whose options fix its number of rounds (Swiss: ``swiss_rounds``):
+    #: that number, which the preview shows as rounds of its first stage; None: the
+    #: preview draws the format's bracket
+    preview_rounds: Callable[[Mapping[str, Any]], int] | None = None
     #: the director's dashboard shows where losers drop (single elimination)
     drop_map: bool = False
 

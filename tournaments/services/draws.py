@@ -20,7 +20,6 @@ from tournaments.models import (
     Pairing,
     SeedingMethod,
     Stage,
-    StageKind,
     TournamentStatus,
 )
 from tournaments.selectors_graph import _cached_graph
@@ -166,15 +165,24 @@ def event_preview(
     format_spec = format_registry.spec(format)
     if format_spec.preview is None:
         return {"entries": entries, "rounds": [], "drop_map": None}
-    if format_spec.rounds == "swiss":
-        count = swiss_rounds or 0
+    if format_spec.preview_rounds is not None:
+        count = format_spec.preview_rounds(
+            {
+                "swiss_rounds": swiss_rounds,
+                "consolation_from": consolation_from,
+                "last_chance_from": last_chance_from,
+                "grand_final_reset": grand_final_reset,
+                "feed_orders": feed_orders,
+            }
+        )
+        stage_kind = format_spec.stages[0][0]
         for number in range(1, count + 1):
             rounds.append(
                 {
                     "title": f"Round {number}",
                     "matches": entries // 2,
                     "walkovers": entries % 2,
-                    "length": match_length(schedule, StageKind.SWISS, number, count),
+                    "length": match_length(schedule, stage_kind, number, count),
                 }
             )
         return {"entries": entries, "rounds": rounds, "drop_map": None}

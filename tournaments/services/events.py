@@ -16,6 +16,7 @@ from games.models import Club
 from games.rules import variants
 from games.rules.clock import MINUTE, SECOND, FlagRule, Preset
 from games.rules.errors import ConflictError, RuleViolation
+from tournaments import options as tournament_options
 from tournaments.formats import registry as format_registry
 from tournaments.formats.clock_plan import check_clock_plan
 from tournaments.formats.elimination import FeedOrder
@@ -32,49 +33,6 @@ from tournaments.models import (
 )
 
 from .common import bump, check_version, lock_tournament, require_director, require_status
-
-CONFIG_FIELDS = (
-    "name",
-    "starts_on",
-    "ends_on",
-    "format",
-    "consolation_from",
-    "last_chance_from",
-    "grand_final_reset",
-    "feed_orders",
-    "seeding",
-    "random_seed",
-    "tie_breaks",
-    "swiss_rounds",
-    "max_losses",
-    "groups",
-    "playoff_qualifiers",
-    "match_lengths",
-    "crawford",
-    "rated",
-    "variant",
-    "bye_is_win",
-    "forfeit_feeds_consolation",
-    "prize_order",
-    "clock_policy",
-    "clock_preset",
-    "clock_flag_rule",
-    "clock_overtime_ms",
-    "clock_rounds",
-    "capacity",
-    "check_in_required",
-    "auto_call_rounds",
-)
-
-#: The clock settings (docs/clocks.md) change at any time: a director may require
-#: clocks from the semi-finals on.
-CLOCK_FIELDS = {
-    "clock_policy",
-    "clock_preset",
-    "clock_flag_rule",
-    "clock_overtime_ms",
-    "clock_rounds",
-}
 
 
 def default_tie_breaks(format: str) -> list[str]:
@@ -207,7 +165,7 @@ def create_tournament(
         raise ConflictError(
             "slug_taken", N_("A tournament with the slug '%(slug)s' exists.", slug=slug), "slug"
         )
-    unknown = set(options) - set(CONFIG_FIELDS)
+    unknown = set(options) - set(tournament_options.names())
     if unknown:
         raise RuleViolation(
             "option_unknown",
@@ -232,28 +190,28 @@ def configure_tournament(
     tournament = lock_tournament(tournament_id)
     require_director(actor, tournament)
     check_version(tournament, expected_version)
-    unknown = set(changes) - set(CONFIG_FIELDS)
+    unknown = set(changes) - set(tournament_options.names())
     if unknown:
         raise RuleViolation(
             "option_unknown",
             N_("Unknown option %(value)s.", value=sorted(unknown)[0]),
             sorted(unknown)[0],
         )
-    # prize order, clocks and calling rounds automatically: any time
-    cosmetic = {"name", "starts_on", "ends_on", "prize_order", "auto_call_rounds", *CLOCK_FIELDS}
-    if set(changes) - cosmetic:
+    # the name, dates, prize order, clocks (docs/clocks.md) and calling rounds
+    # automatically: any time (the options declared ``any_time``)
+    if set(changes) - tournament_options.any_time():
         require_status(
             tournament,
             TournamentStatus.DRAFT,
             TournamentStatus.REGISTRATION,
             doing="change the format once the event has started",
         )
-    config = {field: getattr(tournament, field) for field in CONFIG_FIELDS}
+    config = {field: getattr(tournament, field) for field in tournament_options.names()}
     if "format" in changes and "tie_breaks" not in changes:
         config["tie_breaks"] = []
     config.update(changes)
     config = check_config(config)
-    for field in CONFIG_FIELDS:
+    for field in tournament_options.names():
         setattr(tournament, field, config[field])
     bump(tournament)
     return tournament

@@ -159,7 +159,12 @@ def round_robin_groups(tournament: Tournament) -> list[list[int]]:
         .order_by("seed")
         .values_list("pk", flat=True)
     )
-    return snake_groups(seeded, tournament.groups)
+    return snake_groups(seeded, _group_count(tournament, len(seeded)))
+
+
+def _group_count(tournament: Tournament, entries: int) -> int:
+    """The number of groups the event's format splits ``entries`` into."""
+    return tournament.format_spec.group_count(entries, tournament.format_options())
 
 
 def _create_pair(tournament, round_, key, slot, a: Entry, b: Entry | None, actor) -> Pairing:
@@ -568,7 +573,7 @@ def _start_swiss(tournament: Tournament, order: list[int]) -> None:
 
 
 def _start_round_robin(tournament: Tournament, order: list[int]) -> None:
-    groups = snake_groups(order, tournament.groups)
+    groups = snake_groups(order, _group_count(tournament, len(order)))
     for index in range(len(groups)):
         Stage.objects.create(
             tournament=tournament, kind=StageKind.ROUND_ROBIN_GROUP, group=index + 1, order=0

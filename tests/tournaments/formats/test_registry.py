@@ -48,6 +48,12 @@ def test_every_format_declares_every_part(spec):
     if spec.playoff_field is not None:
         assert spec.rounds == "swiss" and spec.graph is not None
         assert "playoff" in dict(spec.stages) and "playoff_qualifiers" in spec.options
+    options = {**spec.option_defaults, **spec.example}
+    assert 1 <= spec.group_count(16, options) <= 8  # groups of two players at least
+    if spec.preview is not None and spec.kind == FormatKind.ROUNDS:
+        assert spec.preview_rounds is not None  # the preview shows its rounds
+    if spec.preview_rounds is not None:
+        assert spec.kind == FormatKind.ROUNDS and spec.preview_rounds(options) >= 1
     if spec.rounds == "swiss":
         assert spec.pair is not None and spec.finished is not None
         players = [SwissPlayer(i, 0) for i in range(4)]
@@ -79,3 +85,13 @@ def test_an_unknown_format_is_refused_naming_the_field():
 def test_a_format_is_registered_once():
     with pytest.raises(ValueError, match="twice"):
         registry.register(SPECS[0])
+
+
+def test_round_robin_plays_in_its_groups_and_the_others_in_one_field():
+    assert registry.spec("round_robin").group_count(12, {"groups": 3}) == 3
+    assert registry.spec("swiss").group_count(12, {"groups": 3}) == 1  # not its option
+
+
+def test_a_swiss_preview_shows_its_rounds_and_a_bracket_draws_its_own():
+    assert registry.spec("swiss").preview_rounds({"swiss_rounds": 6}) == 6
+    assert registry.spec("single_elimination").preview_rounds is None

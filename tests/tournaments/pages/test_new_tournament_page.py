@@ -16,10 +16,10 @@ from django.test import Client
 from games.models import Club
 from games.services import clubs as club_services
 from games.services.actors import actor_for_user
+from tournaments import options as tournament_options
 from tournaments.forms import FORMAT_OPTIONS
 from tournaments.models import Round, StageKind, Tournament
 from tournaments.services import entries as entry_services
-from tournaments.services.events import CONFIG_FIELDS
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +36,7 @@ def url(club) -> str:
 
 
 def config(tournament: Tournament) -> dict:
-    return {f: getattr(tournament, f) for f in CONFIG_FIELDS if f != "name"}
+    return {f: getattr(tournament, f) for f in tournament_options.names() if f != "name"}
 
 
 def create(desk: Client, club: Club, fields: dict[str, str]) -> Tournament:

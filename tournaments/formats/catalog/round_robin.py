@@ -29,6 +29,7 @@ ROUND_ROBIN = register(
         example={"groups": 2, "playoff_qualifiers": 2},
         graph=_playoff,
         rounds="round_robin",
+        group_count=lambda entries, options: options["groups"],
         late_entries=False,
     )
 )

@@ -56,5 +56,6 @@ SWISS = register(
         odds=OddsModel.SWISS,
         odds_unsupported=_odds_unsupported,
         preview={"swiss_rounds": None},
+        preview_rounds=lambda options: options.get("swiss_rounds") or 0,
     )
 )
