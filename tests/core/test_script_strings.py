@@ -186,8 +186,12 @@ def test_every_data_attribute_a_script_shows_is_checked_in_the_templates():
     """A script that shows a data attribute's value (``status.textContent =
     button.dataset.done``) takes its words from the template: the template test must
     read that attribute as words, or an English ``data-done="Saved"`` would pass."""
+
+    def dashed(name: str) -> str:
+        return re.sub(r"[A-Z]", lambda m: "-" + m.group(0).lower(), name)
+
     shown = {
-        "data-" + re.sub(r"[A-Z]", lambda m: "-" + m.group(0).lower(), name)
+        "data-" + dashed(name)
         for script in SCRIPTS
         for statement in SHOWS_DATA.findall(script.read_text(encoding="utf-8"))
         for name in DATASET.findall(statement)

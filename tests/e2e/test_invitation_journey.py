@@ -5,11 +5,11 @@ an account is asked, signed in, before any club makes them anything.
 Mallory founds a club and tries Victor's address three ways on her club's people page:
 with a dotless ı before the @ (refused next to the field, in words), with a dotless ı in
 the domain (``xn--mal-kua.example`` once IDNA-encoded, another domain: a new account for
-that address, and Victor's untouched), and in capitals (Victor's own account: no password link, he is
-asked). Victor, on his phone, confirms his address from his account page, finds the
-invitation from the link on his name, declines it, then accepts a second one. Last he
-changes his address: the link goes to the new one, and the old one stays his until he
-follows it.
+that address, and Victor's untouched), and in capitals (Victor's own account: no
+password link, he is asked). Victor, on his phone, confirms his address from his account
+page, finds the invitation from the link on his name, declines it, then accepts a second
+one. Last he changes his address: the link goes to the new one, and the old one stays
+his until he follows it.
 """
 
 from __future__ import annotations
@@ -42,9 +42,7 @@ def _invite(desk, slug: str, email: str) -> None:
     desk.get_by_role("button", name="Invite a co-director").click()
 
 
-def test_a_look_alike_address_takes_nothing_and_the_real_one_is_asked(
-    page_for, login, make_user
-):
+def test_a_look_alike_address_takes_nothing_and_the_real_one_is_asked(page_for, login, make_user):
     victor = make_user("victor", email="victor@mail.example")
     mallory = make_user("mallory")
     club = club_services.create_club(created_by=mallory, name="Mallory's Club", slug="mallorys")

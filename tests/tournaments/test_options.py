@@ -8,6 +8,7 @@ director meets it. The create page's words come from the declarations, translate
 from __future__ import annotations
 
 import pytest
+from django.db.models import Field
 from django.test import Client
 from django.utils.functional import Promise
 from django.utils.html import escape
@@ -37,7 +38,7 @@ def test_the_registry_holds_the_catalog_once_in_its_order():
 @pytest.mark.parametrize("option", OPTIONS, ids=lambda o: o.name)
 def test_every_option_declares_every_part(option):
     field = Tournament._meta.get_field(option.name)  # a column of the event
-    assert field.concrete and not field.primary_key
+    assert isinstance(field, Field) and field.concrete and not field.primary_key
     if option.kind == OptionKind.INT:
         assert option.minimum is not None and option.maximum is not None
         assert option.minimum <= option.maximum
@@ -77,8 +78,10 @@ def test_every_format_reads_only_declared_options_each_shown_in_a_group():
 
 def test_the_api_takes_exactly_the_declared_options_and_answers_each():
     fields = ConfigSerializer().fields
-    assert list(fields) == list(tournament_options.names())
-    assert [f for f in CreateSerializer().fields if f not in fields] == ["club", "slug"]
+    names: list[str] = list(fields.keys())
+    assert names == list(tournament_options.names())
+    created: list[str] = list(CreateSerializer().fields.keys())
+    assert [f for f in created if f not in names] == ["club", "slug"]
     for option in OPTIONS:
         assert fields[option.name].required == option.required
         assert getattr(fields[option.name], "allow_null", False) == option.nullable
