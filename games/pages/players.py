@@ -146,8 +146,8 @@ def _address_rows(player: Player, clubs: QuerySet[Club]) -> list[dict[str, objec
     return rows
 
 
-@login_required
 @require_POST
+@login_required
 def resend_address_link(request: HttpRequest, slug: str, club_slug: str) -> HttpResponse:
     """The director's button on the edit page: the club's link to the address again."""
     player = get_object_or_404(Player, slug=slug)
