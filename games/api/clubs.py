@@ -245,6 +245,7 @@ class ClubViewSet(
     @action(
         detail=True, methods=["post"], url_path=r"players/(?P<player_id>[0-9]{1,18})/address-link"
     )
+    @idempotent
     def address_link(self, request: Request, slug: str, player_id: str) -> Response:
         club = self.get_object()
         asked = player_addresses.resend_link(
