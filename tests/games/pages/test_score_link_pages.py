@@ -6,13 +6,15 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
 
 from games import score_links
 from games.services import addresses, score_entry
+from games.services import clubs as club_services
 from games.services.actors import actor_for_user
-from tests.factories import ClubFactory, UserFactory, confirm_address
+from tests.factories import confirm_address
 
 pytestmark = pytest.mark.django_db
 
@@ -87,29 +89,31 @@ def test_an_unconfirmed_address_gets_no_links_and_is_named_apart(browser, match,
     assert "No email address" not in html
 
 
-def test_a_confirmation_for_another_club_does_not_count(browser, match, alice, bob):
+def test_a_confirmation_for_another_club_does_not_count(browser, match, alice, bob, director):
     """An owner's agreement is for one club: Bob agreed to another club's mail only."""
     bob.email = "bob@example.org"
     bob.save()
-    confirm_address(ClubFactory(), "bob@example.org")
+    other = club_services.create_club(created_by=director, name="Other Club")
+    confirm_address(other, "bob@example.org")
     browser.post(f"/matches/{match.pk}/links/")
     assert mail.outbox == []
 
 
 def test_the_players_own_confirmed_account_address_counts(browser, match, alice, bob):
     """Bob registered himself: his player's address is his account's, confirmed."""
-    user = UserFactory(username="bobby", email="bob@example.org")
-    addresses.confirm_by_password_link(user)
-    bob.user, bob.email = user, "bob@example.org"
+    User.objects.filter(pk=bob.user_id).update(email="bob@example.org")
+    bob.refresh_from_db()
+    addresses.confirm_by_password_link(bob.user)
+    bob.email = "bob@example.org"
     bob.save()
     browser.post(f"/matches/{match.pk}/links/")
     assert [m.to for m in mail.outbox] == [["bob@example.org"]]
 
 
-def test_another_accounts_confirmed_address_does_not_count(browser, match, alice, bob):
+def test_another_accounts_confirmed_address_does_not_count(browser, match, alice, bob, make_user):
     """A director typing a stranger's confirmed account address into a walk-in does not
     make it the walk-in's: its owner agreed to their account's mail, not to this club's."""
-    stranger = UserFactory(username="stranger", email="bob@example.org")
+    stranger = make_user("stranger", email="bob@example.org")
     addresses.confirm_by_password_link(stranger)
     bob.email = "bob@example.org"
     bob.save()
