@@ -77,8 +77,11 @@ class Asked:
         return {"state": self.state, "detail": self.detail, "retry_after": self.retry_after}
 
 
-def _why(club: Club) -> str:
-    return gettext("its players' score links and round calls (%(club)s)") % {"club": club.name}
+def _why(player: Player) -> str:
+    """What the address is for, in the link's sentence ("... as the address for ...")."""
+    return gettext("the score links and round calls of its player %(name)s") % {
+        "name": player.display_name
+    }
 
 
 def _send(*, club: Club, player: Player, site: str) -> Asked:
@@ -86,7 +89,7 @@ def _send(*, club: Club, player: Player, site: str) -> Asked:
     try:
         with transaction.atomic():
             addresses.send_club_link(
-                club=club, email=player.email, site=site or settings.SITE_URL, why=_why(club)
+                club=club, email=player.email, site=site or settings.SITE_URL, why=_why(player)
             )
     except (smtplib.SMTPException, OSError) as error:
         log.warning("club link not mailed: %s", error)
