@@ -43,6 +43,11 @@ urlpatterns = [
     path("clubs/<slug:slug>/settings/", club_settings.club_settings, name="club-settings"),
     path("players/<slug:slug>/", clubs.player_detail, name="player-detail"),
     path("players/<slug:slug>/edit/", players.edit_player, name="player-edit"),
+    path(
+        "players/<slug:slug>/address-link/<slug:club_slug>/",
+        players.resend_address_link,
+        name="player-address-link",
+    ),
     path("clubs/<slug:slug>/import/", transcripts.import_transcript, name="club-import"),
     path("clubs/<slug:slug>/ratings/", ratings.club_ratings, name="club-ratings"),
     path("players/<slug:slug>/ratings/", ratings.player_ratings, name="player-ratings"),

@@ -13,13 +13,15 @@ from typing import Any, cast
 import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.core import signing
 from django.utils import timezone
 from knox.models import AuthToken
 
 from analysis.models import MatchAnalysis, PlayerAnalysis
 from core.models import Job
 from games.models import Club, Match, Membership, Player, Rating, RatingList
-from games.services import match_create
+from games.rules.addresses import normalize
+from games.services import addresses, match_create
 from games.services.actors import actor_for_user
 
 
@@ -46,6 +48,24 @@ class PlayerFactory(factory.django.DjangoModelFactory[Player]):
 
     display_name = factory.Sequence(lambda n: f"Player {n}")
     slug = factory.Sequence(lambda n: f"player-{n}")
+
+
+def confirm_address(club: Club, email: str) -> None:
+    """The owner of ``email`` followed the club's link: ``club`` may mail it from now on.
+
+    Through the service the link's page calls (``confirm_club_link``), with the token the
+    link would carry, so nothing is mailed and the test's outbox holds only its own."""
+    token = signing.dumps(
+        {"c": club.pk, "n": normalize(email), "e": email.strip()}, salt=addresses.CLUB_SALT
+    )
+    addresses.confirm_club_link(token=token)
+
+
+def confirm_players(club: Club, *players: Player) -> None:
+    """:func:`confirm_address` for each player's address (those with one)."""
+    for player in players:
+        if player.email:
+            confirm_address(club, player.email)
 
 
 def member(club: Club, player: Player | None = None, **kwargs) -> Player:

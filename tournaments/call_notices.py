@@ -1,7 +1,8 @@
 """Telling each player of a called round where to sit: email and web push.
 
 Run by the notifying job of a call (``tournaments.job_kinds.NOTIFY_CALL``), after the call
-committed. For every match of the round that is ready to play, each player gets one
+committed. For every match of the round that is ready to play, each player whose
+address its owner confirmed for the club (``games.selectors_addresses``) gets one
 email (Django's email framework: the console backend unless ``EMAIL_URL`` names an SMTP
 server, or ``EMAIL_BACKEND`` an API provider through django-anymail) with their table,
 opponent, match length and private score link, and, if they allowed it on their
@@ -38,6 +39,7 @@ from core import mail
 from games import score_links
 from games.languages import speaking_to
 from games.models import Match, Player
+from games.selectors_addresses import mailable
 from tournaments.models import CallNotice, Pairing, PairingStatus, PushSubscription, RoundCall
 from tournaments.push_endpoints import push_session
 from tournaments.services.push import endpoint_refusal
@@ -209,24 +211,37 @@ def _deliver(seat: Seat, channel: str) -> str | None:
 def send_call_notices(*, call_id: int, match_id: int | None = None) -> dict[str, int]:
     """Email (and push) every player of the call (with ``match_id``: of that match of
     the round only); counts of what was sent, skipped (sent before) and failed, and
-    how many players have no address."""
+    how many players have no address or one its owner has not confirmed for the club
+    (``games.selectors_addresses``: no email notice is written for them; a push to the
+    devices the person subscribed on their own account still goes)."""
     call = (
         RoundCall.objects.select_related("round__stage__tournament__club")
         .filter(pk=call_id)
         .first()
     )
-    counts = {"sent": 0, "skipped": 0, "failed": 0, "no_address": 0, "pushed": 0}
+    counts = {
+        "sent": 0,
+        "skipped": 0,
+        "failed": 0,
+        "no_address": 0,
+        "unconfirmed": 0,
+        "pushed": 0,
+    }
     if call is None:
         return counts
     push = push_configured()
     pushable = set()
     if push:
         pushable = set(PushSubscription.objects.values_list("user_id", flat=True).distinct())
-    for seat in seats_of(call, match_id=match_id):
-        if seat.player.email:
+    seats = seats_of(call, match_id=match_id)
+    confirmed = mailable(call.round.stage.tournament.club, [seat.player for seat in seats])
+    for seat in seats:
+        if seat.player.email and seat.player.pk in confirmed:
             outcome = _deliver(seat, CallNotice.Channel.EMAIL)
             key = "skipped" if outcome is None else ("sent" if outcome == "" else "failed")
             counts[key] += 1
+        elif seat.player.email:
+            counts["unconfirmed"] += 1
         else:
             counts["no_address"] += 1
         pushed = push and seat.player.user_id in pushable

@@ -261,19 +261,30 @@ def dropped_in_words(dropped: check_in.Dropped) -> str:
 
 def call_message(round_ids: list[int], number: int) -> str:
     """What calling a round reached: "Round 2 called: 30 players emailed, 2 without
-    email: Ann, Bob" (the emails themselves leave through the outbox)."""
-    emailed, without = call_reach(round_ids)
-    if not without:
-        return _("Round %(number)s called: %(count)s players emailed.") % {
+    email: Ann, Bob", and who was not emailed because their address is not confirmed
+    yet (the emails themselves leave through the outbox)."""
+    reach = call_reach(round_ids)
+    if not reach.without:
+        text = _("Round %(number)s called: %(count)s players emailed.") % {
             "number": number,
-            "count": emailed,
+            "count": reach.emailed,
         }
-    return _(
-        "Round %(number)s called: %(count)s players emailed, %(missing)s without email: "
-        "%(names)s (tell them in the room)."
-    ) % {
-        "number": number,
-        "count": emailed,
-        "missing": len(without),
-        "names": ", ".join(without),
-    }
+    else:
+        text = _(
+            "Round %(number)s called: %(count)s players emailed, %(missing)s without "
+            "email: %(names)s (tell them in the room)."
+        ) % {
+            "number": number,
+            "count": reach.emailed,
+            "missing": len(reach.without),
+            "names": ", ".join(reach.without),
+        }
+    if reach.unconfirmed:
+        text += " " + ngettext(
+            "%(count)s player has not confirmed their address yet, so was not emailed: "
+            "%(names)s (tell them in the room).",
+            "%(count)s players have not confirmed their address yet, so were not "
+            "emailed: %(names)s (tell them in the room).",
+            len(reach.unconfirmed),
+        ) % {"count": len(reach.unconfirmed), "names": ", ".join(reach.unconfirmed)}
+    return text

@@ -24,6 +24,7 @@ from django.utils.translation import gettext, ngettext
 from core import access
 from games.forms import WalkInForm, show_error
 from games.models import Player
+from games.pages.players import tell_link
 from games.rules.errors import BoxcarsError
 from games.services.actors import actor_for_user
 
@@ -106,15 +107,17 @@ def walk_in(request: HttpRequest, slug: str) -> HttpResponse:
     form = WalkInForm(request.POST or None, prefix="walkin")
     if request.method == "POST" and form.is_valid():
         try:
-            entry = registration.enter_walk_in(
+            walk_in = registration.register_walk_in(
                 actor=actor_for_user(request.user),
                 tournament_id=tournament.pk,
+                site=request.build_absolute_uri("/"),
                 **form.cleaned_data,
             )
         except BoxcarsError as error:
             show_error(form, error)
         else:
-            messages.success(request, entered_in_words(tournament, entry))
+            messages.success(request, entered_in_words(tournament, walk_in.entry))
+            tell_link(request, walk_in.link)
             return redirect("tournament-director", slug=slug)
     return render(request, "tournaments/walk_in.html", {"tournament": tournament, "form": form})
 

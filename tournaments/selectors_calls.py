@@ -17,6 +17,7 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from core.models import Job
+from games.selectors_addresses import mailable
 from tournaments.check_in_links import check_in_token
 from tournaments.formats.late_penalty import LatePenalty as Due
 from tournaments.formats.late_penalty import (
@@ -154,28 +155,38 @@ def check_in_rows(tournament: Tournament) -> list[CheckInRow]:
     ]
 
 
-def call_reach(round_ids: list[int]) -> tuple[int, list[str]]:
-    """Who a round call reaches by email: the number of players of the rounds' matches
-    with an email address, and the names of those without (the director tells them in
-    the room). One query."""
+@dataclass(frozen=True)
+class CallReach:
+    """Who a round call reaches by email, and the names of those it does not."""
 
-    players = (
+    emailed: int
+    without: list[str]
+    unconfirmed: list[str]
+
+
+def call_reach(round_ids: list[int]) -> CallReach:
+    """Who a round call reaches by email: the number of players of the rounds' matches
+    whose address is confirmed for the club (``games.selectors_addresses``), the names
+    of those without an address and of those whose address waits for its owner's
+    consent (the director tells both in the room). Three queries."""
+    pairings = (
         Pairing.objects.filter(round_id__in=round_ids, match__isnull=False)
-        .values_list(
-            "entry1__player__display_name",
-            "entry1__player__email",
-            "entry2__player__display_name",
-            "entry2__player__email",
-        )
+        .select_related("entry1__player", "entry2__player", "round__stage__tournament__club")
         .order_by("slot")
     )
-    emailed, without = 0, []
-    for name1, email1, name2, email2 in players:
-        for name, email in ((name1, email1), (name2, email2)):
-            if name is None:
-                continue
-            if email:
-                emailed += 1
-            else:
-                without.append(name)
-    return emailed, without
+    seats = [
+        (pairing.round.stage.tournament.club, entry.player)
+        for pairing in pairings
+        for entry in (pairing.entry1, pairing.entry2)
+        if entry is not None
+    ]
+    confirmed = mailable(seats[0][0], [p for _club, p in seats]) if seats else set()
+    emailed, without, unconfirmed = 0, [], []
+    for _club, player in seats:
+        if not player.email:
+            without.append(player.display_name)
+        elif player.pk in confirmed:
+            emailed += 1
+        else:
+            unconfirmed.append(player.display_name)
+    return CallReach(emailed, without, unconfirmed)

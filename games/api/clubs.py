@@ -22,7 +22,7 @@ from games.models import Club, Player
 from games.models.clubs import RatingBoost
 from games.rules import limits, variants
 from games.services import clubs as club_services
-from games.services import tenancy
+from games.services import player_addresses, tenancy
 from games.services.actors import actor_for_user
 
 from .inputs import ID_PATTERN, SLUG_PATTERN, ClubRef
@@ -136,6 +136,37 @@ class PlayerPrivateSerializer(PlayerSerializer):
         read_only_fields = fields
 
 
+class AddressLinkSerializer(serializers.Serializer):
+    """What became of the link asking the owner of a player's new address to agree that
+    the club may mail it (docs/directors.md, "Addresses and invitations")."""
+
+    state = serializers.ChoiceField(
+        choices=["sent", "cap_reached", "mail_failed", "confirmed", "none"],
+        help_text="sent: the link went out, nothing else is mailed to the address until its "
+        "owner follows it; cap_reached: the address is saved but the mail cap held the link "
+        "back (send it later: POST .../players/{id}/address-link/); mail_failed: the mail "
+        "server refused it; confirmed: the address is confirmed already; none: no address.",
+    )
+    detail = serializers.CharField()
+    retry_after = serializers.IntegerField(help_text="For cap_reached: seconds until it opens.")
+
+
+class PlayerSavedSerializer(PlayerPrivateSerializer):
+    """A player just written, with what became of their address's link."""
+
+    address_link = AddressLinkSerializer(read_only=True)
+
+    class Meta(PlayerPrivateSerializer.Meta):
+        fields = [*PlayerPrivateSerializer.Meta.fields, "address_link"]
+        read_only_fields = fields
+
+
+def saved_answer(saved: player_addresses.Saved, status_code: int = 200) -> Response:
+    player = Player.objects.prefetch_related("clubs").get(pk=saved.player.pk)
+    body = {**PlayerPrivateSerializer(player).data, "address_link": saved.link.as_dict()}
+    return Response(body, status=status_code)
+
+
 class WalkInInputSerializer(serializers.Serializer):
     display_name = serializers.CharField(max_length=limits.MAX_PLAYER_NAME)
     email = serializers.EmailField(
@@ -187,19 +218,43 @@ class ClubViewSet(
         club_services.update_club(club=club, **data.validated_data)
         return Response(ClubSerializer(self.get_queryset().get(pk=club.pk)).data)
 
-    @extend_schema(request=WalkInInputSerializer, responses={201: PlayerPrivateSerializer})
+    @extend_schema(request=WalkInInputSerializer, responses={201: PlayerSavedSerializer})
     @action(detail=True, methods=["post"])
     @idempotent
     def players(self, request: Request, slug: str) -> Response:
-        """A walk-in: a new player and their membership of this club, in one step."""
+        """A walk-in: a new player and their membership of this club, in one step. An
+        address given gets one link asking its owner to agree (``address_link``)."""
         club = self.get_object()
         data = WalkInInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = club_services.add_walk_in(
-            club=club, by=actor_for_user(request.user), **data.validated_data
+        saved = player_addresses.add_walk_in(
+            club=club,
+            by=actor_for_user(request.user),
+            site=request.build_absolute_uri("/"),
+            **data.validated_data,
         )
-        player = Player.objects.prefetch_related("clubs").get(pk=player.pk)
-        return Response(PlayerPrivateSerializer(player).data, status=status.HTTP_201_CREATED)
+        return saved_answer(saved, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=None,
+        responses={200: AddressLinkSerializer},
+        description="Mail the club's link to a member's unconfirmed address again (a mail "
+        "action: 429 mail_cap_reached once a cap is spent). 400 player_has_no_email, 409 "
+        "address_confirmed_already, 403 player_not_in_club.",
+    )
+    @action(
+        detail=True, methods=["post"], url_path=r"players/(?P<player_id>[0-9]{1,18})/address-link"
+    )
+    @idempotent
+    def address_link(self, request: Request, slug: str, player_id: str) -> Response:
+        club = self.get_object()
+        asked = player_addresses.resend_link(
+            actor=actor_for_user(request.user),
+            club=club,
+            player_id=int(player_id),
+            site=request.build_absolute_uri("/"),
+        )
+        return Response(asked.as_dict())
 
     @extend_schema(
         request=None,
@@ -277,7 +332,7 @@ class PlayerViewSet(
     def get_queryset(self) -> QuerySet[Player]:
         return Player.objects.prefetch_related("clubs").order_by("display_name", "id").distinct()
 
-    @extend_schema(request=PlayerInputSerializer, responses={201: PlayerPrivateSerializer})
+    @extend_schema(request=PlayerInputSerializer, responses={201: PlayerSavedSerializer})
     @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = PlayerInputSerializer(data=request.data)
@@ -286,23 +341,25 @@ class PlayerViewSet(
         for club in clubs:
             if not access.is_director(request.user, club):
                 raise PermissionDenied(f"Only the directors of {club.slug} register its players.")
-        player = club_services.create_player(
+        saved = player_addresses.create_player(
+            actor=actor_for_user(request.user),
             display_name=data.validated_data["display_name"],
             slug=data.validated_data.get("slug", ""),
             clubs=clubs,
             email=data.validated_data["email"],
+            site=request.build_absolute_uri("/"),
         )
-        return Response(
-            PlayerPrivateSerializer(self.get_queryset().get(pk=player.pk)).data,
-            status=status.HTTP_201_CREATED,
-        )
+        return saved_answer(saved, status.HTTP_201_CREATED)
 
-    @extend_schema(request=PlayerUpdateSerializer, responses={200: PlayerPrivateSerializer})
+    @extend_schema(request=PlayerUpdateSerializer, responses={200: PlayerSavedSerializer})
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         player = self.get_object()
         data = PlayerUpdateSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        club_services.update_player(
-            player=player, by=actor_for_user(request.user), **data.validated_data
+        saved = player_addresses.update_player(
+            player=player,
+            by=actor_for_user(request.user),
+            site=request.build_absolute_uri("/"),
+            **data.validated_data,
         )
-        return Response(PlayerPrivateSerializer(self.get_queryset().get(pk=player.pk)).data)
+        return saved_answer(saved)

@@ -15,11 +15,12 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games.models import Club, Match
 from games.rules.errors import BoxcarsError, NotAllowed
 from games.score_attempts import FailedScoreAttempts, carries_signed_link
+from games.selectors_addresses import CONFIRMED, NOT_ASKED, WAITING, address_states
 from games.services import score_link_sheets
 from games.services.actors import actor_for_user
 
@@ -84,6 +85,18 @@ def link_sheet_page(
                     gettext("No email address (hand them their slip): %(value)s.")
                     % {"value": _names(report.no_address)},
                 )
+            if report.unconfirmed:
+                messages.warning(
+                    request,
+                    ngettext(
+                        "%(count)s player has not confirmed their address yet (hand them "
+                        "their slip): %(value)s.",
+                        "%(count)s players have not confirmed their address yet (hand "
+                        "them their slips): %(value)s.",
+                        len(report.unconfirmed),
+                    )
+                    % {"count": len(report.unconfirmed), "value": _names(report.unconfirmed)},
+                )
             return redirect(request.path)
         sheet = score_link_sheets.link_sheet(actor=actor, club=club, matches=matches)
     except NotAllowed as error:
@@ -91,6 +104,7 @@ def link_sheet_page(
     except BoxcarsError as error:
         messages.error(request, error.message)
         return redirect(request.path)
+    states = address_states(club, [s.player for s in sheet.slips])
     blocks = [
         {
             "match": m.match,
@@ -100,6 +114,7 @@ def link_sheet_page(
                     "slip": s,
                     "url": request.build_absolute_uri(s.path),
                     "qr_title": f"QR code of {s.player.display_name}'s score link",
+                    "waiting": states[s.player.pk] in (WAITING, NOT_ASKED),
                 }
                 for s in m.slips
             ],
@@ -117,7 +132,14 @@ def link_sheet_page(
             "back_url": back[1],
             "blocks": blocks,
             "closed": sheet.closed,
-            "with_email": sum(1 for s in sheet.slips if s.player.email),
+            "with_email": sum(1 for s in sheet.slips if states[s.player.pk] == CONFIRMED),
+            "unconfirmed": sorted(
+                {
+                    s.player.display_name
+                    for s in sheet.slips
+                    if states[s.player.pk] in (WAITING, NOT_ASKED)
+                }
+            ),
             "slip_count": len(sheet.slips),
         },
     )

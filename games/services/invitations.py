@@ -305,10 +305,21 @@ def issue_sign_in_code(*, actor: Actor, club: Club, player_id: int) -> SignInCod
     )
 
 
+def slip_spellings(typed: str) -> list[str]:
+    """The user names a typed one may stand for, compared exactly by the database.
+
+    Why: the database's case folding must never match people (issue #37: PostgreSQL's
+    ``UPPER`` takes the dotless ``ı`` for ``I``). A slip's user name is a slug, lower
+    case ASCII, so only ASCII letters are folded, in Python: ``DANA`` is ``dana``, but
+    ``dana`` with a Kelvin sign ``K`` or a dotless ``ı`` is nobody's name."""
+    typed = typed.strip()
+    return [typed, typed.lower()] if typed.isascii() else [typed]
+
+
 @transaction.atomic
 def redeem_sign_in_code(*, username: str, code: str, password: str) -> User:
     """The player's first password, in exchange for the printed code (once)."""
-    user = User.objects.select_for_update().filter(username__iexact=username.strip()).first()
+    user = User.objects.select_for_update().filter(username__in=slip_spellings(username)).first()
     cleaned = code.strip().upper().replace(" ", "").replace("-", "")
     if user is None or not user.check_password(cleaned):
         raise RuleViolation(

@@ -28,6 +28,7 @@ from games import score_links
 from games.languages import speaking_to
 from games.models import Club, Match, Membership, Player
 from games.rules.errors import ConflictError, NotAllowed, RuleViolation
+from games.selectors_addresses import mailable
 
 from .actors import is_match_director, participant_side
 from .match_guards import Write, require_writable
@@ -78,8 +79,12 @@ class LinkSheet:
 
 @dataclass(frozen=True)
 class MailReport:
+    """Who was emailed, who has no address, and whose address waits for its owner's
+    consent (``games.selectors_addresses``): both of the last get their slip by hand."""
+
     sent: list[Player]
     no_address: list[Player]
+    unconfirmed: list[Player] = field(default_factory=list)
 
 
 def score_link_tokens(*, actor: Actor, match_id: int) -> list[tuple[Player, str]]:
@@ -195,11 +200,12 @@ def _email(slip: Slip, heading: str, site_url: str) -> EmailMessage:
 def email_score_links(
     *, actor: Actor, club: Club, matches: Iterable[Match], heading: str, site_url: str = ""
 ) -> MailReport:
-    """Email each player with an address their link, opponent, table and length.
+    """Email each player with a confirmed address their link, opponent, table and length.
 
     One connection sends every message; players without an address (or no longer members
-    of the club: tenancy) are named in the
-    report so the director hands them a slip instead. A mail server that refuses or
+    of the club: tenancy) and those whose address its owner has not confirmed for the
+    club (``games.selectors_addresses``) are named in the report, apart, so the director
+    hands them a slip instead. A mail server that refuses or
     cannot be reached is a :class:`ConflictError` (``mail_failed``), never a 500.
     """
     sheet = link_sheet(actor=actor, club=club, matches=matches)
@@ -215,12 +221,16 @@ def email_score_links(
             club=club, player_id__in={slip.player.pk for slip in sheet.slips}
         ).values_list("player_id", flat=True)
     )
+    confirmed = mailable(club, [slip.player for slip in sheet.slips])
+    unconfirmed: list[Player] = []
     for slip in sheet.slips:
-        if slip.player.email and slip.player.pk in members:
+        if not (slip.player.email and slip.player.pk in members):
+            no_address.append(slip.player)
+        elif slip.player.pk not in confirmed:
+            unconfirmed.append(slip.player)
+        else:
             messages.append(_message(slip, heading, base, club))
             sent.append(slip.player)
-        else:
-            no_address.append(slip.player)
     if messages:
         try:
             get_connection().send_messages(messages)
@@ -230,4 +240,4 @@ def email_score_links(
                 "mail_failed",
                 N_("The mail server did not take the messages (%(error)s).", error=error),
             ) from error
-    return MailReport(sent=sent, no_address=no_address)
+    return MailReport(sent=sent, no_address=no_address, unconfirmed=unconfirmed)

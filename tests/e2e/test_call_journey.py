@@ -17,6 +17,7 @@ from django.core import mail
 from django.utils import timezone
 
 from games.services.actors import actor_for_user
+from tests.factories import confirm_address
 from tournaments.models import Entry, LatePenalty, Pairing, RoundCall
 from tournaments.services import check_in
 from tournaments.services import entries as entry_services
@@ -45,6 +46,7 @@ def test_director_checks_in_calls_a_round_and_applies_a_late_penalty(
     for player in (alice, bob):
         player.email = f"{player.slug}@example.org"
         player.save()
+        confirm_address(club, player.email)  # they agreed to the club's mail
         entry_services.register_entry(actor=actor, tournament_id=event.pk, player_id=player.pk)
     alice_entry = Entry.objects.get(tournament=event, player=alice)
 

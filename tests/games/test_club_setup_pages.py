@@ -182,3 +182,23 @@ def test_a_code_within_its_days_works_and_the_setting_is_read(club, director, se
     assert _redeem_after(director, club, "Fay", 23).status_code == 302  # a day: 24 hours
     refused = _redeem_after(director, club, "Gus", 25)
     assert refused.status_code == 400 and "has expired" in refused.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("name", "look_alike"),
+    [("Iris", "\u0131ris"), ("Kai", "\u212aai")],  # a dotless ı, a Kelvin sign K
+    ids=["dotless-i", "kelvin-sign"],
+)
+def test_a_look_alike_user_name_does_not_redeem_a_code(club, director, name, look_alike):
+    """The user name is compared exactly (issue #37: never by the database's case
+    folding, whose UPPER takes ``ı`` for ``I`` on PostgreSQL); only ASCII letters are
+    folded, in Python, so ``IRIS`` is ``iris`` but a look-alike is nobody's name."""
+    player = club_services.create_player(display_name=name, clubs=[club])
+    code, _page = _print_code(director, club, player)
+    fields = {"code": code, "password1": "Plays-well-9", "password2": "Plays-well-9"}
+    refused = Client().post("/accounts/code/", {**fields, "username": look_alike})
+    assert refused.status_code == 400 and "do not match" in refused.content.decode()
+    user = Player.objects.get(pk=player.pk).user
+    assert not user.check_password("Plays-well-9") and user.check_password(code)
+    done = Client().post("/accounts/code/", {**fields, "username": name.upper()}, follow=True)
+    assert f"signed in as {name.lower()}." in done.content.decode()

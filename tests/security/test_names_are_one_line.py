@@ -12,6 +12,7 @@ from chouette.models import Session
 from games.models import Club, Match, Player
 from games.services.addresses import confirm_by_password_link
 from money.models import Lot, Pool
+from tests.factories import confirm_address
 from tests.tournaments import conftest as events
 from tournaments.models import Entry, Tournament
 
@@ -189,6 +190,7 @@ def test_a_round_call_is_emailed_although_the_stored_names_hold_line_breaks(
         Player.objects.filter(pk=entry.player_id).update(
             display_name=f"Player\r\n{number}", email=f"p{number}@example.org"
         )
+        confirm_address(event.club, f"p{number}@example.org")
     (call,) = calls.call_round(actor=actor, tournament_id=event.pk, round_number=1)
 
     counts = send_call_notices(call_id=call.pk)

@@ -252,6 +252,11 @@ EXPECTATIONS: dict[Endpoint, dict[str, Cell]] = {
     ("GET", "/clubs/{slug}/import/"): directors_page(200),
     ("POST", "/clubs/{slug}/import/"): directors_form(W302),
     # the club's settings (its time zone): its directors only; others see no page
+    # Alice has no address: a director's resend of her link is refused (400), and the
+    # page's button says so and writes nothing
+    ("POST", "/api/v1/clubs/{slug}/players/{player_id}/address-link/"): directors_api(400),
+    ("GET", "/players/{slug}/address-link/{club_slug}/"): everyone(405),
+    ("POST", "/players/{slug}/address-link/{club_slug}/"): directors_form(R302),
     ("GET", "/api/v1/clubs/{slug}/federation-addresses/"): directors_api(200),
     ("PUT", "/api/v1/clubs/{slug}/federation-addresses/"): directors_api(200),
     # the world's event is running: the exports wait for it to finish (409)

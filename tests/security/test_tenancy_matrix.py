@@ -30,6 +30,7 @@ from games.rules.errors import NotAllowed
 from games.services import clubs as club_services
 from games.services import invitations
 from games.services.actors import actor_for_user
+from tests.factories import confirm_address
 from tournaments.models import Tournament
 from tournaments.services import events as event_services
 
@@ -219,6 +220,7 @@ def tenancy_world(db, settings):
         stranger = actor_for_user(w.users["other_director"])
         Player.objects.filter(pk=w.dave.pk).update(email="dave@a.example")
         w.dave.refresh_from_db()
+        confirm_address(w.club, "dave@a.example")  # Dave agreed to club A's mail
         w.extra["own_event"] = event_services.create_tournament(
             actor=director, club=w.club, name="Club Open", format="single_elimination"
         )

@@ -212,6 +212,7 @@ def path_params(template: str, w: World) -> dict[str, Any]:
         "export": "wbgf",
         "uidb64": "MQ",  # an invitation's set-password link (its token: not a valid one)
         "job_id": w.job.pk,
+        "player_id": w.alice.pk,  # a member without an address: a resend is refused (400)
     }
     params["slug"] = w.club.slug
     if template.startswith(("/api/v1/variants/", "/variants/")):

@@ -70,10 +70,12 @@ class NotifyCallParamsSerializer(serializers.Serializer):
 
 
 class NotifyCallResultSerializer(serializers.Serializer):
-    """How many notices went out, were sent before, failed; players with no address."""
+    """How many notices went out, were sent before, failed; players with no address,
+    and with one its owner has not confirmed for the club yet (not mailed)."""
 
     sent = serializers.IntegerField()
     skipped = serializers.IntegerField()
     failed = serializers.IntegerField()
     no_address = serializers.IntegerField()
+    unconfirmed = serializers.IntegerField()
     pushed = serializers.IntegerField()

@@ -5,10 +5,27 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from games.api.clubs import AddressLinkSerializer
 from games.api.clubs import WalkInInputSerializer as WalkInSerializer
 from games.rules import limits
 
-__all__ = ["BulkEntryInputSerializer", "BulkResultSerializer", "WalkInSerializer"]
+from .serializers import EntrySerializer
+
+__all__ = [
+    "BulkEntryInputSerializer",
+    "BulkResultSerializer",
+    "WalkInEntrySerializer",
+    "WalkInSerializer",
+]
+
+
+class WalkInEntrySerializer(EntrySerializer):
+    """The walk-in's entry, with what became of their address's link."""
+
+    address_link = AddressLinkSerializer(read_only=True)
+
+    class Meta(EntrySerializer.Meta):
+        fields = [*EntrySerializer.Meta.fields, "address_link"]
 
 
 class BulkEntryInputSerializer(serializers.Serializer):

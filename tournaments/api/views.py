@@ -177,20 +177,25 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         code = status.HTTP_200_OK if result.dry_run else status.HTTP_201_CREATED
         return Response(result.as_dict(), status=code)
 
-    @extend_schema(request=reg.WalkInSerializer, responses={201: s.EntrySerializer})
+    @extend_schema(request=reg.WalkInSerializer, responses={201: reg.WalkInEntrySerializer})
     @action(detail=True, methods=["post"], url_path="entries/walk-in")
     @idempotent
     def walk_in(self, request: Request, slug: str) -> Response:
-        """A newcomer: made a member of the club and entered, in one step."""
+        """A newcomer: made a member of the club and entered, in one step; an address
+        given gets one link asking its owner to agree (``address_link``)."""
         actor = self._actor(request)
         tournament = self._tournament(slug)
         data = reg.WalkInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        entry = registration.enter_walk_in(
-            actor=actor, tournament_id=tournament.pk, **data.validated_data
+        walk_in = registration.register_walk_in(
+            actor=actor,
+            tournament_id=tournament.pk,
+            site=request.build_absolute_uri("/"),
+            **data.validated_data,
         )
-        entry = Entry.objects.select_related("player").get(pk=entry.pk)
-        return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        entry = Entry.objects.select_related("player").get(pk=walk_in.entry.pk)
+        body = {**s.EntrySerializer(entry).data, "address_link": walk_in.link.as_dict()}
+        return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: None})
     @action(detail=True, methods=["delete"], url_path=r"entries/(?P<entry_id>\d+)")

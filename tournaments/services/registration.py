@@ -5,7 +5,9 @@ One service each, called by the director's pages and by the API alike:
 * ``register_many``: a pasted list of names and/or ticked players. With ``dry_run``
   it only says what it would do (the preview); without, it does exactly that, all or
   nothing: one bad line (an ambiguous or over-long name) and nothing is written.
-* ``enter_walk_in``: a newcomer becomes a club member and is entered, in one step.
+* ``enter_walk_in``: a newcomer becomes a club member and is entered, in one step;
+  ``register_walk_in`` (the doors') then asks the owner of their address to confirm it
+  (``games.services.player_addresses``).
 * ``unregister_entry``: before the draw an entry is simply taken off; once the event
   runs the entry can only be withdrawn (``entries.withdraw_entry``), which keeps its
   results.
@@ -27,6 +29,7 @@ from games.rules.errors import BoxcarsError, ConflictError, NotAllowed, RuleViol
 from games.rules.limits import MAX_BULK_NAMES, MAX_PLAYER_NAME, MAX_PLAYER_SLUG
 from games.rules.names import clean_name, name_key
 from games.services import clubs as club_services
+from games.services import player_addresses
 from tournaments.formats import waitlist
 from tournaments.models import Entry, EntryStatus, Tournament, TournamentStatus
 
@@ -402,6 +405,36 @@ def enter_walk_in(
         club=tournament.club, display_name=display_name, email=email, rating=rating, by=actor
     )
     return register_entry(actor=actor, tournament_id=tournament.pk, player_id=player.pk)
+
+
+@dataclass(frozen=True)
+class WalkIn:
+    entry: Entry
+    link: player_addresses.Asked
+
+
+def register_walk_in(
+    *,
+    actor: Actor,
+    tournament_id: int,
+    display_name: str,
+    email: str = "",
+    rating: int | None = None,
+    site: str = "",
+) -> WalkIn:
+    """:func:`enter_walk_in`, then the one link to the address given (a spent mail cap
+    holds the link back and says so; the entry stands)."""
+    player_addresses.check_address(email)
+    entry = enter_walk_in(
+        actor=actor,
+        tournament_id=tournament_id,
+        display_name=display_name,
+        email=email,
+        rating=rating,
+    )
+    club = Tournament.objects.select_related("club").get(pk=tournament_id).club
+    link = player_addresses.ask_owner(actor=actor, club=club, player=entry.player, site=site)
+    return WalkIn(entry, link)
 
 
 @transaction.atomic

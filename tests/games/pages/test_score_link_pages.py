@@ -6,12 +6,15 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
 
 from games import score_links
-from games.services import score_entry
+from games.services import addresses, score_entry
+from games.services import clubs as club_services
 from games.services.actors import actor_for_user
+from tests.factories import confirm_address
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +64,58 @@ def test_a_closed_match_has_no_links(browser, match, director, alice, bob):
 def test_emailing_one_match_names_who_has_no_address(browser, match, alice, bob):
     bob.email = "bob@example.org"
     bob.save()
+    confirm_address(match.club, "bob@example.org")
     html = browser.post(f"/matches/{match.pk}/links/", follow=True).content.decode()
     assert [m.to for m in mail.outbox] == [["bob@example.org"]]
     assert "Alice" in mail.outbox[0].body and "5-point match" in mail.outbox[0].body
     assert "Emailed: Bob." in html and "(hand them their slip): Alice." in html
+
+
+def test_an_unconfirmed_address_gets_no_links_and_is_named_apart(browser, match, alice, bob):
+    """Bob's address was typed by a director and never confirmed: the sheet says so, and
+    "Email the links" mails only Alice, whose owner confirmed hers for the club."""
+    alice.email, bob.email = "alice@example.org", "bob@example.org"
+    alice.save()
+    bob.save()
+    confirm_address(match.club, "ALICE@example.org")  # the normal form is compared
+    sheet = browser.get(f"/matches/{match.pk}/links/").content.decode()
+    assert "1 of 2 players have a confirmed email address." in sheet
+    assert "1 player has not confirmed their address yet: hand them a slip." in sheet
+    assert "Address not confirmed yet: not emailed" in sheet
+    html = browser.post(f"/matches/{match.pk}/links/", follow=True).content.decode()
+    assert [m.to for m in mail.outbox] == [["alice@example.org"]]
+    assert "Emailed: Alice." in html
+    assert "1 player has not confirmed their address yet (hand them their slip): Bob." in html
+    assert "No email address" not in html
+
+
+def test_a_confirmation_for_another_club_does_not_count(browser, match, alice, bob, director):
+    """An owner's agreement is for one club: Bob agreed to another club's mail only."""
+    bob.email = "bob@example.org"
+    bob.save()
+    other = club_services.create_club(created_by=director, name="Other Club")
+    confirm_address(other, "bob@example.org")
+    browser.post(f"/matches/{match.pk}/links/")
+    assert mail.outbox == []
+
+
+def test_the_players_own_confirmed_account_address_counts(browser, match, alice, bob):
+    """Bob registered himself: his player's address is his account's, confirmed."""
+    User.objects.filter(pk=bob.user_id).update(email="bob@example.org")
+    bob.refresh_from_db()
+    addresses.confirm_by_password_link(bob.user)
+    bob.email = "bob@example.org"
+    bob.save()
+    browser.post(f"/matches/{match.pk}/links/")
+    assert [m.to for m in mail.outbox] == [["bob@example.org"]]
+
+
+def test_another_accounts_confirmed_address_does_not_count(browser, match, alice, bob, make_user):
+    """A director typing a stranger's confirmed account address into a walk-in does not
+    make it the walk-in's: its owner agreed to their account's mail, not to this club's."""
+    stranger = make_user("stranger", email="bob@example.org")
+    addresses.confirm_by_password_link(stranger)
+    bob.email = "bob@example.org"
+    bob.save()
+    browser.post(f"/matches/{match.pk}/links/")
+    assert mail.outbox == []

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games.models import Game
 from games.services import clubs as club_services
+from tests.factories import confirm_address
 from tournaments.models import Entry, Pairing, PairingStatus, PushSubscription, RoundCall
 from tournaments.services import check_in
 from tournaments.services import events as event_services
@@ -39,6 +40,7 @@ def test_call_round_answers_201_and_one_email_per_player(
     for entry in Entry.objects.filter(tournament=event).select_related("player"):
         entry.player.email = f"{entry.player.slug}@example.org"
         entry.player.save()
+        confirm_address(event.club, entry.player.email)
     url = f"/api/v1/tournaments/{event.slug}/rounds/1/call/"
     with django_capture_on_commit_callbacks(execute=True):
         response = as_director.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="call-1")

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 
 from games.models import Player
+from tests.factories import confirm_address
 from tournaments.models import Pairing
 
 pytestmark = pytest.mark.django_db
@@ -64,6 +65,7 @@ def test_a_round_call_says_who_was_emailed_and_who_was_not(make_event, browser):
     event = make_event(4, name="Call Night")
     Player.objects.filter(display_name__in=["P01", "P02"]).update(email="")
     Player.objects.filter(display_name__in=["P03", "P04"]).update(email="p@example.org")
+    confirm_address(event.club, "p@example.org")
     round_id = event.pairings.filter(status="ready").values_list("round_id", flat=True).first()
     response = browser.post(
         f"/tournaments/{event.slug}/director/calls/call/", {"round": round_id}, follow=True
@@ -71,6 +73,24 @@ def test_a_round_call_says_who_was_emailed_and_who_was_not(make_event, browser):
     said = _said(response)
     assert len(said) == 1 and said[0].startswith("Round 1 called: 2 players emailed, 2 without")
     assert "P01" in said[0] and "P02" in said[0] and "tell them in the room" in said[0]
+    assert "not confirmed" not in said[0]
+
+
+def test_a_round_call_names_who_has_not_confirmed_their_address(make_event, browser):
+    event = make_event(4, name="Call Night")
+    Player.objects.filter(display_name__in=["P01", "P02"]).update(email="p@example.org")
+    Player.objects.filter(display_name__in=["P03", "P04"]).update(email="q@example.org")
+    confirm_address(event.club, "q@example.org")
+    round_id = event.pairings.filter(status="ready").values_list("round_id", flat=True).first()
+    response = browser.post(
+        f"/tournaments/{event.slug}/director/calls/call/", {"round": round_id}, follow=True
+    )
+    (said,) = _said(response)
+    assert said.startswith("Round 1 called: 2 players emailed.")
+    assert said.endswith(
+        "2 players have not confirmed their address yet, so were not emailed: P01, P02 "
+        "(tell them in the room)."
+    )
 
 
 def test_a_table_names_the_match(make_event, browser):

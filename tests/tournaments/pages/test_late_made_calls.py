@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from core.models import Job
 from games.models import Match
+from tests.factories import confirm_address
 from tournaments.models import Entry, LatePenalty, Pairing, RoundCall
 
 pytestmark = pytest.mark.django_db
@@ -67,6 +68,7 @@ def test_a_match_made_after_its_round_was_called_is_called_when_made(
     for entry in Entry.objects.filter(tournament=event).select_related("player"):
         entry.player.email = f"{entry.player.slug}@example.org"
         entry.player.save()
+        confirm_address(event.club, entry.player.email)
     first = Pairing.objects.get(tournament=event, key="main-r1-m1").round_id
     with django_capture_on_commit_callbacks(execute=True):
         _call(browser, event, first)

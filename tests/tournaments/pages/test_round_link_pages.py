@@ -15,6 +15,7 @@ from games.models import Player
 from games.services import clubs as club_services
 from games.services import match_create
 from games.services.actors import actor_for_user
+from tests.factories import confirm_address
 from tournaments.models import Pairing
 
 pytestmark = pytest.mark.django_db
@@ -96,6 +97,7 @@ def test_email_the_links_to_players_with_an_address(make_event, browser, win, se
     addresses = {"P03": "p3@example.org", "P04": "p4@example.org", "P06": "p6@example.org"}
     for name, address in addresses.items():
         Player.objects.filter(display_name=name).update(email=address)
+        confirm_address(event.club, address)
     Player.objects.filter(display_name="P01").update(email="p1@example.org")  # a bye
     response = browser.post(_url(event, round_), follow=True)
     html = response.content.decode()
@@ -124,6 +126,7 @@ def test_a_mail_server_that_refuses_is_a_message_not_a_500(make_event, browser, 
 
     event = make_event(4)
     Player.objects.filter(display_name="P01").update(email="p1@example.org")
+    confirm_address(event.club, "p1@example.org")
 
     def refuse(self, messages):
         raise smtplib.SMTPServerDisconnected("connection closed")
@@ -170,6 +173,8 @@ def test_the_emailed_links_are_in_the_players_language_else_the_clubs(make_event
     round_ = _round_one(event)
     Player.objects.filter(display_name="P03").update(email="p3@example.org", language="fr")
     Player.objects.filter(display_name="P06").update(email="p6@example.org")
+    confirm_address(club, "p3@example.org")
+    confirm_address(club, "p6@example.org")
     browser.post(_url(event, round_), follow=True)
     by_address = {m.to[0]: m for m in mail.outbox}
     french, danish = by_address["p3@example.org"], by_address["p6@example.org"]

@@ -9,6 +9,7 @@ from django.utils import translation
 
 from games.models import Player
 from games.services import clubs as club_services
+from tests.factories import confirm_address
 from tournaments.call_notices import send_call_notices
 from tournaments.models import Entry
 from tournaments.services import calls
@@ -20,6 +21,7 @@ def _emails(event):
     for entry in Entry.objects.filter(tournament=event).select_related("player"):
         entry.player.email = f"{entry.player.slug}@example.org"
         entry.player.save()
+        confirm_address(event.club, entry.player.email)
 
 
 def _called(event, actor, capture):

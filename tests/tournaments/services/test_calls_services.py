@@ -18,6 +18,7 @@ from games.services import clubs as club_services
 from games.services.actors import actor_for_user
 from games.services.match_records import GameInput, stored_state
 from games.services.score_entry import record_game
+from tests.factories import confirm_address
 from tournaments.call_notices import send_call_notices
 from tournaments.models import CallNotice, Entry, EntryStatus, Pairing, PairingStatus, RoundCall
 from tournaments.services import calls, check_in, late_penalties
@@ -40,6 +41,7 @@ def with_emails(event):
     for entry in Entry.objects.filter(tournament=event).select_related("player"):
         entry.player.email = f"{entry.player.slug}@example.org"
         entry.player.save()
+        confirm_address(event.club, entry.player.email)
 
 
 # --- waitlist and check-in ---------------------------------------------------------------
