@@ -108,6 +108,8 @@ class TournamentOption:
 
 _OPTIONS: dict[str, TournamentOption] = {}
 _GROUPS: dict[str, OptionGroup] = {}
+#: Other apps' rules on when an option may change, by option (see register_change_guard).
+_GUARDS: dict[str, dict[str, Callable[[Any], None]]] = {}
 
 
 def register(groups: Sequence[OptionGroup], options: Sequence[TournamentOption]) -> None:
@@ -122,6 +124,24 @@ def register(groups: Sequence[OptionGroup], options: Sequence[TournamentOption])
         if option.group and option.group not in _GROUPS:
             raise ValueError(f"option {option.name!r}: no group {option.group!r}")
         _OPTIONS[option.name] = option
+
+
+def register_change_guard(option_name: str, key: str, guard: Callable[[Any], None]) -> None:
+    """Let another app refuse a change of ``option_name`` (its ``wiring.py``, once).
+
+    Why: some options are fixed by what another app recorded, and ``tournaments`` may not
+    read that app. Money pays prizes by the prize order, so once a prize is handed over
+    the order must not change (``money.option_guards``); the change is refused by the
+    guard, which raises the rule broken, whatever door the change came through (the
+    API's PATCH, the settings page, the money page). ``guard(tournament)`` runs under
+    the tournament's lock, only when the value actually changes. Registered under
+    ``key`` so a second registration replaces the first.
+    """
+    _GUARDS.setdefault(option_name, {})[key] = guard
+
+
+def change_guards(option_name: str) -> tuple[Callable[[Any], None], ...]:
+    return tuple(_GUARDS.get(option_name, {}).values())
 
 
 def options() -> tuple[TournamentOption, ...]:

@@ -4,7 +4,7 @@ The registries of ``core`` (and the clock policies of ``games``) are filled at s
 by each app's ``wiring.py``. This test lists what they hold, one line per registration,
 and compares it with the checked-in list ``tests/core/wiring.txt``: adding, removing or
 re-ordering a listener, event handler, job, panel, live channel, club page, scope,
-seeder, clock policy or task changes that file in the same commit, where a reviewer
+seeder, clock policy, option guard or task changes that file in the same commit, where a reviewer
 sees it. After a deliberate change, rewrite the list with
 ``BOXCARS_UPDATE_WIRING=1 .venv/bin/python -m pytest tests/core/test_wiring.py``.
 """
@@ -22,6 +22,7 @@ from core import club_zones, demo, events, idempotency, jobs, listeners, live, p
 from core.api_jobs import job_shapes
 from core.job_kinds import JobKind
 from games import clock_policies
+from tournaments import options as tournament_options
 
 SNAPSHOT = Path(__file__).with_name("wiring.txt")
 PROJECT = ("core.", "games.", "tournaments.", "chouette.", "analysis.", "money.", "clubdata.")
@@ -75,6 +76,9 @@ def registrations() -> list[str]:
     ]
     policies = sorted(ours(clock_policies._providers).items())
     lines += [f"clock_policy {key} {name(fn)}" for key, fn in policies]
+    for option in sorted(tournament_options._GUARDS):
+        guards = sorted(ours(tournament_options._GUARDS[option]).items())
+        lines += [f"option_guard {option} {key} {name(fn)}" for key, fn in guards]
     lines += [f"task {task}" for task in sorted(app.tasks) if task.startswith(PROJECT)]
     return lines
 

@@ -212,6 +212,10 @@ def configure_tournament(
     config.update(changes)
     config = check_config(config)
     for field in tournament_options.names():
+        if config[field] != getattr(tournament, field):
+            for guard in tournament_options.change_guards(field):
+                guard(tournament)  # another app's rule (money: prizes paid by this order)
+    for field in tournament_options.names():
         setattr(tournament, field, config[field])
     bump(tournament)
     return tournament

@@ -194,3 +194,34 @@ def test_a_stranger_cannot_undo_a_payment(make_event, directed, client_for, make
     answer = client_for(make_user("stranger")).delete(url(event, f"payments/{payment.pk}/"))
     assert answer.status_code == 403
     assert Payment.objects.filter(pk=payment.pk).exists()
+
+
+def test_the_events_own_patch_cannot_change_the_prize_order_once_payouts_start(
+    make_event, directed, win, actor, played
+):
+    """The prize order is also an option of the event (``PATCH /tournaments/{slug}/``,
+    its settings page): money's guard refuses it there too, the same 409, nothing
+    written; other options that may change any time still do."""
+    event = make_event(8, consolation_from=[1])
+    before = directed.patch(
+        f"/api/v1/tournaments/{event.slug}/", {"prize_order": ["main:2"]}, format="json"
+    )
+    assert before.status_code == 200, before.json()
+    finished_with_a_payout(event, directed, win, actor, played)
+    version = Tournament.objects.get(pk=event.pk).version
+
+    refused = directed.patch(
+        f"/api/v1/tournaments/{event.slug}/", {"prize_order": ["consolation:2"]}, format="json"
+    )
+    assert refused.status_code == 409, refused.json()
+    assert (refused.json()["code"], refused.json()["field"]) == ("payouts_started", "prize_order")
+    after = Tournament.objects.get(pk=event.pk)
+    assert (after.prize_order, after.version) == (["main:2"], version)
+
+    same = directed.patch(
+        f"/api/v1/tournaments/{event.slug}/",
+        {"prize_order": ["main:2"], "name": "Renamed Open"},
+        format="json",
+    )
+    assert same.status_code == 200, same.json()  # the order as it stands is no change
+    assert Tournament.objects.get(pk=event.pk).name == "Renamed Open"
