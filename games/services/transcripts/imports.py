@@ -199,14 +199,17 @@ def _moves(game: ParsedGame, summary: GameSummary) -> list[dict[str, Any]]:
 
 
 def _player(club: Club, name: str) -> Player:
-    """The club member with this display name (case-insensitive), or a new one."""
-    found = (
-        Player.objects.filter(memberships__club=club, display_name__iexact=name)
-        .order_by("pk")
-        .first()
-    )
-    if found is not None:
-        return found
+    """The club member with this display name (case-insensitive), or a new one.
+
+    Compared in Python (``str.casefold``), never by the database's case folding:
+    PostgreSQL's ``UPPER`` folds a dotless ı to I, so ``Vıctor`` in a transcript would
+    have been filed under the member Victor (issue #37: look-alikes never match).
+    """
+    wanted = name.casefold()
+    members = Player.objects.filter(memberships__club=club).order_by("pk")
+    for member in members:
+        if member.display_name.casefold() == wanted:
+            return member
     return create_player(display_name=name, clubs=[club])
 
 
