@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
 
 from core.locking import try_lock_row
 from games.models import Match, MatchStatus
@@ -49,7 +49,7 @@ from tournaments.models import (
 from tournaments.selectors_graph import bracket_graph
 
 from .calls import call_late_matches
-from .common import system_actor
+from .common import stored_match_label, system_actor
 from .tables import assign_tables
 
 BRACKET_STAGES = (
@@ -379,8 +379,7 @@ def create_slot_match(tournament, pairing, entries, slot, created_by_id: int | N
         crawford=tournament.crawford,
         rated=tournament.rated,
         variant=tournament.variant,
-        label=gettext("%(name)s: %(stage)s round %(number)s")
-        % {"name": tournament.name, "stage": pairing.round.stage, "number": pairing.round.number},
+        label=stored_match_label(tournament, pairing.round),
         created_by_id=created_by_id,
     )
 

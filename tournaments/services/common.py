@@ -9,12 +9,16 @@ tournament only ``FOR KEY SHARE``, see ``results.record_match_result``).
 
 from __future__ import annotations
 
+from django.utils import translation
+from django.utils.translation import gettext
+
 from core import access, locking
 from core.actors import Actor
 from core.errors import N_
+from games.languages import message_language
 from games.models import Match, MatchStatus
 from games.rules.errors import ConflictError
-from tournaments.models import Pairing, Tournament, TournamentStatus
+from tournaments.models import Pairing, Round, Tournament, TournamentStatus
 
 
 def lock_tournament(tournament_id: int) -> Tournament:
@@ -98,3 +102,16 @@ def system_actor(tournament: Tournament) -> Actor:
     if user is None or not access.is_director(user, tournament.club):
         user = tournament.club.directors.order_by("pk").first()
     return Actor(user=user, player=None, is_admin=True)
+
+
+def stored_match_label(tournament: Tournament, round_: Round) -> str:
+    """The label a pairing's match keeps ("Nord Open: Main round 2"), in the club's
+    language: it is stored, and pairing runs in a worker as often as in a request, so
+    the request's language would be an accident (docs/languages.md, "Names the code
+    builds"). The pages show the slot's own label, built in the reader's language."""
+    with translation.override(message_language(None, tournament.club)):
+        return gettext("%(name)s: %(stage)s round %(number)s") % {
+            "name": tournament.name,
+            "stage": round_.stage,
+            "number": round_.number,
+        }

@@ -12,12 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.utils import translation
-from django.utils.translation import gettext
 
 from core.actors import Actor
 from core.errors import N_
-from games.languages import message_language
 from games.models import MatchStatus
 from games.rules.errors import ConflictError, RuleViolation
 from games.services import match_create, match_results
@@ -47,6 +44,7 @@ from .common import (
     require_director,
     require_locked,
     require_status,
+    stored_match_label,
     system_actor,
 )
 from .tables import assign_tables
@@ -186,23 +184,10 @@ def _create_pair(tournament, round_, key, slot, a: Entry, b: Entry | None, actor
             crawford=tournament.crawford,
             rated=tournament.rated,
             variant=tournament.variant,
-            label=_stored_label(tournament, round_),
+            label=stored_match_label(tournament, round_),
         )
     pairing.save()
     return pairing
-
-
-def _stored_label(tournament: Tournament, round_: Round) -> str:
-    """The label a pairing's match keeps ("Nord Open: Main round 2"), in the club's
-    language: it is stored, and pairing runs in a worker as often as in a request, so
-    the request's language would be an accident (docs/languages.md, "Names the code
-    builds"). The pages show the slot's own label, built in the reader's language."""
-    with translation.override(message_language(None, tournament.club)):
-        return gettext("%(name)s: %(stage)s round %(number)s") % {
-            "name": tournament.name,
-            "stage": round_.stage,
-            "number": round_.number,
-        }
 
 
 def pair_next_round(
@@ -535,8 +520,7 @@ def swap_entries(*, actor: Actor, tournament_id: int, entry_a: int, entry_b: int
                     crawford=tournament.crawford,
                     rated=tournament.rated,
                     variant=tournament.variant,
-                    label=gettext("%(name)s: %(stage)s round %(number)s")
-                    % {"name": tournament.name, "stage": round_.stage, "number": round_.number},
+                    label=stored_match_label(tournament, round_),
                 )
                 new_pairs.append((p.entry1_id, p.entry2_id))
             p.save()

@@ -97,3 +97,17 @@ def test_the_prize_order_reads_in_the_readers_language(make_event, win):
     assert "alle Plätze der Hauptrunde, Trostrunde 1–2" in german
     assert "dann die übrigen Plätze" in german
     assert "main places" not in german and "then the other places" not in german
+
+
+def test_a_match_a_result_makes_keeps_its_label_in_the_clubs_language(make_event, win):
+    """A match's label is stored (the match page's title): a bracket match made by a
+    result is labelled in the club's language, as a paired round's is, not in whatever
+    language the request or the worker happened to speak."""
+    event = make_event(16, consolation_from=[1])
+    event.club.language = "de"
+    event.club.save(update_fields=["language"])
+    win(event, "main-r1-m1", 1)  # in an English request
+    win(event, "main-r1-m2", 8)
+    label = pairing(event, "consolation-r1-m1").match.label
+    assert label.startswith(f"{event.name}: ") and "Runde 1" in label, label
+    assert "round" not in label, label
