@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from core.actors import Actor
 from core.errors import N_
@@ -179,7 +180,7 @@ def event_preview(
         for number in range(1, count + 1):
             rounds.append(
                 {
-                    "title": f"Round {number}",
+                    "title": gettext("Round %(number)s") % {"number": number},
                     "matches": entries // 2,
                     "walkovers": entries % 2,
                     "length": match_length(schedule, stage_kind, number, count),

@@ -100,7 +100,7 @@ def check_config(config: dict[str, Any]) -> dict[str, Any]:
         isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 2
     ):
         raise RuleViolation(
-            "capacity_invalid", "A capped field holds at least two players.", "capacity"
+            "capacity_invalid", N_("A capped field holds at least two players."), "capacity"
         )
     return config
 
@@ -124,7 +124,9 @@ def _check_clock(config: dict[str, Any]) -> None:
     for field, values in known.items():
         if field in config and config[field] not in values:
             raise RuleViolation(
-                f"{field}_unknown", f"{field} is one of {', '.join(values)}.", field
+                f"{field}_unknown",
+                N_("%(field)s is one of %(values)s.", field=field, values=", ".join(values)),
+                field,
             )
     config["clock_rounds"] = check_clock_plan(
         config.get("clock_rounds") or [], [s.value for s in StageKind]
@@ -132,7 +134,9 @@ def _check_clock(config: dict[str, Any]) -> None:
     overtime = config.get("clock_overtime_ms")
     if overtime is not None and not SECOND <= overtime <= 10 * MINUTE:
         raise RuleViolation(
-            "clock_overtime_out_of_range", "Overtime is 1 s to 10 minutes.", "clock_overtime_ms"
+            "clock_overtime_out_of_range",
+            N_("Overtime is 1 s to 10 minutes."),
+            "clock_overtime_ms",
         )
 
 
