@@ -404,6 +404,8 @@ SPECTACULAR_SETTINGS = {
         "FederationExclusionEnum": "tournaments.federation.api_shapes.REASONS",
         "AbtDivisionEnum": "tournaments.federation.api_shapes.DIVISIONS",
         "JobStatusEnum": "core.models.JobStatus",
+        "EntryStatusEnum": "tournaments.models.EntryStatus",
+        "AddressLinkStateEnum": "games.api.clubs.ADDRESS_LINK_STATES",
     },
 }
 

@@ -136,12 +136,16 @@ class PlayerPrivateSerializer(PlayerSerializer):
         read_only_fields = fields
 
 
+#: What became of an address's link (the schema's ``AddressLinkStateEnum``).
+ADDRESS_LINK_STATES = ["sent", "cap_reached", "mail_failed", "confirmed", "none"]
+
+
 class AddressLinkSerializer(serializers.Serializer):
     """What became of the link asking the owner of a player's new address to agree that
     the club may mail it (docs/directors.md, "Addresses and invitations")."""
 
     state = serializers.ChoiceField(
-        choices=["sent", "cap_reached", "mail_failed", "confirmed", "none"],
+        choices=ADDRESS_LINK_STATES,
         help_text="sent: the link went out, nothing else is mailed to the address until its "
         "owner follows it; cap_reached: the address is saved but the mail cap held the link "
         "back (send it later: POST .../players/{id}/address-link/); mail_failed: the mail "

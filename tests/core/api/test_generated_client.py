@@ -166,7 +166,10 @@ def test_a_generated_client_runs_the_evening(generated, live_server, director, s
     )
     assert walk_in.status_code == 201
     players.append(walk_in.parsed)
-    assert all(isinstance(p, m.PlayerPrivate) for p in players)
+    # a write's answer: the player as their editors see them, and what became of the
+    # link to their address (none given here)
+    assert all(isinstance(p, m.PlayerSaved) for p in players)
+    assert {p.address_link.state for p in players} == {m.AddressLinkStateEnum.NONE}
     ann, bo = players[0], players[1]
 
     # -- a match, entered game by game from Ann's phone --------------------------------
