@@ -49,6 +49,20 @@ def django_db_keepdb(request, _test_database_from_template) -> bool:
     return bool(request.config.getvalue("reuse_db")) or _test_database_from_template
 
 
+@pytest.fixture
+def own_cache():
+    """A cache of the test's own (local memory, emptied): rate limits, mail caps and
+    failed-attempt budgets count there, never in the shared Redis of a test run nor in
+    what an earlier test spent. Files whose every test needs it use it autouse."""
+    from django.core.cache import cache
+    from django.test import override_settings
+
+    private = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    with override_settings(CACHES=private):
+        cache.clear()
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _push_hosts_resolve_offline(monkeypatch):
     """No test needs the network: every host a push endpoint names resolves to one public

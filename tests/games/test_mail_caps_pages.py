@@ -7,21 +7,16 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
-from django.core.cache import cache as default_cache
-from django.test import Client, override_settings
+from django.test import Client
 
 from games.services import clubs as club_services
 
 pytestmark = pytest.mark.django_db
 
-LOCMEM = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-
 
 @pytest.fixture(autouse=True)
-def _own_cache():
-    with override_settings(CACHES=LOCMEM):
-        default_cache.clear()
-        yield
+def _own_cache(own_cache):
+    """Rate limits and mail caps count in a cache of this test's own."""
 
 
 def _browser(user) -> Client:

@@ -17,9 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.core.cache import cache as default_cache
 from django.db import connection
-from django.test import override_settings
 from rest_framework.test import APIClient
 
 from chouette.models import ChouetteGame, MemberResult, Session
@@ -34,19 +32,10 @@ from .world import World, build_world
 
 pytestmark = pytest.mark.django_db
 
-LOCMEM = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "bad-input",
-    }
-}
-
 
 @pytest.fixture(autouse=True)
-def _own_cache():
-    with override_settings(CACHES=LOCMEM):
-        default_cache.clear()
-        yield
+def _own_cache(own_cache):
+    """Rate limits and mail caps count in a cache of this test's own."""
 
 
 @pytest.fixture

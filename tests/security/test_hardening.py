@@ -32,22 +32,12 @@ from .test_permission_matrix import EXPECTATIONS
 from .world import build_world, path_params
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCMEM = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "hardening",
-    }
-}
-
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _own_cache():
+def _own_cache(own_cache):
     """Rate-limit counters in a private cache: never the shared Redis of a CI run."""
-    with override_settings(CACHES=LOCMEM):
-        default_cache.clear()
-        yield
 
 
 @pytest.fixture

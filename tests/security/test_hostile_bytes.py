@@ -10,8 +10,7 @@ operation, so these tests go through a few doors the probe used and the schema f
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache as default_cache
-from django.test import Client, override_settings
+from django.test import Client
 from rest_framework.test import APIClient
 
 from games.models import Club
@@ -21,14 +20,10 @@ from .world import World, build_world
 
 pytestmark = pytest.mark.django_db
 
-LOCMEM = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-
 
 @pytest.fixture(autouse=True)
-def _own_cache():
-    with override_settings(CACHES=LOCMEM):
-        default_cache.clear()
-        yield
+def _own_cache(own_cache):
+    """Rate limits and mail caps count in a cache of this test's own."""
 
 
 @pytest.fixture

@@ -13,8 +13,7 @@ import re
 
 import pytest
 from django.core import mail
-from django.core.cache import cache as default_cache
-from django.test import Client, override_settings
+from django.test import Client
 
 from games.models import Player
 from games.selectors_addresses import may_mail_player
@@ -25,14 +24,11 @@ from tests.factories import confirm_address
 pytestmark = pytest.mark.django_db
 
 LINK = re.compile(r"https?://[^/\s]+(/addresses/confirm/[^\s]+/)")
-LOCMEM = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
 @pytest.fixture(autouse=True)
-def _own_cache():
-    with override_settings(CACHES=LOCMEM):
-        default_cache.clear()
-        yield
+def _own_cache(own_cache):
+    """Rate limits and mail caps count in a cache of this test's own."""
 
 
 @pytest.fixture

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import pytest
 from django.core import mail
-from django.core.cache import cache as default_cache
-from django.test import override_settings
 
 from games.services.actors import actor_for_user
 from tournaments.models import Entry
@@ -15,14 +13,10 @@ from tournaments.services import events as event_services
 
 pytestmark = pytest.mark.django_db
 
-LOCMEM = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-
 
 @pytest.fixture(autouse=True)
-def _own_cache():
-    with override_settings(CACHES=LOCMEM):
-        default_cache.clear()
-        yield
+def _own_cache(own_cache):
+    """Rate limits and mail caps count in a cache of this test's own."""
 
 
 @pytest.fixture

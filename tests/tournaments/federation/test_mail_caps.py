@@ -5,22 +5,18 @@ from __future__ import annotations
 
 import pytest
 from django.core import mail
-from django.core.cache import cache as default_cache
-from django.test import Client, override_settings
+from django.test import Client
 
 from .conftest import agree_to_links, build_finished
 
 pytestmark = pytest.mark.django_db
 
 API = "/api/v1/tournaments/{slug}/federation/{export}/"
-LOCMEM = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
 @pytest.fixture(autouse=True)
-def _own_cache():
-    with override_settings(CACHES=LOCMEM):
-        default_cache.clear()
-        yield
+def _own_cache(own_cache):
+    """Rate limits and mail caps count in a cache of this test's own."""
 
 
 def test_ten_sends_stop_at_the_clubs_cap_with_retry_after_and_words(
