@@ -1,8 +1,8 @@
 """Moving Job, IdempotentRequest and DomainEvent from ``games`` to ``core`` keeps the rows.
 
-The database is taken back to the state before the move (games 0013, no core
+An empty database is migrated to the state before the move (games 0013, no core
 migration), rows are written through that state's models, and the database is
-migrated forward again: the same rows must be there for ``core``'s models, the
+migrated forward through the move: the same rows must be there for ``core``'s models, the
 permissions granted on them still granted.
 """
 
@@ -17,28 +17,51 @@ AFTER = [("games", "0014_shared_models_moved_to_core"), ("core", "0001_shared_mo
 
 
 def _migrate(targets):
+    """Migrate to ``targets`` (auth and contenttypes at their latest, as any site has
+    them) and answer the models of that state."""
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
-    executor.migrate(targets)
     graph = executor.loader.graph
-    nodes = [t for t in targets if t[1] is not None]
-    nodes += graph.leaf_nodes("auth") + graph.leaf_nodes("contenttypes")
+    latest = graph.leaf_nodes("auth") + graph.leaf_nodes("contenttypes")
+    executor.migrate(latest + targets)
+    executor.loader.build_graph()
+    nodes = [t for t in targets if t[1] is not None] + latest
     return executor.loader.project_state(nodes).apps
 
 
-@pytest.fixture(autouse=True)
-def _latest_schema_after():
-    """Leave the database at every app's latest migration: going back to games 0013
-    also unapplied later migrations (the club's match equity table), which the next
-    tests on this database need."""
-    yield
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
+@pytest.fixture
+def empty_database(tmp_path):
+    """The default connection pointed at an empty database for the test, then back.
+
+    Why not the test database: going back to games 0013 there unapplied some fifty later
+    migrations and the teardown applied them again, about three minutes on SQLite
+    under CI's load (issue #38, item 7). From empty, only what games 0013 needs is
+    applied, then the move itself.
+    """
+    original = connection.settings_dict["NAME"]
+    scratch = ""
+    if connection.vendor == "postgresql":
+        scratch = f"{original}_core_move"
+        with connection.cursor() as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
+            cursor.execute(f'CREATE DATABASE "{scratch}"')
+        target = scratch
+    else:
+        target = str(tmp_path / "core-move.sqlite3")
+    connection.close()
+    connection.settings_dict["NAME"] = target
+    try:
+        yield
+    finally:
+        connection.close()
+        connection.settings_dict["NAME"] = original
+        if scratch:
+            with connection.cursor() as cursor:
+                cursor.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
 
 
 @pytest.mark.django_db(transaction=True)
-def test_rows_written_before_the_move_are_core_rows_after_it():
+def test_rows_written_before_the_move_are_core_rows_after_it(empty_database):
     old = _migrate(BEFORE)
     try:
         assert not any(model._meta.app_label == "core" for model in old.get_models())
