@@ -23,7 +23,7 @@ from django.core import mail
 from games.models import Club
 from games.services import clubs as club_services
 
-from .conftest import LAPTOP_1366, PHONE_360
+from .conftest import LAPTOP_1366, PHONE_360, pictures_folder
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -123,3 +123,6 @@ def test_a_look_alike_address_takes_nothing_and_the_real_one_is_asked(page_for, 
     assert User.objects.get(pk=victor.pk).email == "victor@new.example"
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, width  # the account page fits the phone
+    pictures = pictures_folder("invitations")  # the manual's (docs/directors.md)
+    phone.screenshot(path=str(pictures / "account-address-360.png"), full_page=True)
+    desk.screenshot(path=str(pictures / "club-people-invitation-1366.png"), full_page=True)
