@@ -231,11 +231,24 @@ def match_play(
     dice are preferred: the search first asks for every die, then allows one fewer, and
     so on (the full play, by far the most common, costs a single search). Within the same
     number of dice, paths that hit nothing in passing come first (a hit in passing would
-    have been written ``24/18*/14``). Returns the single-die steps and the resulting
+    have been written ``24/18*/14``); and a path with fewer dice that hits nothing comes
+    before one with more that must hit in passing, when the fewer dice are a legal play
+    (the last checker borne off ends the game). Returns the single-die steps and the resulting
     position (other side on roll). Maximality (all dice used when possible, the higher
     die) is checked by :func:`validate_play`.
     """
     rolled = len(dice_list(dice))
+    # A reading that hits nothing in passing and uses fewer dice wins over one that
+    # hits unwritten, when the fewer dice are a legal play: ``2/off`` with 3-1 and a
+    # blot on the 1-point, the last checker off, is the 3 alone (the game is over, the 1
+    # need not be played), not ``2/1*/off``.
+    full = _match(position, dice, segments, avoid_passing_hits=True, unused=0)
+    if full is not None:
+        return full
+    for unused in range(1, rolled + 1):
+        quiet = _match(position, dice, segments, avoid_passing_hits=True, unused=unused)
+        if quiet is not None and maximality_violation(position, dice, *quiet) is None:
+            return quiet
     for unused in range(rolled + 1):
         for avoid in (True, False):
             found = _match(position, dice, segments, avoid_passing_hits=avoid, unused=unused)

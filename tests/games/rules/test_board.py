@@ -234,3 +234,21 @@ def test_random_games_keep_invariants(seed: int) -> None:
             return
         p = after
     pytest.fail("a random game did not end in 1000 rolls")
+
+
+def test_the_last_checker_off_with_one_die_hits_nothing_in_passing():
+    """``2/off`` with 3-1, the last checker, a blot on the 1-point: the 3 alone ends the
+    game, so the written play is not ``2/1*/off`` (a hit would be written with its
+    asterisk). Both plays are legal and generation lists both; reading the first as
+    the second put the loser's checker on the bar (found by the random games above)."""
+    me = [0] * 26
+    me[OFF], me[2] = 14, 1
+    opp = [0] * 26
+    opp[1], opp[2], opp[7], opp[15], opp[22], opp[24] = 5, 5, 2, 1, 1, 1
+    position = Position(tuple(me), tuple(opp), player=1)
+    assert set(legal_plays(position, (1, 3))) == {((2, 1), (1, 0)), ((2, 0),)}
+    quiet, steps = validate_play(position, (1, 3), ((2, 0),))
+    assert steps == ((2, 0),) and quiet == apply_play(position, ((2, 0),))
+    assert quiet.me[BAR] == 0  # the loser's blot stays where it was
+    hit, _ = validate_play(position, (1, 3), ((2, 1), (1, 0)))
+    assert hit.me[BAR] == 1
