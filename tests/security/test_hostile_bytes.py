@@ -58,10 +58,13 @@ def test_a_lone_surrogate_in_a_choice_field_is_a_400_naming_it(world):
 
 
 def test_a_lone_surrogate_in_a_nested_string_names_its_path(world):
+    before = Club.objects.count()
     response = _raw(
         _director(world), "/api/v1/clubs/", '{"name": "x", "tags": [{"label": "\\udfff"}]}'
     )
     _refused(response, "tags[0].label")
+    assert response.json()["code"] == "lone_surrogate"
+    assert Club.objects.count() == before
 
 
 def test_a_surrogate_pair_is_a_character_not_an_error(world):
